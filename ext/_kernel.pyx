@@ -1,0 +1,190 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled meld search over card masks (twin: rummylab/_kernel_py.py).
+
+A hand is a uint64 mask, suit s at bits 16*s .. 16*s+12. The search chooses
+sets rank by rank, then looks each suit's leftover cards up in a table of
+run-only deadwood (8,192 entries). Only validated input may reach it.
+"""
+
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int32_t
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+    int __builtin_popcount(unsigned int) nogil
+
+DEF NMASKS = 8192
+DEF NO_CARD = 127          # discard_gain of an empty suit: nothing to discard there
+
+cdef inline int _min(int a, int b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef int _line_deadwood(uint32_t line, int nbits, const int *value, int min_run) noexcept nogil:
+    """Deadwood of cards on a line of consecutive ranks: every block of at least
+    min_run adjacent cards is one run; the rest is deadwood."""
+    cdef int i = 0, j, k, total = 0, block
+    while i < nbits:
+        if (line >> i) & 1:
+            j = i
+            while j < nbits and (line >> j) & 1:
+                j += 1
+            block = j - i
+            if block < min_run:
+                for k in range(i, j):
+                    total += value[k]
+            i = j
+        else:
+            i += 1
+    return total
+
+
+cdef class MeldKernel:
+    """Minimum-deadwood search for one-deck hands with no wild cards.
+
+    points: 13 deadwood values, ace to king; ace_high: Q-K-A is a run too
+    (K-A-2 never); min_run: shortest run; set_min/set_max: set sizes.
+    """
+
+    cdef uint8_t run_deadwood[NMASKS]
+    cdef int8_t discard_gain[NMASKS]
+    cdef uint8_t set_options[16][16]
+    cdef uint8_t n_set_options[16]
+    cdef readonly int set_min
+    cdef readonly tuple points
+    cdef readonly bint ace_high
+    cdef readonly int min_run
+    cdef readonly int set_max
+
+    def __init__(self, points, bint ace_high=False, int min_run=3, int set_min=3, int set_max=4):
+        cdef int value[14]
+        cdef int m, r, p, q, best, dw
+        cdef uint32_t high_line
+        if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
+            raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
+        if not 2 <= min_run <= 13 or not 2 <= set_min <= set_max <= 4:
+            raise ValueError("need 2 <= min_run <= 13 and 2 <= set_min <= set_max <= 4")
+        self.points = tuple(int(v) for v in points)
+        self.ace_high, self.min_run, self.set_min, self.set_max = ace_high, min_run, set_min, set_max
+        for r in range(13):
+            value[r] = self.points[r]
+        value[13] = self.points[0]
+        for m in range(NMASKS):
+            dw = _line_deadwood(m, 13, value, min_run)
+            if ace_high and (m & 1):
+                # The ace on top instead: ranks 2..K then A, as a line of bits 1..13.
+                high_line = m >> 1 | (1 << 12)
+                dw = _min(dw, _line_deadwood(high_line, 13, value + 1, min_run))
+            self.run_deadwood[m] = dw
+        for m in range(NMASKS):
+            best = NO_CARD
+            for r in range(13):
+                if (m >> r) & 1:
+                    best = _min(best, self.run_deadwood[m & ~(1 << r)] - self.run_deadwood[m])
+            self.discard_gain[m] = best
+        for p in range(16):
+            self.n_set_options[p] = 0
+            for q in range(1, 16):
+                if (q & ~p) == 0 and set_min <= __builtin_popcount(q) <= set_max:
+                    self.set_options[p][self.n_set_options[p]] = q
+                    self.n_set_options[p] += 1
+
+    def __reduce__(self):
+        return (MeldKernel, (self.points, self.ace_high, self.min_run, self.set_min, self.set_max))
+
+    # -- the search ---------------------------------------------------------
+
+    cdef inline uint32_t _set_ranks(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d) noexcept nogil:
+        """Ranks holding at least set_min cards."""
+        if self.set_min == 3:
+            return (a & b & (c | d)) | (c & d & (a | b))
+        if self.set_min == 4:
+            return a & b & c & d
+        return (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+
+    cdef inline int _leaf(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d, bint discard) noexcept nogil:
+        cdef int total = self.run_deadwood[a] + self.run_deadwood[b] + self.run_deadwood[c] + self.run_deadwood[d]
+        if discard:
+            total += _min(_min(self.discard_gain[a], self.discard_gain[b]),
+                          _min(self.discard_gain[c], self.discard_gain[d]))
+        return total
+
+    cdef int _search(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t ranks,
+                     bint discard, uint64_t *sets) noexcept nogil:
+        """Minimum deadwood over every choice of sets among `ranks`; the chosen
+        set cards are written to *sets when sets is not NULL."""
+        cdef int r, k, k2, n, best, v
+        cdef uint32_t bit, rest, p, q
+        cdef uint64_t sub_sets = 0, best_sets = 0
+        if ranks == 0:
+            if sets != NULL:
+                sets[0] = 0
+            return self._leaf(a, b, c, d, discard)
+        r = __builtin_ctz(ranks)
+        bit = 1u << r
+        rest = ranks & (ranks - 1)
+        best = self._search(a, b, c, d, rest, discard, sets)
+        if sets != NULL:
+            best_sets = sets[0]
+        p = ((a >> r) & 1) | ((b >> r) & 1) << 1 | ((c >> r) & 1) << 2 | ((d >> r) & 1) << 3
+        n = self.n_set_options[p]
+        for k in range(n):
+            if best <= 0 and not discard:
+                break
+            q = self.set_options[p][k]
+            v = self._search(a & ~(bit if q & 1 else 0), b & ~(bit if q & 2 else 0),
+                             c & ~(bit if q & 4 else 0), d & ~(bit if q & 8 else 0),
+                             rest, discard, &sub_sets if sets != NULL else NULL)
+            if v < best:
+                best = v
+                if sets != NULL:
+                    best_sets = sub_sets
+                    for k2 in range(4):
+                        if (q >> k2) & 1:
+                            best_sets |= (<uint64_t>bit) << (16 * k2)
+        if sets != NULL:
+            sets[0] = best_sets
+        return best
+
+    cdef inline int _deadwood(self, uint64_t m, bint discard) noexcept nogil:
+        cdef uint32_t a = m & 0x1FFF, b = (m >> 16) & 0x1FFF, c = (m >> 32) & 0x1FFF, d = (m >> 48) & 0x1FFF
+        cdef uint32_t ranks = self._set_ranks(a, b, c, d)
+        if ranks == 0:
+            return self._leaf(a, b, c, d, discard)
+        return self._search(a, b, c, d, ranks, discard, NULL)
+
+    # -- Python entry points ------------------------------------------------
+
+    def deadwood(self, uint64_t mask):
+        """Minimum deadwood of exactly these cards."""
+        return self._deadwood(mask, False)
+
+    def discard_deadwood(self, uint64_t mask):
+        """Minimum deadwood after the best single discard (mask must be non-empty)."""
+        return self._deadwood(mask, True)
+
+    def arrangement(self, uint64_t mask):
+        """(minimum deadwood, mask of the cards in the chosen sets); the rest of
+        the melded cards are runs of the remaining cards of each suit."""
+        cdef uint64_t sets = 0
+        cdef uint32_t a = mask & 0x1FFF, b = (mask >> 16) & 0x1FFF
+        cdef uint32_t c = (mask >> 32) & 0x1FFF, d = (mask >> 48) & 0x1FFF
+        cdef int dw = self._search(a, b, c, d, self._set_ranks(a, b, c, d), False, &sets)
+        return dw, sets
+
+    def suit_deadwood(self, int suit_mask):
+        """Run-only deadwood of one suit's 13-bit mask."""
+        return self.run_deadwood[suit_mask & 0x1FFF]
+
+    def deadwood_batch(self, const uint64_t[::1] masks, int32_t[::1] out, bint discard=False):
+        """out[i] = deadwood of masks[i] (after the best discard if discard);
+        runs without the GIL."""
+        cdef Py_ssize_t i, n = masks.shape[0]
+        if out.shape[0] != n:
+            raise ValueError("out must have one slot per mask")
+        with nogil:
+            if discard:
+                for i in range(n):
+                    out[i] = self._deadwood(masks[i], True)
+            else:
+                for i in range(n):
+                    out[i] = self._deadwood(masks[i], False)

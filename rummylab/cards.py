@@ -1,0 +1,283 @@
+"""Cards, card strings and card masks.
+
+A card is one bit of a 64-bit mask (as in eval7): suit ``s`` (S, H, D, C = 0..3)
+and rank ``r`` (A = 0 … K = 12) sit at bit ``16 * s + r``. A two-deck hand is
+two masks (cards held at least once, cards held twice) plus a joker count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Union
+
+import numpy as np
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+_SUIT_ALIASES = {**{s: i for i, s in enumerate(SUITS)}, **{s: i for i, s in enumerate(SUIT_SYMBOLS)},
+                 **{s: i for i, s in enumerate("♤♡♢♧")}}
+_RANK_ALIASES = {**{r: i for i, r in enumerate(RANKS)}, "10": 9}
+_JOKER_WORDS = {"JK", "JOKER", "🃏"}
+
+RANK_MASK = 0x1FFF
+"""The 13 rank bits of one suit."""
+FULL_DECK = sum(RANK_MASK << (16 * s) for s in range(4))
+"""Mask of all 52 cards."""
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One playing card; ``str(card)`` is its two-character form (``"TD"``, ``"JK"``)."""
+
+    rank: int
+    """0 (ace) … 12 (king); 13 for the printed joker."""
+    suit: int
+    """0..3 for S, H, D, C; 4 for the printed joker."""
+
+    def __post_init__(self) -> None:
+        if not ((0 <= self.rank < 13 and 0 <= self.suit < 4) or (self.rank, self.suit) == (13, 4)):
+            raise ValueError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == 13
+
+    @property
+    def bit(self) -> int:
+        """The card's single-bit mask."""
+        if self.is_joker:
+            raise ValueError("JK (a printed joker) has no bit in a card mask")
+        return 1 << (16 * self.suit + self.rank)
+
+    @property
+    def rank_char(self) -> str:
+        return "JK"[0] if self.is_joker else RANKS[self.rank]
+
+    @property
+    def suit_char(self) -> str:
+        return "K" if self.is_joker else SUITS[self.suit]
+
+    @property
+    def symbol(self) -> str:
+        """Display form with a suit symbol, e.g. ``"T♦"``."""
+        return "JK" if self.is_joker else RANKS[self.rank] + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return "JK" if self.is_joker else RANKS[self.rank] + SUITS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @classmethod
+    def parse(cls, token: str) -> Card:
+        """One card from a string such as ``"AS"``, ``"10d"``, ``"K♥"`` or ``"JK"``."""
+        return _parse_token(token)
+
+
+JOKER = Card(13, 4)
+"""The printed joker."""
+
+DECK: tuple[Card, ...] = tuple(Card(r, s) for s in range(4) for r in range(13))
+"""The 52 cards, suit by suit."""
+
+CardsLike = Union[str, Iterable[Union[str, Card]]]
+"""What every function accepts as cards: ``"AS TD"``, ``["AS", "TD"]`` or Cards."""
+
+_TOKEN_SPLIT = re.compile(r"[\s,;]+")
+
+
+def _parse_token(token: str) -> Card:
+    if not isinstance(token, str):
+        raise ValueError(f"card {token!r} is not a string or Card")
+    t = token.strip()
+    if t.upper() in _JOKER_WORDS:
+        return JOKER
+    if len(t) < 2:
+        raise ValueError(f"card {token!r} is too short: write a rank and a suit, e.g. 'AS' or '10D'")
+    rank_part, suit_part = t[:-1].upper(), t[-1].upper()
+    if rank_part not in _RANK_ALIASES:
+        raise ValueError(f"card {token!r} has unknown rank {t[:-1]!r} (ranks: A 2-9 T or 10 J Q K)")
+    if suit_part not in _SUIT_ALIASES:
+        raise ValueError(f"card {token!r} has unknown suit {t[-1]!r} (suits: S H D C or ♠ ♥ ♦ ♣)")
+    return Card(_RANK_ALIASES[rank_part], _SUIT_ALIASES[suit_part])
+
+
+def parse_cards(
+    cards: CardsLike,
+    *,
+    size: int | Iterable[int] | None = None,
+    copies: int = 1,
+    jokers: int = 2,
+) -> tuple[Card, ...]:
+    """Cards from a string, an iterable of strings, or Cards, checked.
+
+    ``size``: the allowed hand size(s); ``copies``: how often one card may appear
+    (1 for one deck, 2 for two); ``jokers``: how many printed jokers may appear.
+    Raises ``ValueError`` naming the bad token.
+    """
+    if isinstance(cards, Card):
+        items: list[str | Card] = [cards]
+    elif isinstance(cards, str):
+        items = [t for t in _TOKEN_SPLIT.split(cards.strip()) if t]
+    else:
+        try:
+            items = list(cards)
+        except TypeError:
+            raise ValueError(f"cards must be a string or an iterable of cards, not {cards!r}") from None
+    out = tuple(c if isinstance(c, Card) else _parse_token(c) for c in items)
+    counts: dict[Card, int] = {}
+    for c in out:
+        counts[c] = counts.get(c, 0) + 1
+        if c.is_joker:
+            if counts[c] > jokers:
+                raise ValueError(
+                    f"JK: a printed joker is not allowed here" if jokers == 0
+                    else f"JK: more than {jokers} printed jokers")
+        elif counts[c] > copies:
+            deck = "one deck" if copies == 1 else f"{copies} decks"
+            raise ValueError(f"{c}: duplicate card ({counts[c]} copies in a {deck} hand)")
+    if size is not None:
+        sizes = (size,) if isinstance(size, int) else tuple(size)
+        if len(out) not in sizes:
+            want = " or ".join(str(s) for s in sizes)
+            raise ValueError(f"wrong hand size: {len(out)} cards ({' '.join(map(str, out)) or 'none'}); "
+                             f"{want} expected")
+    return out
+
+
+def to_mask(cards: CardsLike) -> int:
+    """A one-deck hand as a 64-bit mask."""
+    mask = 0
+    for c in parse_cards(cards, jokers=0):
+        mask |= c.bit
+    return mask
+
+
+def check_mask(mask: int) -> int:
+    """The mask as an int, if it is a valid one-deck card mask; else ``ValueError``."""
+    if isinstance(mask, (bool, float)) or not isinstance(mask, (int, np.integer)):
+        raise ValueError(f"card mask {mask!r} is not an integer")
+    m = int(mask)
+    if m < 0 or m >> 64:
+        raise ValueError(f"card mask {m:#x} is not a 64-bit unsigned integer")
+    if m & ~FULL_DECK:
+        bad = (m & ~FULL_DECK).bit_length() - 1
+        raise ValueError(f"card mask {m:#x} sets bit {bad}, which is no card "
+                         "(bits 13-15 of each 16-bit suit are unused)")
+    return m
+
+
+def from_mask(mask: int) -> tuple[Card, ...]:
+    """The cards of a one-deck mask, suit by suit, ace to king."""
+    m = check_mask(mask)
+    return tuple(c for c in DECK if m & c.bit)
+
+
+def cards_str(cards: Iterable[Card]) -> str:
+    """Cards as a space-separated string, e.g. ``"AS 2S 3S"``."""
+    return " ".join(str(c) for c in cards)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TwoDeckHand:
+    """A hand from two decks (and printed jokers): two masks plus a joker count."""
+
+    once: int
+    """Cards held at least once."""
+    twice: int
+    """Cards held twice (a subset of ``once``)."""
+    jokers: int = 0
+    """Printed jokers held."""
+
+    def __post_init__(self) -> None:
+        check_mask(self.once)
+        check_mask(self.twice)
+        if self.twice & ~self.once:
+            raise ValueError(f"twice mask {self.twice:#x} holds cards missing from once mask {self.once:#x}")
+        if not 0 <= self.jokers <= 2:
+            raise ValueError(f"{self.jokers} printed jokers: a two-deck pack has 2")
+
+    @classmethod
+    def from_cards(cls, cards: CardsLike) -> TwoDeckHand:
+        once = twice = jokers = 0
+        for c in parse_cards(cards, copies=2, jokers=2):
+            if c.is_joker:
+                jokers += 1
+            elif once & c.bit:
+                twice |= c.bit
+            else:
+                once |= c.bit
+        return cls(once=once, twice=twice, jokers=jokers)
+
+    def cards(self) -> tuple[Card, ...]:
+        out: list[Card] = []
+        for c in DECK:
+            if self.once & c.bit:
+                out.append(c)
+            if self.twice & c.bit:
+                out.append(c)
+        return tuple(out) + (JOKER,) * self.jokers
+
+    def __len__(self) -> int:
+        return self.once.bit_count() + self.twice.bit_count() + self.jokers
+
+
+# Bit of the i-th card of DECK, for vectorised dealing.
+_DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
+
+SeedLike = Union[int, np.random.Generator, None]
+
+
+def rng_from(seed: SeedLike) -> np.random.Generator:
+    """A numpy Generator from a seed or a Generator (``None``: fresh entropy)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+        raise ValueError(f"seed {seed!r} is not an integer or numpy Generator")
+    return np.random.default_rng(seed)
+
+
+def random_hands(n: int, size: int, seed: SeedLike) -> np.ndarray:
+    """``n`` uniformly random one-deck hands of ``size`` distinct cards, as uint64 masks."""
+    if not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n={n!r}: the number of hands must be a non-negative integer")
+    if not isinstance(size, (int, np.integer)) or not 0 <= size <= 52:
+        raise ValueError(f"size={size!r}: a one-deck hand has 0 to 52 cards")
+    rng = rng_from(seed)
+    masks = np.zeros(int(n), dtype=np.uint64)
+    # Floyd's sampling: each step adds one new card, uniformly over all k-subsets.
+    for j in range(52 - size, 52):
+        pick = _DECK_BITS[rng.integers(0, j + 1, size=int(n))]
+        taken = (masks & pick) != 0
+        masks |= np.where(taken, _DECK_BITS[j], pick)
+    return masks
+
+
+def dense_hands(n: int, size: int, seed: SeedLike) -> np.ndarray:
+    """``n`` hands crowded into a few suits and neighbouring ranks, as uint64 masks.
+
+    Dense hands hold many overlapping sets and runs: the hard cases for a meld search.
+    """
+    if not 3 <= size <= 20:
+        raise ValueError(f"size={size!r}: dense hands have 3 to 20 cards")
+    rng = rng_from(seed)
+    out = np.empty(int(n), dtype=np.uint64)
+    for i in range(int(n)):
+        n_suits = int(rng.integers(2, 5))
+        width = max(-(-size // n_suits), int(rng.integers(3, 9)))
+        width = min(width, 13)
+        while n_suits * width < size:
+            width += 1
+        suits = rng.choice(4, size=n_suits, replace=False)
+        low = int(rng.integers(0, 13 - width + 1))
+        cells = [(int(s), low + r) for s in suits for r in range(width)]
+        chosen = rng.choice(len(cells), size=size, replace=False)
+        m = 0
+        for k in chosen:
+            s, r = cells[int(k)]
+            m |= 1 << (16 * s + r)
+        out[i] = m
+    return out
