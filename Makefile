@@ -1,0 +1,59 @@
+# rummylab: `make lab` opens the lessons, `make test` runs every test.
+# Both set everything up from a fresh clone: a .venv, the compiled kernel, tools.
+
+PYTHON  ?= python3
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+PIP     := $(BIN)/python -m pip
+SOURCES := pyproject.toml setup.py ext/_kernel.pyx
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+.PHONY: lab test install lint unit-tests pure-python-tests browser bench class clean
+
+lab: $(VENV)/.installed-lab
+	$(BIN)/jupyter lab notebooks/ --ip=127.0.0.1 $(ROOT_FLAG)
+
+test: $(VENV)/.installed-test browser
+	$(MAKE) lint unit-tests pure-python-tests
+
+install: $(VENV)/.installed-lab
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+# Build requirements first, so the kernel builds in the venv (no isolated download).
+$(VENV)/.build-tools: $(VENV)/bin/python pyproject.toml
+	$(PIP) install --quiet "setuptools>=74" "Cython>=3.0" "numpy>=2"
+	touch $@
+
+$(VENV)/.installed-lab: $(VENV)/.build-tools $(SOURCES)
+	$(PIP) install --quiet --no-build-isolation -e ".[lab]"
+	RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/python -c "import rummylab; assert rummylab.BACKEND == 'cython'; print('rummylab', rummylab.__version__, 'kernel:', rummylab.BACKEND)"
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed-lab
+	$(PIP) install --quiet --no-build-isolation -e ".[lab,test]"
+	touch $@
+
+# Debian's Chromium for the real-browser tests (never a downloaded browser build).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium is missing: run 'sudo apt-get install chromium'"; exit 1; fi; }
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check rummylab tests benchmarks
+	$(BIN)/mypy
+
+unit-tests: $(VENV)/.installed-test
+	RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/pytest
+
+pure-python-tests: $(VENV)/.installed-test
+	RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest -m "not slow"
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/meld_speed.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info rummylab/*.so ext/*.c ext/*.html

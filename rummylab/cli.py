@@ -1,0 +1,72 @@
+"""Command line: ``rummylab analyze "AS 2S 3S 7H 7D 7C 9C TC JC KD"``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from . import BACKEND, __version__, gin
+from .cards import cards_str, parse_cards
+
+
+def _analyze(args: argparse.Namespace) -> str:
+    hand = parse_cards(" ".join(args.cards), size=(10, 11), jokers=0)
+    a = gin.analyze(hand)
+    melds = " | ".join(str(m) for m in a.melds) or "none"
+    loose = cards_str(a.deadwood_cards) or "none"
+    report: dict[str, object] = {
+        "hand": cards_str(hand),
+        "melds": [str(m) for m in a.melds],
+        "deadwood_cards": [str(c) for c in a.deadwood_cards],
+        "deadwood": a.deadwood,
+    }
+    lines = [f"hand:           {cards_str(hand)}",
+             f"melds:          {melds}",
+             f"deadwood cards: {loose}",
+             f"deadwood:       {a.deadwood}" + (" (all 11 cards, no discard)" if len(hand) == 11 else "")]
+    limit = args.knock_limit
+    if len(hand) == 10:
+        can_knock, is_gin = a.deadwood <= limit, a.deadwood == 0
+        report |= {"can_knock": can_knock, "gin": is_gin}
+        lines.append(f"can knock:      {'yes' if can_knock else 'no'} (knock at {limit} or less)")
+        lines.append(f"gin:            {'yes' if is_gin else 'no'}")
+    else:
+        b = gin.best_discards(hand, knock_limit=limit)
+        order = {c: i for i, c in enumerate(hand)}
+        best = cards_str(sorted(b.discards, key=order.__getitem__))
+        report |= {"best_discards": best.split(), "deadwood_after_discard": b.deadwood,
+                   "can_knock": b.can_knock, "gin": b.gin, "big_gin": b.big_gin}
+        lines += [f"best discards:  {best} (deadwood {b.deadwood} after discarding)",
+                  f"can knock:      {'yes' if b.can_knock else 'no'} (knock at {limit} or less)",
+                  f"gin:            {'yes' if b.gin else 'no'}",
+                  f"big gin:        {'yes' if b.big_gin else 'no'}"]
+    return json.dumps(report) if args.json else "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rummylab", description="Teach and analyse rummy games.")
+    p.add_argument("--version", action="version", version=f"rummylab {__version__} ({BACKEND} kernel)")
+    sub = p.add_subparsers(dest="command", required=True)
+    a = sub.add_parser("analyze", help="melds, deadwood and best discards of a 10- or 11-card gin hand")
+    a.add_argument("cards", nargs="+", help='the hand, e.g. "AS 2S 3S 7H 7D 7C 9C TC JC KD"')
+    a.add_argument("--knock-limit", type=int, default=gin.KNOCK_LIMIT, help="knock at this deadwood or less")
+    a.add_argument("--json", action="store_true", help="print one JSON object")
+    a.set_defaults(run=_analyze)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        print(args.run(args))
+    except ValueError as exc:
+        print(f"rummylab: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

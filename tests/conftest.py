@@ -1,0 +1,32 @@
+"""Shared test set-up: sample sizes from the environment, both kernel backends."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from rummylab.melds import compiled_module  # noqa: E402
+
+AGREEMENT_N = int(os.environ.get("RUMMYLAB_AGREEMENT_N", "20000"))
+"""Seeded hands per (generator, size) in the kernel == twin == oracle check."""
+
+IN_CI = bool(os.environ.get("CI"))
+
+
+def backends() -> list[str]:
+    """Backends to test: the twin always, the compiled kernel when built (required under CI)."""
+    if compiled_module() is None:
+        if IN_CI or os.environ.get("RUMMYLAB_REQUIRE_COMPILED") == "1":
+            raise RuntimeError("the compiled kernel is not built; run `make test`")
+        return ["python"]
+    return ["cython", "python"]
+
+
+@pytest.fixture(params=backends())
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)

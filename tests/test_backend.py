@@ -1,0 +1,58 @@
+"""Backend selection: compiled by default, the twin on request, loud when the build is missing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import rummylab
+from rummylab.melds import compiled_module
+
+
+def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    full = {k: v for k, v in os.environ.items() if not k.startswith("RUMMYLAB_")} | env
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full, check=False)
+
+
+def test_backend_is_compiled_unless_forced() -> None:
+    if os.environ.get("RUMMYLAB_PURE_PYTHON") == "1":
+        assert rummylab.BACKEND == "python"
+    else:
+        assert rummylab.BACKEND == "cython", "the compiled kernel did not load: run `make test`"
+
+
+def test_pure_python_env_forces_the_twin() -> None:
+    r = _python("import rummylab; print(rummylab.BACKEND)", RUMMYLAB_PURE_PYTHON="1")
+    assert r.stdout.strip() == "python"
+    assert r.stderr == ""
+
+
+@pytest.mark.skipif(compiled_module() is None, reason="needs the compiled kernel")
+def test_default_backend_is_cython_in_a_fresh_process() -> None:
+    assert _python("import rummylab; print(rummylab.BACKEND)").stdout.strip() == "cython"
+
+
+BLOCK_KERNEL = (
+    "import sys\n"
+    "class Block:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name == 'rummylab._kernel': raise ImportError('blocked for the test')\n"
+    "sys.meta_path.insert(0, Block())\n"
+)
+
+
+def test_missing_build_warns_once_with_a_fix() -> None:
+    r = _python(BLOCK_KERNEL + "import warnings; warnings.simplefilter('default')\n"
+                "import rummylab, rummylab.gin\nprint(rummylab.BACKEND)")
+    assert r.stdout.strip() == "python"
+    assert r.stderr.count("compiled kernel is missing") == 1
+    assert "make lab" in r.stderr and "pip install -e ." in r.stderr
+
+
+def test_require_compiled_fails_loudly_when_missing() -> None:
+    r = _python(BLOCK_KERNEL + "import rummylab", RUMMYLAB_REQUIRE_COMPILED="1")
+    assert r.returncode != 0
+    assert "ImportError" in r.stderr and "make lab" in r.stderr

@@ -1,0 +1,48 @@
+"""The command line: readable analysis, one error line and exit 2 on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rummylab", *args], capture_output=True, text=True, check=False)
+
+
+def test_analyze_ten_cards() -> None:
+    r = run("analyze", "AS 2S 3S 7H 7D 7C 9C TC JC KD")
+    assert r.returncode == 0, r.stderr
+    assert "melds:          7H 7D 7C | AS 2S 3S | 9C TC JC" in r.stdout
+    assert "deadwood cards: KD" in r.stdout
+    assert "deadwood:       10" in r.stdout
+    assert "can knock:      yes" in r.stdout
+
+
+def test_analyze_eleven_cards_lists_best_discards() -> None:
+    r = run("analyze", "AS", "2S", "3S", "7H", "7D", "7C", "9C", "TC", "JC", "KD", "QH")
+    assert r.returncode == 0, r.stderr
+    assert "best discards:  KD QH (deadwood 10 after discarding)" in r.stdout
+    assert "big gin:        no" in r.stdout
+
+
+def test_analyze_json_big_gin() -> None:
+    r = run("analyze", "--json", "AS 2S 3S 4S 5H 5D 5C 9C 9D 9H 9S")
+    out = json.loads(r.stdout)
+    assert out["big_gin"] and out["gin"] and out["deadwood"] == 0
+
+
+@pytest.mark.parametrize(("hand", "token"), [
+    ("AS 2S 3S 7H 7D 7C 9C TC JC KX", "KX"),
+    ("AS 2S 3S", "wrong hand size: 3"),
+    ("AS AS 3S 7H 7D 7C 9C TC JC KD", "AS: duplicate"),
+    ("AS 2S 3S 7H 7D 7C 9C TC JC JK", "JK"),
+])
+def test_bad_input_is_one_line_and_exit_2(hand: str, token: str) -> None:
+    r = run("analyze", hand)
+    assert r.returncode == 2
+    assert r.stdout == ""
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("rummylab: error:") and token in r.stderr

@@ -1,0 +1,74 @@
+"""Hypothesis properties on both backends: kernel answers equal the oracle's."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from oracle import MeldSpec, Oracle
+
+from rummylab.cards import DECK
+from rummylab.melds import MeldRules
+
+
+def hands(lo: int, hi: int) -> st.SearchStrategy[list[int]]:
+    return st.lists(st.integers(0, 51), min_size=lo, max_size=hi, unique=True)
+
+
+def dense(lo: int, hi: int) -> st.SearchStrategy[list[int]]:
+    """Cards from two suits and seven neighbouring ranks."""
+    return st.tuples(st.integers(0, 6), st.sampled_from([(0, 1), (1, 2), (0, 3), (2, 3)])).flatmap(
+        lambda t: st.lists(st.tuples(st.sampled_from(t[1]), st.integers(t[0], t[0] + 6)),
+                           min_size=lo, max_size=min(hi, 14), unique=True)
+        .map(lambda cs: [s * 13 + r for s, r in cs]))
+
+
+specs = st.builds(
+    MeldSpec,
+    points=st.tuples(*[st.integers(0, 19)] * 13),
+    ace_high=st.booleans(),
+    min_run=st.integers(3, 5),
+    set_max=st.integers(3, 4),
+)
+
+
+def mask_of(idx: list[int]) -> int:
+    m = 0
+    for i in idx:
+        m |= DECK[i].bit
+    return m
+
+
+def rules_of(spec: MeldSpec) -> MeldRules:
+    return MeldRules(points=spec.points, ace_high=spec.ace_high, min_run=spec.min_run,
+                     set_min=spec.set_min, set_max=spec.set_max)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(idx=st.one_of(hands(10, 11), dense(10, 11)))
+def test_gin_deadwood_equals_oracle(backend: str, idx: list[int]) -> None:
+    mask = mask_of(idx)
+    k = MeldRules().kernel(backend)
+    o = Oracle([(DECK[i].rank, DECK[i].suit) for i in idx])
+    assert k.deadwood(mask) == o.deadwood()
+    assert k.discard_deadwood(mask) == o.discard_deadwood()
+    assert k.arrangement(mask)[0] == o.deadwood()
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spec=specs, idx=st.one_of(hands(1, 14), dense(3, 14)))
+def test_any_meld_rules_equal_oracle(backend: str, spec: MeldSpec, idx: list[int]) -> None:
+    mask = mask_of(idx)
+    k = rules_of(spec).kernel(backend)
+    o = Oracle([(DECK[i].rank, DECK[i].suit) for i in idx], spec)
+    assert k.deadwood(mask) == o.deadwood()
+    assert k.discard_deadwood(mask) == o.discard_deadwood()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(idx=hands(10, 11))
+def test_a_card_adds_at_most_its_value(backend: str, idx: list[int]) -> None:
+    """Adding a card adds at most its own value to the least deadwood."""
+    k = MeldRules().kernel(backend)
+    mask = mask_of(idx)
+    for i in idx:
+        assert k.deadwood(mask) <= k.deadwood(mask & ~DECK[i].bit) + min(DECK[i].rank + 1, 10)
