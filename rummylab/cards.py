@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Union
 
 import numpy as np
 
@@ -53,14 +52,6 @@ class Card:
         return 1 << (16 * self.suit + self.rank)
 
     @property
-    def rank_char(self) -> str:
-        return "JK"[0] if self.is_joker else RANKS[self.rank]
-
-    @property
-    def suit_char(self) -> str:
-        return "K" if self.is_joker else SUITS[self.suit]
-
-    @property
     def symbol(self) -> str:
         """Display form with a suit symbol, e.g. ``"T♦"``."""
         return "JK" if self.is_joker else RANKS[self.rank] + SUIT_SYMBOLS[self.suit]
@@ -83,7 +74,7 @@ JOKER = Card(13, 4)
 DECK: tuple[Card, ...] = tuple(Card(r, s) for s in range(4) for r in range(13))
 """The 52 cards, suit by suit."""
 
-CardsLike = Union[str, Iterable[Union[str, Card]]]
+CardsLike = str | Card | Iterable[str | Card]
 """What every function accepts as cards: ``"AS TD"``, ``["AS", "TD"]`` or Cards."""
 
 _TOKEN_SPLIT = re.compile(r"[\s,;]+")
@@ -134,7 +125,7 @@ def parse_cards(
         if c.is_joker:
             if counts[c] > jokers:
                 raise ValueError(
-                    f"JK: a printed joker is not allowed here" if jokers == 0
+                    "JK: a printed joker is not allowed here" if jokers == 0
                     else f"JK: more than {jokers} printed jokers")
         elif counts[c] > copies:
             deck = "one deck" if copies == 1 else f"{copies} decks"
@@ -228,7 +219,7 @@ class TwoDeckHand:
 # Bit of the i-th card of DECK, for vectorised dealing.
 _DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
 
-SeedLike = Union[int, np.random.Generator, None]
+SeedLike = int | np.random.Generator | None
 
 
 def rng_from(seed: SeedLike) -> np.random.Generator:

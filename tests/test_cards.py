@@ -30,7 +30,7 @@ def test_mask_round_trip_and_bit_layout() -> None:
 def test_two_deck_hand_holds_two_copies_and_jokers() -> None:
     h = TwoDeckHand.from_cards("7S 7S 7H JK JK 2C")
     assert h.once == rl.to_mask("7S 7H 2C") and h.twice == rl.to_mask("7S") and h.jokers == 2
-    assert sorted(map(str, h.cards())) == sorted("7S 7S 7H JK JK 2C".split())
+    assert sorted(map(str, h.cards())) == sorted(["7S", "7S", "7H", "JK", "JK", "2C"])
     assert len(h) == 6
 
 
