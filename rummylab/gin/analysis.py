@@ -117,7 +117,10 @@ def check_masks(masks: object, sizes: tuple[int, ...]) -> np.ndarray:
         i = int(bad[0])
         raise ValueError(f"hand {i}: mask {int(arr[i]):#x} sets bits that are no card")
     counts = np.bitwise_count(arr)
-    wrong = np.flatnonzero(~np.isin(counts, sizes))
+    ok = counts == sizes[0]
+    for size in sizes[1:]:
+        ok |= counts == size
+    wrong = np.flatnonzero(~ok)
     if wrong.size:
         i = int(wrong[0])
         want = " or ".join(map(str, sizes))
@@ -132,7 +135,7 @@ def deadwood_batch(masks: object, *, threads: int = 1) -> np.ndarray:
     out = np.empty(arr.shape[0], dtype=np.int32)
     kernel = GIN_MELDS.kernel()
     eleven = np.bitwise_count(arr) == 11
-    if eleven.all() or not eleven.any():
+    if arr.size == 0 or eleven.all() or not eleven.any():
         _run_batch(kernel, arr, out, bool(eleven.any()), threads)
     else:
         for flag in (False, True):

@@ -1,0 +1,56 @@
+"""Gin rules as data: every option of rules.md §1 and §2, with presets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """Gin rummy options; every default is the rules.md default."""
+
+    gin_bonus: int = 25
+    undercut_bonus: int = 25
+    big_gin_bonus: int | None = 31
+    """Bonus for big gin (all 11 cards melded); None: big gin is not played."""
+    undercut_on_tie: bool = True
+    """A tie between knocker and defender counts as an undercut (else the knocker wins 0)."""
+    knock_limit: int = 10
+    target: int = 100
+    """A game ends when a player reaches this score."""
+    game_bonus: int = 100
+    box_bonus: int = 25
+    """Added at the end of a game for each hand a player won (the line or box bonus)."""
+    shutout: Literal["double", "flat", "none"] = "double"
+    """When the loser won no hand: the winner's game score doubles, or gains shutout_bonus."""
+    shutout_bonus: int = 100
+    dead_hand_stock: int = 2
+    """The hand is void when a discard leaves this many stock cards without a knock."""
+    match_games: int = 1
+    """A match is the best of this many games (1: a single game)."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.knock_limit <= 110:
+            raise ValueError(f"knock_limit={self.knock_limit}: must be 0..110")
+        if self.target <= 0:
+            raise ValueError(f"target={self.target}: must be positive")
+        if self.match_games < 1 or self.match_games % 2 == 0:
+            raise ValueError(f"match_games={self.match_games}: a best-of match needs an odd number of games")
+        if self.shutout not in ("double", "flat", "none"):
+            raise ValueError(f"shutout={self.shutout!r}: 'double', 'flat' or 'none'")
+        if self.dead_hand_stock < 0:
+            raise ValueError(f"dead_hand_stock={self.dead_hand_stock}: must be >= 0")
+
+
+DEFAULT = Rules()
+"""rules.md defaults: gin 25, undercut 25, big gin 31, tie = undercut, game to 100."""
+
+CLASSIC = Rules(gin_bonus=20, undercut_bonus=10, big_gin_bonus=None, box_bonus=20, shutout="flat")
+"""The classic (Bicycle-style) rule: gin 20, undercut 10, no big gin, flat 100 shutout."""
+
+THREE_HANDED = Rules(gin_bonus=25, undercut_bonus=10, big_gin_bonus=None)
+"""Three-handed gin in the box (rules.md §2)."""
+
+TOURNAMENT = Rules(target=250, match_games=5)
+"""The brief's tournament: best of five games, 250 points each."""

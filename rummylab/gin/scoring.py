@@ -1,0 +1,207 @@
+"""Scoring a knock: the knocker's arrangement, the defender's melds and layoffs, the points."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import Literal
+
+from ..cards import DECK, RANK_MASK, Card, CardsLike, parse_cards
+from ..melds import Meld, melds_of
+from .analysis import GIN_MELDS
+from .rules import Rules
+
+Kind = Literal["knock", "undercut", "gin", "big_gin"]
+
+
+@dataclass(frozen=True)
+class KnockResult:
+    """The outcome of a knock. ``valid=False`` (with a reason) means it was not scored."""
+
+    valid: bool
+    reason: str
+    kind: Kind | None
+    knocker_deadwood: int
+    defender_deadwood: int
+    """After layoffs."""
+    knocker_points: int
+    defender_points: int
+    layoffs: tuple[Card, ...]
+    knocker_melds: tuple[Meld, ...]
+    defender_melds: tuple[Meld, ...]
+    arrangement_sensitive: bool
+    """The knocker's choice among his least-deadwood arrangements changed the result."""
+
+    @property
+    def net(self) -> int:
+        """Points to the knocker minus points to the defender."""
+        return self.knocker_points - self.defender_points
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    m = 0
+    for c in cards:
+        m |= c.bit
+    return m
+
+
+def least_deadwood_arrangements(mask: int) -> list[tuple[Meld, ...]]:
+    """Every arrangement of least deadwood, one per choice of sets (runs taken whole)."""
+    kernel = GIN_MELDS.kernel()
+    best = kernel.deadwood(mask)
+    suits = [mask >> (16 * s) & RANK_MASK for s in range(4)]
+    options: list[list[int]] = []
+    for r in range(13):
+        present = [s for s in range(4) if suits[s] >> r & 1]
+        opts = [0]
+        if len(present) >= 3:
+            full = sum(1 << (16 * s + r) for s in present)
+            opts.append(full)
+            if len(present) == 4:
+                opts += [full & ~(1 << (16 * s + r)) for s in present]
+        options.append(opts)
+    out = []
+    for choice in product(*options):
+        sets = sum(choice)
+        rest = mask & ~sets
+        if sum(kernel.suit_deadwood(rest >> (16 * s) & RANK_MASK) for s in range(4)) == best:
+            out.append(tuple(melds_of(mask, sets, GIN_MELDS)))
+    return out
+
+
+def layoff_options(melds: Sequence[Meld], defender: int) -> list[int]:
+    """Every set of defender cards that can be laid off together onto these melds,
+    runs extended at either end one card after another, a fourth card on a set."""
+    per_meld: list[list[int]] = []
+    for m in melds:
+        if m.kind == "set":
+            rank = m.cards[0].rank
+            missing = [c for c in DECK if c.rank == rank and not m.mask & c.bit and defender & c.bit]
+            per_meld.append([0] + [c.bit for c in missing])
+            continue
+        suit = m.cards[0].suit
+        ranks = sorted(c.rank for c in m.cards)
+        below, above = [0], [0]
+        acc = 0
+        for r in range(ranks[0] - 1, -1, -1):
+            bit = 1 << (16 * suit + r)
+            if not defender & bit:
+                break
+            acc |= bit
+            below.append(acc)
+        acc = 0
+        for r in range(ranks[-1] + 1, 13):
+            bit = 1 << (16 * suit + r)
+            if not defender & bit:
+                break
+            acc |= bit
+            above.append(acc)
+        per_meld.append([lo | hi for lo in below for hi in above])
+    found = {0}
+    for choice in product(*per_meld):
+        used = 0
+        for part in choice:
+            if used & part:
+                break
+            used |= part
+        else:
+            found.add(used)
+    return sorted(found)
+
+
+def _score(rules: Rules, kind: Kind, k: int, d: int) -> tuple[Kind, int, int]:
+    if kind == "big_gin":
+        return kind, (rules.big_gin_bonus or 0) + d, 0
+    if kind == "gin":
+        return kind, rules.gin_bonus + d, 0
+    if d > k:
+        return "knock", d - k, 0
+    if d == k and not rules.undercut_on_tie:
+        return "knock", 0, 0
+    return "undercut", 0, rules.undercut_bonus + (k - d)
+
+
+def _invalid(reason: str, k: int, melds: tuple[Meld, ...]) -> KnockResult:
+    return KnockResult(valid=False, reason=reason, kind=None, knocker_deadwood=k, defender_deadwood=0,
+                       knocker_points=0, defender_points=0, layoffs=(), knocker_melds=melds,
+                       defender_melds=(), arrangement_sensitive=False)
+
+
+def _against(melds: tuple[Meld, ...], k_mask: int, d_mask: int, n_cards: int, rules: Rules) -> KnockResult:
+    melded = _mask(c for m in melds for c in m.cards)
+    k = sum(GIN_MELDS.points[c.rank] for c in DECK if k_mask & ~melded & c.bit)
+    kernel = GIN_MELDS.kernel()
+    kind: Kind = "big_gin" if n_cards == 11 else ("gin" if k == 0 else "knock")
+    best_lay, best_d = 0, kernel.deadwood(d_mask)
+    if kind == "knock":
+        for lay in layoff_options(melds, d_mask):
+            d = kernel.deadwood(d_mask & ~lay)
+            if d < best_d or (d == best_d and lay.bit_count() < best_lay.bit_count()):
+                best_lay, best_d = lay, d
+    kind, kp, dp = _score(rules, kind, k, best_d)
+    rest = d_mask & ~best_lay
+    _, sets = kernel.arrangement(rest)
+    return KnockResult(valid=True, reason="", kind=kind, knocker_deadwood=k, defender_deadwood=best_d,
+                       knocker_points=kp, defender_points=dp,
+                       layoffs=tuple(c for c in DECK if best_lay & c.bit), knocker_melds=melds,
+                       defender_melds=tuple(melds_of(rest, sets, GIN_MELDS)), arrangement_sensitive=False)
+
+
+def _check_melds(given: Iterable[CardsLike], k_mask: int) -> tuple[Meld, ...]:
+    out: list[Meld] = []
+    used = 0
+    for group in given:
+        cards = parse_cards(group, jokers=0)
+        m = _mask(cards)
+        text = " ".join(map(str, cards))
+        if m & ~k_mask:
+            missing = " ".join(str(c) for c in cards if c.bit & ~k_mask)
+            raise ValueError(f"knocker_melds: {missing} not in the knocker's hand")
+        if m & used:
+            raise ValueError(f"knocker_melds: {text} shares a card with another meld")
+        used |= m
+        ranks = sorted(c.rank for c in cards)
+        if len({c.rank for c in cards}) == 1 and 3 <= len(cards) <= 4:
+            out.append(Meld("set", tuple(cards)))
+        elif (len({c.suit for c in cards}) == 1 and len(cards) >= 3
+              and ranks == list(range(ranks[0], ranks[0] + len(ranks)))):
+            out.append(Meld("run", tuple(sorted(cards, key=lambda c: c.rank))))
+        else:
+            raise ValueError(f"knocker_melds: {text} is not a set or a run")
+    return tuple(out)
+
+
+def score_knock(knocker: CardsLike, defender: CardsLike, rules: Rules = Rules(),
+                knocker_melds: Iterable[CardsLike] | None = None) -> KnockResult:
+    """Score a knock: knocker's 10 cards after his discard (11 for big gin), defender's 10.
+
+    Without ``knocker_melds`` the knocker shows the least-deadwood arrangement best
+    for him; the defender lays off and melds to minimise his own deadwood.
+    """
+    k_cards = parse_cards(knocker, size=(10, 11), jokers=0)
+    d_cards = parse_cards(defender, size=10, jokers=0)
+    k_mask, d_mask = _mask(k_cards), _mask(d_cards)
+    if k_mask & d_mask:
+        both = " ".join(str(c) for c in k_cards if c.bit & d_mask)
+        raise ValueError(f"{both}: in both the knocker's and the defender's hand")
+    n = len(k_cards)
+    if knocker_melds is not None:
+        arrangements = [_check_melds(knocker_melds, k_mask)]
+    else:
+        arrangements = least_deadwood_arrangements(k_mask)
+    results = []
+    for melds in arrangements:
+        melded = _mask(c for m in melds for c in m.cards)
+        k = sum(GIN_MELDS.points[c.rank] for c in k_cards if c.bit & ~melded)
+        if n == 11 and (k or rules.big_gin_bonus is None):
+            reason = ("big gin is not played under these rules" if rules.big_gin_bonus is None and not k
+                      else f"11 cards must all be melded for big gin (deadwood {k}); discard first")
+            results.append(_invalid(reason, k, melds))
+        elif k > rules.knock_limit:
+            results.append(_invalid(f"deadwood {k} is over the knock limit of {rules.knock_limit}", k, melds))
+        else:
+            results.append(_against(melds, k_mask, d_mask, n, rules))
+    best = max(results, key=lambda r: (r.valid, r.net))
+    sensitive = len({(r.valid, r.knocker_points, r.defender_points, r.defender_deadwood) for r in results}) > 1
+    return KnockResult(**{**best.__dict__, "arrangement_sensitive": sensitive})
