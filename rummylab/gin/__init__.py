@@ -1,4 +1,4 @@
-"""Gin rummy: hand analysis (melds, deadwood, best discards, big gin)."""
+"""Gin rummy: hand analysis, rules, knock scoring."""
 
 from .analysis import (
     GIN_MELDS,
@@ -10,6 +10,8 @@ from .analysis import (
     deadwood,
     deadwood_batch,
 )
+from .rules import CLASSIC, DEFAULT, THREE_HANDED, TOURNAMENT, Rules
+from .scoring import KnockResult, layoff_options, least_deadwood_arrangements, score_knock
 
 __all__ = [
     "GIN_MELDS",
@@ -20,4 +22,13 @@ __all__ = [
     "best_discards",
     "deadwood",
     "deadwood_batch",
+    "CLASSIC",
+    "DEFAULT",
+    "THREE_HANDED",
+    "TOURNAMENT",
+    "Rules",
+    "KnockResult",
+    "layoff_options",
+    "least_deadwood_arrangements",
+    "score_knock",
 ]

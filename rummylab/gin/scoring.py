@@ -10,7 +10,7 @@ from typing import Literal
 from ..cards import DECK, RANK_MASK, Card, CardsLike, parse_cards
 from ..melds import Meld, melds_of
 from .analysis import GIN_MELDS
-from .rules import Rules
+from .rules import DEFAULT, Rules
 
 Kind = Literal["knock", "undercut", "gin", "big_gin"]
 
@@ -172,7 +172,7 @@ def _check_melds(given: Iterable[CardsLike], k_mask: int) -> tuple[Meld, ...]:
     return tuple(out)
 
 
-def score_knock(knocker: CardsLike, defender: CardsLike, rules: Rules = Rules(),
+def score_knock(knocker: CardsLike, defender: CardsLike, rules: Rules = DEFAULT,
                 knocker_melds: Iterable[CardsLike] | None = None) -> KnockResult:
     """Score a knock: knocker's 10 cards after his discard (11 for big gin), defender's 10.
 
