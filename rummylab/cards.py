@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -35,10 +35,12 @@ class Card:
     """0 (ace) … 12 (king); 13 for the printed joker."""
     suit: int
     """0..3 for S, H, D, C; 4 for the printed joker."""
+    _bit: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not ((0 <= self.rank < 13 and 0 <= self.suit < 4) or (self.rank, self.suit) == (13, 4)):
             raise ValueError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+        object.__setattr__(self, "_bit", 0 if self.rank == 13 else 1 << (16 * self.suit + self.rank))
 
     @property
     def is_joker(self) -> bool:
@@ -47,9 +49,9 @@ class Card:
     @property
     def bit(self) -> int:
         """The card's single-bit mask."""
-        if self.is_joker:
+        if not self._bit:
             raise ValueError("JK (a printed joker) has no bit in a card mask")
-        return 1 << (16 * self.suit + self.rank)
+        return self._bit
 
     @property
     def symbol(self) -> str:
@@ -163,8 +165,21 @@ def check_mask(mask: int) -> int:
 
 def from_mask(mask: int) -> tuple[Card, ...]:
     """The cards of a one-deck mask, suit by suit, ace to king."""
-    m = check_mask(mask)
-    return tuple(c for c in DECK if m & c.bit)
+    return mask_cards(check_mask(mask))
+
+
+BIT_CARD: dict[int, Card] = {c.bit: c for c in DECK}
+"""The card of each single-bit mask."""
+
+
+def mask_cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a validated mask, suit by suit, ace to king."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(BIT_CARD[low])
+        mask ^= low
+    return tuple(out)
 
 
 def cards_str(cards: Iterable[Card]) -> str:

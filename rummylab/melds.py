@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import Literal
 
 from . import _kernel_py
-from .cards import DECK, RANK_MASK, Card, cards_str
+from .cards import RANK_MASK, Card, cards_str, mask_cards
 
 BUILD_HINT = ("run `make lab` (or `pip install -e .` in the project folder) to build it; "
               "gcc and the Python headers are needed")
@@ -137,11 +137,10 @@ def suit_runs(suit: int, suit_mask: int, rules: MeldRules) -> list[Meld]:
 
 def melds_of(mask: int, set_cards: int, rules: MeldRules) -> list[Meld]:
     """The melds of an arrangement: sets from ``set_cards``, runs from the rest."""
-    melds: list[Meld] = []
-    for r in range(13):
-        cards = tuple(c for c in DECK if c.rank == r and set_cards & c.bit)
-        if cards:
-            melds.append(Meld("set", cards))
+    by_rank: dict[int, list[Card]] = {}
+    for c in mask_cards(set_cards):
+        by_rank.setdefault(c.rank, []).append(c)
+    melds = [Meld("set", tuple(cards)) for _, cards in sorted(by_rank.items())]
     rest = mask & ~set_cards
     for s in range(4):
         melds.extend(suit_runs(s, rest >> (16 * s) & RANK_MASK, rules))

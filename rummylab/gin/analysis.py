@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -14,6 +16,12 @@ GIN_MELDS = MeldRules()
 """Gin melds: sets of 3-4, runs of 3+ with the ace low only; A=1, 2-10, J/Q/K=10."""
 
 KNOCK_LIMIT = 10
+
+
+@functools.cache
+def gin_kernel() -> Any:
+    """The selected backend's kernel for gin melds."""
+    return GIN_MELDS.kernel()
 
 
 def _hand(hand: CardsLike, sizes: tuple[int, ...]) -> tuple[tuple[Card, ...], int]:
@@ -63,7 +71,7 @@ class DiscardAnalysis:
 
 def arrange(mask: int, rules: MeldRules = GIN_MELDS) -> tuple[int, tuple[Meld, ...], int]:
     """(deadwood, melds, mask of deadwood cards) of a validated mask."""
-    dw, set_cards = rules.kernel().arrangement(mask)
+    dw, set_cards = (gin_kernel() if rules is GIN_MELDS else rules.kernel()).arrangement(mask)
     melds = tuple(melds_of(mask, set_cards, rules))
     melded = 0
     for m in melds:
@@ -83,7 +91,7 @@ def analyze(hand: CardsLike) -> HandAnalysis:
 def best_discards(hand: CardsLike, *, knock_limit: int = KNOCK_LIMIT) -> DiscardAnalysis:
     """Every discard of an 11-card hand that leaves the least deadwood, and big gin."""
     cards, mask = _hand(hand, (11,))
-    kernel = GIN_MELDS.kernel()
+    kernel = gin_kernel()
     after = tuple((c, int(kernel.deadwood(mask & ~c.bit))) for c in cards)
     best = min(dw for _, dw in after)
     return DiscardAnalysis(cards=cards, deadwood=best,
@@ -95,7 +103,7 @@ def best_discards(hand: CardsLike, *, knock_limit: int = KNOCK_LIMIT) -> Discard
 def deadwood(hand: CardsLike) -> int:
     """Minimum deadwood: of 10 cards as they are; of 11 cards after the best discard."""
     cards, mask = _hand(hand, (10, 11))
-    kernel = GIN_MELDS.kernel()
+    kernel = gin_kernel()
     return int(kernel.discard_deadwood(mask) if len(cards) == 11 else kernel.deadwood(mask))
 
 
@@ -133,7 +141,7 @@ def deadwood_batch(masks: object, *, threads: int = 1) -> np.ndarray:
     as an int32 array; the compiled kernel releases the GIL, so ``threads`` > 1 helps."""
     arr = check_masks(masks, (10, 11))
     out = np.empty(arr.shape[0], dtype=np.int32)
-    kernel = GIN_MELDS.kernel()
+    kernel = gin_kernel()
     eleven = np.bitwise_count(arr) == 11
     if arr.size == 0 or eleven.all() or not eleven.any():
         _run_batch(kernel, arr, out, bool(eleven.any()), threads)

@@ -1,0 +1,328 @@
+"""Two-handed gin as an immutable state changed only by checked actions.
+
+``new_game(rules, seed)`` deals; ``legal_actions(state)`` lists what the player to
+act may do; ``apply(state, action)`` returns the next state or raises
+``IllegalAction`` naming the rule, leaving the state as it was. Every state keeps
+its history, and ``replay(history_json(state))`` rebuilds it exactly.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..cards import DECK, Card, mask_cards
+from .analysis import gin_kernel
+from .rules import DEFAULT, Rules
+from .scoring import KnockResult, score_knock
+
+
+class Phase(enum.Enum):
+    FIRST_UPCARD = "first_upcard"
+    """The first turn: the non-dealer, then the dealer, may take the upcard or pass."""
+    DRAW = "draw"
+    DISCARD = "discard"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+    MATCH_OVER = "match_over"
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message names the rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move: take_upcard, pass, draw_stock, draw_discard, discard, knock, big_gin,
+    next_hand or next_game. ``card`` is the card discarded (or discarded face down)."""
+
+    kind: str
+    card: Card | None = None
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, **({"card": str(self.card)} if self.card else {})}
+
+    @classmethod
+    def from_json(cls, data: dict[str, str]) -> Action:
+        return cls(data["kind"], Card.parse(data["card"]) if "card" in data else None)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.card}" if self.card else self.kind
+
+
+TAKE_UPCARD, PASS = Action("take_upcard"), Action("pass")
+DRAW_STOCK, DRAW_DISCARD = Action("draw_stock"), Action("draw_discard")
+BIG_GIN, NEXT_HAND, NEXT_GAME = Action("big_gin"), Action("next_hand"), Action("next_game")
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """How a hand ended: the winner (None for a dead hand) and the points."""
+
+    kind: str
+    """knock, undercut, gin, big_gin or dead."""
+    winner: int | None
+    points: int
+    knocker: int | None
+    deadwoods: tuple[int, int]
+    turns: int
+    score: KnockResult | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class State:
+    """A two-handed gin match in progress. Players are 0 and 1."""
+
+    rules: Rules
+    seed: int
+    phase: Phase
+    dealer: int
+    to_play: int
+    hands: tuple[int, int]
+    """Card masks."""
+    stock: tuple[Card, ...]
+    """Top card last."""
+    discards: tuple[Card, ...]
+    """Top card last."""
+    taken: Card | None = None
+    """The card just taken from the discard pile: it cannot be discarded this turn."""
+    passes: int = 0
+    picked_up: tuple[int, int] = (0, 0)
+    """Cards each player took from the discard pile and still holds (public)."""
+    turns: int = 0
+    deal_no: int = 0
+    scores: tuple[int, int] = (0, 0)
+    hands_won: tuple[int, int] = (0, 0)
+    games_won: tuple[int, int] = (0, 0)
+    records: tuple[HandRecord, ...] = ()
+    """Every finished hand of the current game."""
+    game_totals: tuple[tuple[int, int], ...] = ()
+    """Final totals (with bonuses) of every finished game."""
+    history: tuple[Action, ...] = field(default=(), repr=False)
+
+    def hand(self, player: int) -> tuple[Card, ...]:
+        return mask_cards(self.hands[player])
+
+    @property
+    def upcard(self) -> Card | None:
+        return self.discards[-1] if self.discards else None
+
+    @property
+    def last_record(self) -> HandRecord | None:
+        return self.records[-1] if self.records else None
+
+
+def replace(s: State, **changes: Any) -> State:
+    """A copy of a state with some fields changed (dataclasses.replace, without re-running __init__)."""
+    new = object.__new__(State)
+    new.__dict__.update(s.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+def _deal(rules: Rules, seed: int, deal_no: int, dealer: int, **totals: Any) -> State:
+    order = np.random.default_rng([seed, deal_no]).permutation(52)
+    cards = [DECK[i] for i in order]
+    hands = [0, 0]
+    for i in range(20):  # one at a time, starting with the non-dealer
+        hands[(1 - dealer + i) % 2] |= cards[i].bit
+    return State(rules=rules, seed=seed, phase=Phase.FIRST_UPCARD, dealer=dealer, to_play=1 - dealer,
+                 hands=(hands[0], hands[1]), stock=tuple(cards[21:]), discards=(cards[20],),
+                 deal_no=deal_no, **totals)
+
+
+def new_game(rules: Rules = DEFAULT, seed: int = 0) -> State:
+    """A new match: the first dealer is drawn by the seed."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed={seed!r}: a non-negative integer")
+    first_dealer = int(np.random.default_rng([seed, 2**31]).integers(2))
+    return _deal(rules, seed, 0, first_dealer)
+
+
+def _kernel_dw(mask: int) -> int:
+    return int(gin_kernel().deadwood(mask))
+
+
+def knock_discards(state: State) -> list[Card]:
+    """Cards the player to act may discard face down to knock (or go gin)."""
+    mask = state.hands[state.to_play]
+    k, limit = gin_kernel(), state.rules.knock_limit
+    return [c for c in mask_cards(mask) if c != state.taken and k.deadwood(mask & ~c.bit) <= limit]
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every action the player to act may take."""
+    p = state.phase
+    if p is Phase.FIRST_UPCARD:
+        return [TAKE_UPCARD, PASS]
+    if p is Phase.DRAW:
+        return [DRAW_STOCK] if state.passes == 2 else [DRAW_STOCK, DRAW_DISCARD]
+    if p is Phase.DISCARD:
+        mask = state.hands[state.to_play]
+        acts = [Action("discard", c) for c in mask_cards(mask) if c != state.taken]
+        acts += [Action("knock", c) for c in knock_discards(state)]
+        if state.rules.big_gin_bonus is not None and _kernel_dw(mask) == 0:
+            acts.append(BIG_GIN)
+        return acts
+    if p is Phase.HAND_OVER:
+        return [NEXT_HAND]
+    if p is Phase.GAME_OVER:
+        return [NEXT_GAME]
+    return []
+
+
+def _illegal(state: State, action: Action, why: str) -> IllegalAction:
+    return IllegalAction(f"{action} is illegal ({state.phase.value}, player {state.to_play}): {why}")
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``; raises ``IllegalAction`` (and changes nothing) if not allowed."""
+    if not isinstance(action, Action):
+        raise IllegalAction(f"{action!r} is not an Action")
+    new = _step(state, action)
+    new.__dict__["history"] = state.history + (action,)  # new is fresh: nobody has seen it yet
+    return new
+
+
+def _step(s: State, a: Action) -> State:
+    p, me, k = s.phase, s.to_play, a.kind
+    if p is Phase.FIRST_UPCARD:
+        if k == "take_upcard":
+            return _take(s, s.discards[-1], s.discards[:-1], s.stock)
+        if k == "pass":
+            if s.passes == 0:
+                return replace(s, to_play=1 - me, passes=1)
+            return replace(s, to_play=1 - me, passes=2, phase=Phase.DRAW)
+        raise _illegal(s, a, "on the first turn a player may only take the upcard or pass")
+    if p is Phase.DRAW:
+        if k == "draw_stock":
+            return replace(s, phase=Phase.DISCARD, hands=_with(s.hands, me, s.hands[me] | s.stock[-1].bit),
+                           stock=s.stock[:-1], taken=None)
+        if k == "draw_discard":
+            if s.passes == 2:
+                raise _illegal(s, a, "both players passed the upcard, so the non-dealer draws from the stock")
+            return _take(s, s.discards[-1], s.discards[:-1], s.stock)
+        raise _illegal(s, a, "draw first: from the stock or the discard pile")
+    if p is Phase.DISCARD:
+        return _discard_phase(s, a)
+    if p is Phase.HAND_OVER and k == "next_hand":
+        return _next_hand(s)
+    if p is Phase.GAME_OVER and k == "next_game":
+        return _deal(s.rules, s.seed, s.deal_no + 1, 1 - s.dealer, games_won=s.games_won,
+                     game_totals=s.game_totals)
+    raise _illegal(s, a, f"in phase {p.value} the legal actions are "
+                         f"{', '.join(map(str, legal_actions(s))) or 'none'}")
+
+
+def _with(pair: tuple[int, int], i: int, value: int) -> tuple[int, int]:
+    return (value, pair[1]) if i == 0 else (pair[0], value)
+
+
+def _take(s: State, card: Card, discards: tuple[Card, ...], stock: tuple[Card, ...]) -> State:
+    me = s.to_play
+    return replace(s, phase=Phase.DISCARD, hands=_with(s.hands, me, s.hands[me] | card.bit),
+                   discards=discards, stock=stock, taken=card,
+                   picked_up=_with(s.picked_up, me, s.picked_up[me] | card.bit))
+
+
+def _discard_phase(s: State, a: Action) -> State:
+    me, k, rules = s.to_play, a.kind, s.rules
+    mask = s.hands[me]
+    if k == "big_gin":
+        if rules.big_gin_bonus is None:
+            raise _illegal(s, a, "big gin is not played under these rules")
+        if _kernel_dw(mask) != 0:
+            raise _illegal(s, a, "big gin needs all 11 cards melded")
+        return _end_hand(s, me, mask, s.hands[1 - me])
+    if k not in ("discard", "knock") or a.card is None:
+        raise _illegal(s, a, "after drawing, discard a card (or knock, or go big gin)")
+    card = a.card
+    if not mask & card.bit:
+        raise _illegal(s, a, f"{card} is not in the hand")
+    if card == s.taken:
+        raise _illegal(s, a, f"{card} was taken from the discard pile this turn and cannot be discarded")
+    left = mask & ~card.bit
+    if k == "knock":
+        dw = _kernel_dw(left)
+        if dw > rules.knock_limit:
+            raise _illegal(s, a, f"deadwood {dw} after discarding {card} is over the knock limit {rules.knock_limit}")
+        return _end_hand(replace(s, discards=s.discards + (card,)), me, left, s.hands[1 - me])
+    after = replace(s, hands=_with(s.hands, me, left), discards=s.discards + (card,), taken=None,
+                    picked_up=_with(s.picked_up, me, s.picked_up[me] & ~card.bit),
+                    turns=s.turns + 1)
+    if len(after.stock) <= rules.dead_hand_stock:
+        record = HandRecord(kind="dead", winner=None, points=0, knocker=None,
+                            deadwoods=(_kernel_dw(after.hands[0]), _kernel_dw(after.hands[1])), turns=after.turns)
+        return replace(after, phase=Phase.HAND_OVER, records=s.records + (record,))
+    # after the first turn's upcard decision, every turn is a normal one
+    return replace(after, phase=Phase.DRAW, to_play=1 - me, passes=0)
+
+
+def _end_hand(s: State, knocker: int, k_mask: int, d_mask: int) -> State:
+    rules = s.rules
+    k_cards, d_cards = mask_cards(k_mask), mask_cards(d_mask)
+    res = score_knock(k_cards, d_cards, rules)
+    if not res.valid:  # legal_actions never offers this; kept as a guard
+        raise IllegalAction(f"invalid knock: {res.reason}")
+    winner = 1 - knocker if res.kind == "undercut" else knocker
+    points = res.knocker_points + res.defender_points
+    dws = (res.knocker_deadwood, res.defender_deadwood) if knocker == 0 else (res.defender_deadwood,
+                                                                               res.knocker_deadwood)
+    record = HandRecord(kind=str(res.kind), winner=winner, points=points, knocker=knocker, deadwoods=dws,
+                        turns=s.turns + 1, score=res)
+    scores = _with(s.scores, winner, s.scores[winner] + points)
+    won = _with(s.hands_won, winner, s.hands_won[winner] + 1)
+    hands = _with(s.hands, knocker, k_mask)
+    out = replace(s, phase=Phase.HAND_OVER, hands=hands, scores=scores, hands_won=won,
+                  records=s.records + (record,), turns=s.turns + 1, taken=None)
+    if max(scores) >= rules.target:
+        return _end_game(out)
+    return out
+
+
+def game_totals(s: State) -> tuple[int, int]:
+    """Final game scores with game, box and shutout bonuses (for a finished game)."""
+    rules = s.rules
+    w = 0 if s.scores[0] >= s.scores[1] else 1
+    totals = [s.scores[i] + rules.box_bonus * s.hands_won[i] for i in (0, 1)]
+    totals[w] += rules.game_bonus
+    if s.hands_won[1 - w] == 0:
+        if rules.shutout == "double":
+            totals[w] *= 2
+        elif rules.shutout == "flat":
+            totals[w] += rules.shutout_bonus
+    return totals[0], totals[1]
+
+
+def _end_game(s: State) -> State:
+    totals = game_totals(s)
+    w = 0 if s.scores[0] >= s.scores[1] else 1
+    games = _with(s.games_won, w, s.games_won[w] + 1)
+    over = games[w] > s.rules.match_games // 2
+    return replace(s, phase=Phase.MATCH_OVER if over else Phase.GAME_OVER, games_won=games,
+                   game_totals=s.game_totals + (totals,))
+
+
+def _next_hand(s: State) -> State:
+    last = s.records[-1]
+    # a dead hand is redealt by the same dealer; otherwise the deal alternates
+    dealer = s.dealer if last.kind == "dead" else 1 - s.dealer
+    return _deal(s.rules, s.seed, s.deal_no + 1, dealer, scores=s.scores, hands_won=s.hands_won,
+                 games_won=s.games_won, records=s.records, game_totals=s.game_totals)
+
+
+def history_json(state: State) -> dict[str, Any]:
+    """The match as plain JSON: rules, seed and every action."""
+    from dataclasses import asdict
+    return {"rules": asdict(state.rules), "seed": state.seed, "actions": [a.to_json() for a in state.history]}
+
+
+def replay(data: dict[str, Any]) -> State:
+    """Rebuild a state from ``history_json`` output."""
+    state = new_game(Rules(**data["rules"]), data["seed"])
+    for a in data["actions"]:
+        state = apply(state, Action.from_json(a))
+    return state
