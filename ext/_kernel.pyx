@@ -11,6 +11,7 @@ from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int32_t
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
     int __builtin_popcount(unsigned int) nogil
+    int __builtin_ctzll(unsigned long long) nogil
 
 DEF NMASKS = 8192
 DEF NO_CARD = 127          # discard_gain of an empty suit: nothing to discard there
@@ -50,6 +51,7 @@ cdef class MeldKernel:
     cdef uint8_t set_options[16][16]
     cdef uint8_t n_set_options[16]
     cdef readonly int set_min
+    cdef int point_of[13]
     cdef readonly tuple points
     cdef readonly bint ace_high
     cdef readonly int min_run
@@ -67,6 +69,7 @@ cdef class MeldKernel:
         self.ace_high, self.min_run, self.set_min, self.set_max = ace_high, min_run, set_min, set_max
         for r in range(13):
             value[r] = self.points[r]
+            self.point_of[r] = value[r]
         value[13] = self.points[0]
         for m in range(NMASKS):
             dw = _line_deadwood(m, 13, value, min_run)
@@ -161,6 +164,31 @@ cdef class MeldKernel:
     def discard_deadwood(self, uint64_t mask):
         """Minimum deadwood after the best single discard (mask must be non-empty)."""
         return self._deadwood(mask, True)
+
+    def each_removal(self, uint64_t mask):
+        """[(deadwood without card, card bit)] for each card of mask, lowest bit first."""
+        cdef list out = []
+        cdef uint64_t rest = mask, low
+        while rest:
+            low = rest & (~rest + 1)
+            out.append((self._deadwood(mask & ~low, False), low))
+            rest ^= low
+        return out
+
+    def best_removal(self, uint64_t mask, uint64_t keep=0):
+        """(deadwood, card bit): the card of mask, not in keep, whose removal leaves the
+        least deadwood; ties go to the card worth most, then the highest bit."""
+        cdef uint64_t rest = mask & ~keep, low, best_bit = 0
+        cdef int dw, best = 1 << 30, value, best_value = -1, bitpos
+        while rest:
+            low = rest & (~rest + 1)
+            rest ^= low
+            dw = self._deadwood(mask & ~low, False)
+            bitpos = __builtin_ctzll(low)
+            value = self.point_of[bitpos & 15]
+            if dw < best or (dw == best and value >= best_value):
+                best, best_value, best_bit = dw, value, low
+        return best, best_bit
 
     def arrangement(self, uint64_t mask):
         """(minimum deadwood, mask of the cards in the chosen sets); the rest of

@@ -110,6 +110,30 @@ class MeldKernel:
         """Minimum deadwood after the best single discard (mask must be non-empty)."""
         return self._deadwood(int(mask), True)
 
+    def each_removal(self, mask: int) -> list[tuple[int, int]]:
+        """[(deadwood without card, card bit)] for each card of mask, lowest bit first."""
+        out, rest = [], int(mask)
+        while rest:
+            low = rest & -rest
+            out.append((self._deadwood(int(mask) & ~low, False), low))
+            rest ^= low
+        return out
+
+    def best_removal(self, mask: int, keep: int = 0) -> tuple[int, int]:
+        """(deadwood, card bit): the card of mask, not in keep, whose removal leaves the
+        least deadwood; ties go to the card worth most, then the highest bit."""
+        mask = int(mask)
+        rest = mask & ~int(keep)
+        best, best_value, best_bit = 1 << 30, -1, 0
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            dw = self._deadwood(mask & ~low, False)
+            value = self.points[(low.bit_length() - 1) & 15]
+            if dw < best or (dw == best and value >= best_value):
+                best, best_value, best_bit = dw, value, low
+        return best, best_bit
+
     def arrangement(self, mask: int) -> tuple[int, int]:
         """(minimum deadwood, mask of the cards in the chosen sets)."""
         m = int(mask)

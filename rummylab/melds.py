@@ -124,9 +124,9 @@ def _runs_on_line(line: int, nbits: int, min_run: int, offset: int) -> list[list
 
 def suit_runs(suit: int, suit_mask: int, rules: MeldRules) -> list[Meld]:
     """The runs of one suit's cards in a run-only arrangement of least deadwood."""
-    kernel = rules.kernel()
     runs = _runs_on_line(suit_mask, 13, rules.min_run, 0)
     if rules.ace_high and suit_mask & 1:
+        kernel = rules.kernel()
         high_runs = _runs_on_line(suit_mask >> 1 | 1 << 12, 13, rules.min_run, 1)
         low_dw = sum(rules.points[r] for r in range(13)
                      if suit_mask >> r & 1 and not any(r in run for run in runs))

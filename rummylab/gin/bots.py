@@ -80,20 +80,16 @@ class GreedyBot:
         self.rng = rng_from(seed)
 
     def wants(self, state: State) -> bool:
-        """Does taking the top discard lower the deadwood?"""
+        """Does taking the top discard lower the deadwood? (Discarding it again gives today's.)"""
         k = gin_kernel()
         mask = state.hands[state.to_play]
-        up = state.discards[-1].bit
-        now = k.deadwood(mask)
-        return any(k.deadwood((mask | up) & ~b) < now for b in _bits(mask))
+        return bool(k.discard_deadwood(mask | state.discards[-1].bit) < k.deadwood(mask))
 
     def choose_discard(self, state: State) -> tuple[int, int]:
         """(deadwood after, card bit): least deadwood, then the highest card."""
-        k = gin_kernel()
-        mask = state.hands[state.to_play]
         taken = state.taken.bit if state.taken else 0
-        dw, _, bit = min((k.deadwood(mask & ~b), -_VALUE[b], b) for b in _bits(mask & ~taken))
-        return dw, bit
+        dw, bit = gin_kernel().best_removal(state.hands[state.to_play], taken)
+        return int(dw), int(bit)
 
     def knock_now(self, state: State, deadwood: int) -> bool:
         return deadwood <= state.rules.knock_limit
@@ -146,13 +142,6 @@ class StrongBot(GreedyBot):
                 best, choice = key, (dw, b)
         return choice
 
-    def wants(self, state: State) -> bool:
-        k = gin_kernel()
-        mask = state.hands[state.to_play]
-        up = state.discards[-1].bit
-        now = k.deadwood(mask)
-        return min(k.deadwood((mask | up) & ~b) for b in _bits(mask)) < now
-
     def knock_now(self, state: State, deadwood: int) -> bool:
         if deadwood == 0:
             return True
@@ -166,13 +155,13 @@ class StrongBot(GreedyBot):
         return deadwood <= limit
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 
 def make_bot(name: str, seed: SeedLike = None) -> Bot:
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}: choose from {', '.join(BOTS)}")
-    return BOTS[name](seed)  # type: ignore[no-any-return]
+    return BOTS[name](seed)
 
 
 def play_game(bots: Sequence[Bot], rules: Rules = DEFAULT, seed: int = 0, max_actions: int = 100_000) -> State:
@@ -191,7 +180,7 @@ def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rul
     import polars as pl
 
     rng = np.random.default_rng(seed)
-    players = [make_bot(b, rng.integers(2**32)) if isinstance(b, str) else b for b in bots]
+    players = [make_bot(b, int(rng.integers(2**32))) if isinstance(b, str) else b for b in bots]
     rows: list[dict[str, Any]] = []
     for g in range(n_games):
         final = play_game(players, replace_rules(rules), int(rng.integers(2**31)))

@@ -9,15 +9,14 @@ its history, and ``replay(history_json(state))`` rebuilds it exactly.
 from __future__ import annotations
 
 import enum
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from ..cards import DECK, Card, mask_cards
+from ..cards import BIT_CARD, DECK, Card, mask_cards
 from .analysis import gin_kernel
 from .rules import DEFAULT, Rules
-from .scoring import KnockResult, score_knock
+from .scoring import KnockResult, score_masks
 
 
 class Phase(enum.Enum):
@@ -124,8 +123,8 @@ def replace(s: State, **changes: Any) -> State:
 
 
 def _deal(rules: Rules, seed: int, deal_no: int, dealer: int, **totals: Any) -> State:
-    order = np.random.default_rng([seed, deal_no]).permutation(52)
-    cards = [DECK[i] for i in order]
+    cards = list(DECK)
+    random.Random(f"gin:{seed}:{deal_no}").shuffle(cards)  # a local RNG per deal: replayable
     hands = [0, 0]
     for i in range(20):  # one at a time, starting with the non-dealer
         hands[(1 - dealer + i) % 2] |= cards[i].bit
@@ -138,7 +137,7 @@ def new_game(rules: Rules = DEFAULT, seed: int = 0) -> State:
     """A new match: the first dealer is drawn by the seed."""
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed={seed!r}: a non-negative integer")
-    first_dealer = int(np.random.default_rng([seed, 2**31]).integers(2))
+    first_dealer = random.Random(f"gin:{seed}:first-dealer").randrange(2)
     return _deal(rules, seed, 0, first_dealer)
 
 
@@ -149,8 +148,8 @@ def _kernel_dw(mask: int) -> int:
 def knock_discards(state: State) -> list[Card]:
     """Cards the player to act may discard face down to knock (or go gin)."""
     mask = state.hands[state.to_play]
-    k, limit = gin_kernel(), state.rules.knock_limit
-    return [c for c in mask_cards(mask) if c != state.taken and k.deadwood(mask & ~c.bit) <= limit]
+    taken = state.taken.bit if state.taken else 0
+    return [BIT_CARD[b] for dw, b in gin_kernel().each_removal(mask) if b != taken and dw <= state.rules.knock_limit]
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -263,8 +262,7 @@ def _discard_phase(s: State, a: Action) -> State:
 
 def _end_hand(s: State, knocker: int, k_mask: int, d_mask: int) -> State:
     rules = s.rules
-    k_cards, d_cards = mask_cards(k_mask), mask_cards(d_mask)
-    res = score_knock(k_cards, d_cards, rules)
+    res = score_masks(k_mask, d_mask, rules)
     if not res.valid:  # legal_actions never offers this; kept as a guard
         raise IllegalAction(f"invalid knock: {res.reason}")
     winner = 1 - knocker if res.kind == "undercut" else knocker

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Literal
 
-from ..cards import DECK, RANK_MASK, Card, CardsLike, parse_cards
+from ..cards import DECK, RANK_MASK, Card, CardsLike, mask_cards, parse_cards
 from ..melds import Meld, melds_of
-from .analysis import GIN_MELDS
+from .analysis import GIN_MELDS, gin_kernel
 from .rules import DEFAULT, Rules
 
 Kind = Literal["knock", "undercut", "gin", "big_gin"]
@@ -29,9 +30,16 @@ class KnockResult:
     defender_points: int
     layoffs: tuple[Card, ...]
     knocker_melds: tuple[Meld, ...]
-    defender_melds: tuple[Meld, ...]
     arrangement_sensitive: bool
     """The knocker's choice among his least-deadwood arrangements changed the result."""
+    defender_kept: int = 0
+    """Mask of the defender's cards left after layoffs."""
+
+    @functools.cached_property
+    def defender_melds(self) -> tuple[Meld, ...]:
+        """The defender's own melds (after his layoffs)."""
+        _, sets = gin_kernel().arrangement(self.defender_kept)
+        return tuple(melds_of(self.defender_kept, sets, GIN_MELDS))
 
     @property
     def net(self) -> int:
@@ -48,19 +56,15 @@ def _mask(cards: Iterable[Card]) -> int:
 
 def least_deadwood_arrangements(mask: int) -> list[tuple[Meld, ...]]:
     """Every arrangement of least deadwood, one per choice of sets (runs taken whole)."""
-    kernel = GIN_MELDS.kernel()
+    kernel = gin_kernel()
     best = kernel.deadwood(mask)
     suits = [mask >> (16 * s) & RANK_MASK for s in range(4)]
     options: list[list[int]] = []
     for r in range(13):
         present = [s for s in range(4) if suits[s] >> r & 1]
-        opts = [0]
         if len(present) >= 3:
             full = sum(1 << (16 * s + r) for s in present)
-            opts.append(full)
-            if len(present) == 4:
-                opts += [full & ~(1 << (16 * s + r)) for s in present]
-        options.append(opts)
+            options.append([0, full] + ([full & ~(1 << (16 * s + r)) for s in present] if len(present) == 4 else []))
     out = []
     for choice in product(*options):
         sets = sum(choice)
@@ -125,13 +129,13 @@ def _score(rules: Rules, kind: Kind, k: int, d: int) -> tuple[Kind, int, int]:
 def _invalid(reason: str, k: int, melds: tuple[Meld, ...]) -> KnockResult:
     return KnockResult(valid=False, reason=reason, kind=None, knocker_deadwood=k, defender_deadwood=0,
                        knocker_points=0, defender_points=0, layoffs=(), knocker_melds=melds,
-                       defender_melds=(), arrangement_sensitive=False)
+                       arrangement_sensitive=False)
 
 
 def _against(melds: tuple[Meld, ...], k_mask: int, d_mask: int, n_cards: int, rules: Rules) -> KnockResult:
     melded = _mask(c for m in melds for c in m.cards)
-    k = sum(GIN_MELDS.points[c.rank] for c in DECK if k_mask & ~melded & c.bit)
-    kernel = GIN_MELDS.kernel()
+    k = sum(GIN_MELDS.points[c.rank] for c in mask_cards(k_mask & ~melded))
+    kernel = gin_kernel()
     kind: Kind = "big_gin" if n_cards == 11 else ("gin" if k == 0 else "knock")
     best_lay, best_d = 0, kernel.deadwood(d_mask)
     if kind == "knock":
@@ -140,12 +144,9 @@ def _against(melds: tuple[Meld, ...], k_mask: int, d_mask: int, n_cards: int, ru
             if d < best_d or (d == best_d and lay.bit_count() < best_lay.bit_count()):
                 best_lay, best_d = lay, d
     kind, kp, dp = _score(rules, kind, k, best_d)
-    rest = d_mask & ~best_lay
-    _, sets = kernel.arrangement(rest)
     return KnockResult(valid=True, reason="", kind=kind, knocker_deadwood=k, defender_deadwood=best_d,
-                       knocker_points=kp, defender_points=dp,
-                       layoffs=tuple(c for c in DECK if best_lay & c.bit), knocker_melds=melds,
-                       defender_melds=tuple(melds_of(rest, sets, GIN_MELDS)), arrangement_sensitive=False)
+                       knocker_points=kp, defender_points=dp, layoffs=mask_cards(best_lay), knocker_melds=melds,
+                       arrangement_sensitive=False, defender_kept=d_mask & ~best_lay)
 
 
 def _check_melds(given: Iterable[CardsLike], k_mask: int) -> tuple[Meld, ...]:
@@ -185,11 +186,16 @@ def score_knock(knocker: CardsLike, defender: CardsLike, rules: Rules = DEFAULT,
     if k_mask & d_mask:
         both = " ".join(str(c) for c in k_cards if c.bit & d_mask)
         raise ValueError(f"{both}: in both the knocker's and the defender's hand")
-    n = len(k_cards)
-    if knocker_melds is not None:
-        arrangements = [_check_melds(knocker_melds, k_mask)]
-    else:
-        arrangements = least_deadwood_arrangements(k_mask)
+    shown = None if knocker_melds is None else _check_melds(knocker_melds, k_mask)
+    return score_masks(k_mask, d_mask, rules, shown)
+
+
+def score_masks(k_mask: int, d_mask: int, rules: Rules = DEFAULT,
+                knocker_melds: tuple[Meld, ...] | None = None) -> KnockResult:
+    """``score_knock`` on validated, disjoint masks (10 or 11 knocker cards, 10 defender cards)."""
+    n = k_mask.bit_count()
+    k_cards = mask_cards(k_mask)
+    arrangements = [knocker_melds] if knocker_melds is not None else least_deadwood_arrangements(k_mask)
     results = []
     for melds in arrangements:
         melded = _mask(c for m in melds for c in m.cards)
@@ -204,4 +210,5 @@ def score_knock(knocker: CardsLike, defender: CardsLike, rules: Rules = DEFAULT,
             results.append(_against(melds, k_mask, d_mask, n, rules))
     best = max(results, key=lambda r: (r.valid, r.net))
     sensitive = len({(r.valid, r.knocker_points, r.defender_points, r.defender_deadwood) for r in results}) > 1
-    return KnockResult(**{**best.__dict__, "arrangement_sensitive": sensitive})
+    fields = {k: v for k, v in best.__dict__.items() if k != "defender_melds"}
+    return KnockResult(**{**fields, "arrangement_sensitive": sensitive})
