@@ -122,6 +122,11 @@ def replace(s: State, **changes: Any) -> State:
     return new
 
 
+def deal_hand(rules: Rules, seed: int, deal_no: int, dealer: int, **totals: Any) -> State:
+    """A freshly dealt hand: 10 cards each, the upcard, the stock; seeded by (seed, deal_no)."""
+    return _deal(rules, seed, deal_no, dealer, **totals)
+
+
 def _deal(rules: Rules, seed: int, deal_no: int, dealer: int, **totals: Any) -> State:
     cards = list(DECK)
     random.Random(f"gin:{seed}:{deal_no}").shuffle(cards)  # a local RNG per deal: replayable
