@@ -1,0 +1,86 @@
+"""Altair charts from polars frames, rendered offline (no CDN: classrooms often have no internet)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .cards import Card, SeedLike, random_hands
+
+_OFFLINE = False
+
+
+def enable_offline() -> None:
+    """Render every Altair chart from JavaScript bundled with vl-convert; call once."""
+    global _OFFLINE
+    import altair as alt
+
+    if not _OFFLINE:
+        alt.JupyterChart.enable_offline()
+        alt.renderers.enable("jupyter", offline=True)
+        _OFFLINE = True
+
+
+def live(chart: Any) -> Any:
+    """An updatable chart widget (set ``.chart`` to redraw), rendered offline."""
+    import altair as alt
+
+    enable_offline()
+    return alt.JupyterChart(chart)
+
+
+def dealt_deadwood(n: int, seed: SeedLike, size: int = 10) -> pl.DataFrame:
+    """Seeded Monte Carlo of dealt gin deadwood: (deadwood, hands, share)."""
+    from .gin import deadwood_batch
+
+    dw = deadwood_batch(random_hands(n, size, seed))
+    counts = np.bincount(dw, minlength=1)
+    df = pl.DataFrame({"deadwood": np.arange(counts.size), "hands": counts})
+    return df.filter(pl.col("hands") > 0).with_columns(share=pl.col("hands") / n)
+
+
+def deadwood_histogram(df: pl.DataFrame, *, title: str = "Deadwood of a dealt hand") -> Any:
+    """Bars of hands by deadwood, with the knock limit marked."""
+    import altair as alt
+
+    bars = alt.Chart(df).mark_bar().encode(
+        x=alt.X("deadwood:Q", title="deadwood", bin=alt.Bin(step=1)),
+        y=alt.Y("share:Q", title="share of hands", axis=alt.Axis(format="%")),
+        tooltip=["deadwood", "hands", alt.Tooltip("share:Q", format=".2%")],
+    )
+    rule = alt.Chart(pl.DataFrame({"limit": [10.5]})).mark_rule(color="firebrick", strokeDash=[4, 3]).encode(
+        x="limit:Q")
+    return (bars + rule).properties(title=title, width=420, height=220)
+
+
+def discard_frame(after_discard: Iterable[tuple[Card, int]]) -> pl.DataFrame:
+    """(card, deadwood) after each possible discard."""
+    pairs = list(after_discard)
+    return pl.DataFrame({"card": [str(c) for c, _ in pairs], "deadwood": [dw for _, dw in pairs]},
+                        schema={"card": pl.Utf8, "deadwood": pl.Int64})
+
+
+def discard_chart(df: pl.DataFrame) -> Any:
+    """Deadwood after each possible discard; the best discards highlighted."""
+    import altair as alt
+
+    best = int(df["deadwood"].min() or 0) if df.height else 0  # type: ignore[arg-type]
+    return alt.Chart(df.with_columns(best=pl.col("deadwood") == best)).mark_bar().encode(
+        x=alt.X("card:N", sort=None, title="discard"),
+        y=alt.Y("deadwood:Q", title="deadwood after the discard"),
+        color=alt.Color("best:N", scale=alt.Scale(domain=[True, False], range=["#2e7d32", "#9e9e9e"]),
+                        legend=alt.Legend(title="best discard")),
+        tooltip=["card:N", "deadwood:Q"],
+    ).properties(title="Deadwood after each discard", width=380, height=200)
+
+
+def score_progress(df: pl.DataFrame) -> Any:
+    """Running scores by hand: a frame with columns hand, player, score."""
+    import altair as alt
+
+    return alt.Chart(df).mark_line(point=True).encode(
+        x=alt.X("hand:O", title="hand"), y=alt.Y("score:Q", title="score"), color="player:N",
+    ).properties(title="Score progress", width=380, height=200)

@@ -1,0 +1,7 @@
+"""Jupyter widgets for the lessons: HandAnalyzer, KnockScorer, GinTable (ipywidgets; work in Voilà)."""
+
+from .analyzer import HandAnalyzer
+from .scorer import KnockScorer, explain
+from .table import GinTable
+
+__all__ = ["GinTable", "HandAnalyzer", "KnockScorer", "explain"]

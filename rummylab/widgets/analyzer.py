@@ -1,0 +1,175 @@
+"""HandAnalyzer: click cards (or type them) and see the melds, deadwood and best discards live."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as w
+
+from .. import gin
+from ..cards import DECK, SUIT_SYMBOLS, Card, CardsLike, parse_cards, random_hands, rng_from
+from ..charts import discard_chart, discard_frame, live
+from .style import MELD_COLOURS, card_chip, deadwood_colour
+
+RED_SUITS = (1, 2)
+
+
+def card_button(card: Card) -> w.ToggleButton:
+    b = w.ToggleButton(description=card.symbol, tooltip=str(card), value=False,
+                       layout=w.Layout(width="42px", height="34px", padding="0"))
+    b.add_class("rl-card")
+    b.add_class(f"rl-card-{card}")
+    if card.suit in RED_SUITS:
+        b.add_class("rl-red")
+    return b
+
+
+class HandAnalyzer(w.VBox):
+    """A 52-card grid: pick 10 or 11 cards and the melds, deadwood, verdict and (for 11
+    cards) the best discards with a chart appear, updated on every click."""
+
+    def __init__(self, hand: CardsLike | None = None, *, seed: int = 0, knock_limit: int = gin.KNOCK_LIMIT):
+        self.rng = rng_from(seed)
+        self.knock_limit = knock_limit
+        self.cards: list[Card] = []
+        self._undo: list[list[Card]] = []
+        self._syncing = False
+        self.buttons = {c: card_button(c) for c in DECK}
+        for c, b in self.buttons.items():
+            b.observe(lambda ch, c=c: self._clicked(c, ch["new"]), names="value")
+        rows = [w.HBox([w.Label(SUIT_SYMBOLS[s], layout=w.Layout(width="18px"))] +
+                       [self.buttons[Card(r, s)] for r in range(13)]) for s in range(4)]
+        self.text = w.Text(placeholder="or type a hand: AS 2S 3S 7H 7D 7C 9C TC JC KD",
+                           layout=w.Layout(width="460px"), continuous_update=False)
+        self.text.add_class("rl-hand-input")
+        self.text.observe(self._typed, names="value")
+        self.undo_button = self._button("Undo", "rl-undo", lambda _: self.undo())
+        self.deal10 = self._button("Deal 10", "rl-deal10", lambda _: self.deal(10))
+        self.deal11 = self._button("Deal 11", "rl-deal11", lambda _: self.deal(11))
+        self.clear_button = self._button("Clear", "rl-clear", lambda _: self.set_hand([]))
+        self.deadwood_text = w.HTML()
+        self.deadwood_text.add_class("rl-deadwood")
+        self.verdict = w.HTML()
+        self.verdict.add_class("rl-verdict")
+        self.melds = w.HTML()
+        self.melds.add_class("rl-melds")
+        self.message = w.HTML()
+        self.message.add_class("rl-message")
+        self.chart = live(discard_chart(discard_frame([])))
+        self.chart.add_class("rl-chart")
+        self.chart.layout.display = "none"
+        super().__init__([w.VBox(rows), self.text,
+                          w.HBox([self.undo_button, self.deal10, self.deal11, self.clear_button]),
+                          self.message, self.deadwood_text, self.verdict, self.melds, self.chart])
+        self.add_class("rl-analyzer")
+        self.set_hand(parse_cards(hand, size=range(12), jokers=0) if hand is not None else [], record=False)
+
+    @staticmethod
+    def _button(label: str, css: str, on_click: Any) -> w.Button:
+        b = w.Button(description=label, layout=w.Layout(width="90px"))
+        b.add_class(css)
+        b.on_click(on_click)
+        return b
+
+    # -- changing the hand ---------------------------------------------------
+
+    def set_hand(self, cards: CardsLike, record: bool = True) -> None:
+        """Show these cards (0 to 11) and analyse them."""
+        new = list(parse_cards(cards, size=range(12), jokers=0))
+        if record:
+            self._undo.append(list(self.cards))
+        self.cards = new
+        self._refresh()
+
+    def toggle(self, card: CardsLike) -> None:
+        """Add or remove one card, as a click does."""
+        (c,) = parse_cards(card, size=1, jokers=0)
+        self._clicked(c, c not in self.cards)
+
+    def undo(self) -> None:
+        if self._undo:
+            self.cards = self._undo.pop()
+            self._refresh()
+
+    def deal(self, size: int = 10) -> None:
+        """A random hand from the analyzer's seeded generator."""
+        mask = int(random_hands(1, size, self.rng)[0])
+        self.set_hand([c for c in DECK if mask & c.bit])
+
+    def _clicked(self, card: Card, selected: bool) -> None:
+        if self._syncing or selected == (card in self.cards):
+            return
+        if selected and len(self.cards) >= 11:
+            self.message.value = "<i>A gin hand has at most 11 cards: remove one first.</i>"
+            self._sync_buttons()
+            return
+        self._undo.append(list(self.cards))
+        self.cards = [c for c in self.cards if c != card] if not selected else self.cards + [card]
+        self._refresh()
+
+    def _typed(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        try:
+            self.set_hand(change["new"])
+        except ValueError as exc:
+            self.message.value = f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
+
+    # -- showing the analysis -------------------------------------------------
+
+    @property
+    def analysis(self) -> gin.HandAnalysis | None:
+        return gin.analyze(self.cards) if len(self.cards) in (10, 11) else None
+
+    def _sync_buttons(self, colours: dict[Card, str] | None = None) -> None:
+        self._syncing = True
+        try:
+            chosen = set(self.cards)
+            for c, b in self.buttons.items():
+                b.value = c in chosen
+                b.style.button_color = (colours or {}).get(c, "") if c in chosen else ""
+            self.text.value = " ".join(map(str, self.cards))
+        finally:
+            self._syncing = False
+
+    def _refresh(self) -> None:
+        n = len(self.cards)
+        self.message.value = ""
+        if n not in (10, 11):
+            self._sync_buttons()
+            self.deadwood_text.value = f"<b>Deadwood:</b> pick 10 or 11 cards ({n} picked)"
+            self.verdict.value = self.melds.value = ""
+            self.chart.layout.display = "none"
+            return
+        a = gin.analyze(self.cards)
+        colours: dict[Card, str] = {}
+        chips = []
+        for i, m in enumerate(a.melds):
+            colour = MELD_COLOURS[i % len(MELD_COLOURS)]
+            colours.update(dict.fromkeys(m.cards, colour))
+            chips.append(f"<span class='rl-meld'>{m.kind}: "
+                         + "".join(card_chip(c, colour) for c in m.cards) + "</span>")
+        colours.update(dict.fromkeys(a.deadwood_cards, deadwood_colour()))
+        self._sync_buttons(colours)
+        loose = "".join(card_chip(c, deadwood_colour()) for c in a.deadwood_cards) or "none"
+        self.melds.value = ("<div>" + ("<br>".join(chips) or "no melds yet")
+                            + f"</div><div>deadwood cards: {loose}</div>")
+        if n == 10:
+            self.deadwood_text.value = f"<b>Deadwood:</b> <span class='rl-dw'>{a.deadwood}</span>"
+            self.verdict.value = ("<b>Gin!</b> every card is melded" if a.deadwood == 0 else
+                                  f"can knock (deadwood {a.deadwood} ≤ {self.knock_limit})"
+                                  if a.deadwood <= self.knock_limit else
+                                  f"cannot knock yet (deadwood {a.deadwood} > {self.knock_limit})")
+            self.chart.layout.display = "none"
+            return
+        b = gin.best_discards(self.cards, knock_limit=self.knock_limit)
+        best = " ".join(str(c) for c in self.cards if c in b.discards)
+        self.deadwood_text.value = (f"<b>Deadwood:</b> <span class='rl-dw'>{b.deadwood}</span> "
+                                    f"after discarding {best}")
+        self.verdict.value = ("<b>Big gin!</b> all 11 cards melded" if b.big_gin else
+                              "<b>Gin</b> after the discard" if b.gin else
+                              "can knock after the discard" if b.can_knock else
+                              f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})")
+        self.chart.chart = discard_chart(discard_frame(b.after_discard))
+        self.chart.layout.display = ""

@@ -1,0 +1,202 @@
+"""GinTable: play gin against a bot, hand by hand to the end of a game; also three-handed."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as w
+
+from .. import three_handed as th
+from ..gin import DEFAULT, THREE_HANDED, Rules
+from ..gin import game as g
+from ..gin.bots import Bot, make_bot
+from .scorer import explain
+from .style import card_chip
+
+YOU = "You"
+
+
+class GinTable(w.VBox):
+    """A gin table: you are seat 0 (or one of three players in the box game), the bot plays
+    the other seat(s). Click a card to discard it; switch on "Knock" to knock with it."""
+
+    def __init__(self, opponent: str = "strong", *, rules: Rules | None = None, seed: int = 0,
+                 three_handed: bool = False):
+        self.three = three_handed
+        self.rules = rules or (THREE_HANDED if three_handed else DEFAULT)
+        self.bot: Bot = make_bot(opponent, seed)
+        self.adviser: Bot = make_bot("strong", seed + 1)
+        self.moves: list[str] = []
+        if three_handed:
+            self.state3 = th.new_game((YOU, "Bot A", "Bot B"), self.rules, seed)
+        else:
+            self.state2 = g.new_game(self.rules, seed)
+        self.status = w.HTML()
+        self.status.add_class("rl-status")
+        self.roles = w.HTML()
+        self.roles.add_class("rl-roles")
+        self.pile = w.HTML()
+        self.pile.add_class("rl-pile")
+        self.hand_box = w.HBox()
+        self.hand_box.add_class("rl-hand")
+        self.knock_mode = w.ToggleButton(description="Knock", tooltip="then click the card to discard face down")
+        self.knock_mode.add_class("rl-knock-mode")
+        self.hint_toggle = w.Checkbox(description="Show hint", value=False)
+        self.hint_toggle.add_class("rl-hint-toggle")
+        self.hint_toggle.observe(lambda _: self.refresh(), names="value")
+        self.hint = w.HTML()
+        self.hint.add_class("rl-hint")
+        self.actions = w.HBox()
+        self.actions.add_class("rl-actions")
+        self.result = w.HTML()
+        self.result.add_class("rl-result")
+        self.history = w.HTML()
+        self.history.add_class("rl-history")
+        super().__init__([self.status, self.roles, self.pile, self.hand_box, self.actions,
+                          w.HBox([self.knock_mode, self.hint_toggle]), self.hint, self.result, self.history])
+        self.add_class("rl-gin-table")
+        self._bots_play()
+        self.refresh()
+
+    # -- the game behind the table ----------------------------------------
+
+    @property
+    def hand_state(self) -> g.State:
+        return self.state3.hand if self.three else self.state2
+
+    @property
+    def seat(self) -> int | None:
+        """Your seat in the current hand (0 or 1), or None while you sit out."""
+        if not self.three:
+            return 0
+        r = self.state3.roles
+        return 0 if r.box == YOU else 1 if r.captain == YOU else None
+
+    @property
+    def over(self) -> bool:
+        if self.three:
+            return self.state3.over
+        return self.state2.phase in (g.Phase.GAME_OVER, g.Phase.MATCH_OVER)
+
+    def _apply(self, action: g.Action) -> None:
+        who = self._name(self.hand_state.to_play)
+        if self.three:
+            self.state3 = th.apply(self.state3, action)
+        else:
+            self.state2 = g.apply(self.state2, action)
+        self.moves.append(f"{who}: {action}")
+
+    def _name(self, seat: int) -> str:
+        if not self.three:
+            return YOU if seat == 0 else f"Bot ({self.bot.name})"
+        r = self.state3.roles
+        return r.box if seat == 0 else r.captain
+
+    def _bots_play(self) -> None:
+        """Let the bots act until it is your turn, the hand ends or the game ends
+        (while you sit out, they wait for "Watch the hand")."""
+        if self.seat is None:
+            return
+        for _ in range(10_000):
+            s = self.hand_state
+            if self.over or s.phase is g.Phase.HAND_OVER or s.to_play == self.seat:
+                return
+            self._apply(self.bot.act(s))
+
+    # -- your moves ---------------------------------------------------------
+
+    def play(self, action: g.Action) -> None:
+        """Make your move, then the bot's; an illegal move is explained, not made."""
+        try:
+            self._apply(action)
+        except g.IllegalAction as exc:
+            self.result.value = f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
+            return
+        self.knock_mode.value = False
+        self._bots_play()
+        self.refresh()
+
+    def next_hand(self) -> None:
+        self._apply(g.NEXT_HAND if self.hand_state.phase is g.Phase.HAND_OVER else g.NEXT_GAME)
+        self._bots_play()
+        self.refresh()
+
+    def sit_out_hand(self) -> None:
+        """While you sit out: the bots play the hand to its end."""
+        for _ in range(10_000):
+            s = self.hand_state
+            if self.over or s.phase is g.Phase.HAND_OVER:
+                break
+            self._apply(self.bot.act(s))
+        self.refresh()
+
+    def _card_click(self, card: Any) -> None:
+        self.play(g.Action("knock" if self.knock_mode.value else "discard", card))
+
+    # -- drawing the table --------------------------------------------------
+
+    def _button(self, label: str, css: str, on_click: Any) -> w.Button:
+        b = w.Button(description=label)
+        b.add_class(css)
+        b.on_click(lambda _: on_click())
+        return b
+
+    def refresh(self) -> None:
+        s = self.hand_state
+        seat = self.seat
+        if self.three:
+            r = self.state3.roles
+            scores = ", ".join(f"{p} {v}" for p, v in self.state3.scores.items())
+            self.roles.value = (f"<b>Box:</b> {r.box} (deals) · <b>Captain:</b> {r.captain} · "
+                                f"<b>Sitting out:</b> {r.sitting_out}")
+        else:
+            scores = f"You {s.scores[0]}, Bot {s.scores[1]}"
+            self.roles.value = ""
+        turn = ("game over" if self.over else "hand over" if s.phase is g.Phase.HAND_OVER
+                else "your turn" if s.to_play == seat else f"{self._name(s.to_play)} to play")
+        self.status.value = (f"<b>{turn}</b> · phase <span class='rl-phase'>{s.phase.value}</span> · "
+                             f"<b>Scores:</b> <span class='rl-scores'>{scores}</span>")
+        top = card_chip(s.discards[-1]) if s.discards else "empty"
+        self.pile.value = f"<b>Discard pile:</b> {top} · <b>Stock:</b> {len(s.stock)} cards"
+        mine = s.hand(seat) if seat is not None else ()
+        my_turn = seat is not None and s.to_play == seat and not self.over
+        buttons = []
+        for c in mine:
+            b = w.Button(description=c.symbol, tooltip=str(c), layout=w.Layout(width="46px"),
+                         disabled=not (my_turn and s.phase is g.Phase.DISCARD and c != s.taken))
+            b.add_class("rl-hand-card")
+            b.add_class(f"rl-hand-card-{c}")
+            b.on_click(lambda _, c=c: self._card_click(c))
+            buttons.append(b)
+        self.hand_box.children = buttons
+        acts: list[w.Button] = []
+        if my_turn:
+            labels = {"take_upcard": "Take upcard", "pass": "Pass", "draw_stock": "Draw from stock",
+                      "draw_discard": "Take the discard", "big_gin": "Big gin!"}
+            for a in g.legal_actions(s):
+                if a.kind in labels:
+                    acts.append(self._button(labels[a.kind], f"rl-{a.kind.replace('_', '-')}",
+                                             lambda a=a: self.play(a)))
+        if s.phase in (g.Phase.HAND_OVER, g.Phase.GAME_OVER) and not self.over:
+            acts.append(self._button("Next hand", "rl-next-hand", self.next_hand))
+        if self.three and seat is None and s.phase not in (g.Phase.HAND_OVER,) and not self.over:
+            acts.append(self._button("Watch the hand (you sit out)", "rl-sit-out", self.sit_out_hand))
+        self.actions.children = acts
+        self.hint.value = ""
+        if self.hint_toggle.value and my_turn:
+            self.hint.value = f"Hint: <b class='rl-hint-action'>{self.adviser.act(s)}</b>"
+        rec = s.last_record if s.phase is g.Phase.HAND_OVER or self.over else None
+        if rec is None:
+            self.result.value = ""
+        elif rec.kind == "dead":
+            self.result.value = "<b>Dead hand</b>: two stock cards left without a knock; the same dealer deals again."
+        else:
+            steps = "".join(f"<li>{html.escape(x)}</li>" for x in explain(rec.score, self.rules)) if rec.score else ""
+            winner = self._name(rec.winner) if rec.winner is not None else "nobody"
+            self.result.value = (f"<b>{rec.kind}</b>: {winner} scores <span class='rl-points'>{rec.points}</span>"
+                                 f"<ol>{steps}</ol>")
+        if self.over:
+            self.result.value += "<div class='rl-game-over'><b>Game over.</b></div>"
+        self.history.value = "<details><summary>History</summary><ol>" + "".join(
+            f"<li>{html.escape(x)}</li>" for x in self.moves[-60:]) + "</ol></details>"
