@@ -52,6 +52,10 @@ unit-tests: $(VENV)/.installed-test
 pure-python-tests: $(VENV)/.installed-test
 	RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest -m "not slow"
 
+# The lessons as a click-through app for a classroom (Voilà on 127.0.0.1:8866).
+class: $(VENV)/.installed-lab
+	$(BIN)/rummylab serve notebooks --port 8866
+
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/meld_speed.py
 

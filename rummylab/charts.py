@@ -68,13 +68,16 @@ def discard_chart(df: pl.DataFrame) -> Any:
     import altair as alt
 
     best = int(df["deadwood"].min() or 0) if df.height else 0  # type: ignore[arg-type]
-    return alt.Chart(df.with_columns(best=pl.col("deadwood") == best)).mark_bar().encode(
+    base = alt.Chart(df.with_columns(best=pl.col("deadwood") == best)).encode(
         x=alt.X("card:N", sort=None, title="discard"),
         y=alt.Y("deadwood:Q", title="deadwood after the discard"),
-        color=alt.Color("best:N", scale=alt.Scale(domain=[True, False], range=["#2e7d32", "#9e9e9e"]),
-                        legend=alt.Legend(title="best discard")),
         tooltip=["card:N", "deadwood:Q"],
-    ).properties(title="Deadwood after each discard", width=380, height=200)
+    )
+    bars = base.mark_bar().encode(
+        color=alt.Color("best:N", scale=alt.Scale(domain=[True, False], range=["#2e7d32", "#9e9e9e"]),
+                        legend=alt.Legend(title="best discard")))
+    labels = base.mark_text(dy=-6, fontSize=11).encode(text="deadwood:Q")
+    return (bars + labels).properties(title="Deadwood after each discard", width=380, height=200)
 
 
 def score_progress(df: pl.DataFrame) -> Any:

@@ -54,7 +54,20 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--knock-limit", type=int, default=gin.KNOCK_LIMIT, help="knock at this deadwood or less")
     a.add_argument("--json", action="store_true", help="print one JSON object")
     a.set_defaults(run=_analyze)
+    s = sub.add_parser("serve", help="serve the lessons as a click-through app (Voilà, 127.0.0.1 only)")
+    s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: ./notebooks)")
+    s.add_argument("--port", type=int, default=8866)
+    s.set_defaults(run=_serve)
     return p
+
+
+def _serve(args: argparse.Namespace) -> str:
+    from .serve import serve
+
+    status = serve(args.path, args.port)
+    if status:
+        raise SystemExit(status)
+    return "rummylab: stopped"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,9 +15,12 @@ from .style import MELD_COLOURS, card_chip, deadwood_colour
 RED_SUITS = (1, 2)
 
 
-def card_button(card: Card) -> w.ToggleButton:
-    b = w.ToggleButton(description=card.symbol, tooltip=str(card), value=False,
-                       layout=w.Layout(width="42px", height="34px", padding="0"))
+PICKED = "#cfd8dc"
+
+
+def card_button(card: Card) -> w.Button:
+    b = w.Button(description=card.symbol, tooltip=str(card),
+                 layout=w.Layout(width="42px", height="34px", padding="0"))
     b.add_class("rl-card")
     b.add_class(f"rl-card-{card}")
     if card.suit in RED_SUITS:
@@ -35,9 +38,10 @@ class HandAnalyzer(w.VBox):
         self.cards: list[Card] = []
         self._undo: list[list[Card]] = []
         self._syncing = False
+        self._colours: dict[Card, str] = {}
         self.buttons = {c: card_button(c) for c in DECK}
         for c, b in self.buttons.items():
-            b.observe(lambda ch, c=c: self._clicked(c, ch["new"]), names="value")
+            b.on_click(lambda _, c=c: self._clicked(c, c not in self.cards))
         rows = [w.HBox([w.Label(SUIT_SYMBOLS[s], layout=w.Layout(width="18px"))] +
                        [self.buttons[Card(r, s)] for r in range(13)]) for s in range(4)]
         self.text = w.Text(placeholder="or type a hand: AS 2S 3S 7H 7D 7C 9C TC JC KD",
@@ -102,7 +106,6 @@ class HandAnalyzer(w.VBox):
             return
         if selected and len(self.cards) >= 11:
             self.message.value = "<i>A gin hand has at most 11 cards: remove one first.</i>"
-            self._sync_buttons()
             return
         self._undo.append(list(self.cards))
         self.cards = [c for c in self.cards if c != card] if not selected else self.cards + [card]
@@ -123,12 +126,16 @@ class HandAnalyzer(w.VBox):
         return gin.analyze(self.cards) if len(self.cards) in (10, 11) else None
 
     def _sync_buttons(self, colours: dict[Card, str] | None = None) -> None:
+        self._colours = colours or {}
         self._syncing = True
         try:
             chosen = set(self.cards)
             for c, b in self.buttons.items():
-                b.value = c in chosen
-                b.style.button_color = (colours or {}).get(c, "") if c in chosen else ""
+                colour = (colours or {}).get(c, PICKED) if c in chosen else None
+                if b.style.button_color != colour:
+                    b.style.button_color = colour
+                if (c in chosen) != ("rl-picked" in b._dom_classes):
+                    (b.add_class if c in chosen else b.remove_class)("rl-picked")
             self.text.value = " ".join(map(str, self.cards))
         finally:
             self._syncing = False

@@ -170,6 +170,11 @@ class GinTable(w.VBox):
             b.on_click(lambda _, c=c: self._card_click(c))
             buttons.append(b)
         self.hand_box.children = buttons
+        if mine and len(mine) in (10, 11):
+            from .. import gin
+            dw = gin.deadwood(mine)
+            note = " after your best discard" if len(mine) == 11 else ""
+            self.pile.value += f" · <b>Your deadwood:</b> <span class='rl-your-dw'>{dw}</span>{note}"
         acts: list[w.Button] = []
         if my_turn:
             labels = {"take_upcard": "Take upcard", "pass": "Pass", "draw_stock": "Draw from stock",

@@ -1,0 +1,167 @@
+"""Real-browser fixtures: Debian's Chromium driven by Playwright; Voilà and JupyterLab started
+by the tests on 127.0.0.1 and stopped by them. Under CI these tests fail, never skip."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+from rummylab.serve import free_port, voila_command
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+        "--disable-features=Translate,OptimizationHints,MediaRouter"]
+SHOTS = Path(os.environ.get("RUMMYLAB_SHOT_DIR") or tempfile.mkdtemp(prefix="rummylab-shots-"))
+LOCAL = {"127.0.0.1", "localhost"}
+
+
+def _unavailable(why: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser test cannot run under CI: {why}")
+    pytest.skip(why)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Any:
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        _unavailable(f"no Chromium at {CHROMIUM} (make test installs Debian's chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A page that may only talk to 127.0.0.1; any other request is blocked and fails the test."""
+    context = browser.new_context(viewport={"width": 1200, "height": 1500})
+    pg = context.new_page()
+    outside: list[str] = []
+
+    def route(r: Any) -> None:
+        url = r.request.url
+        if url.startswith(("data:", "blob:")) or urlparse(url).hostname in LOCAL:
+            r.continue_()
+        else:
+            outside.append(url)
+            r.abort()
+
+    pg.route("**/*", route)
+    pg.outside_requests = outside
+    yield pg
+    rep = getattr(request.node, "rep_call", None)
+    if rep is not None and rep.failed:
+        shot = SHOTS / f"{request.node.name}.png"
+        pg.screenshot(path=str(shot), full_page=True)
+        print(f"\nscreenshot of the failure: {shot}")
+    context.close()
+    assert not outside, f"requests tried to leave 127.0.0.1: {outside}"
+
+
+def _wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 90) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited early:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"server did not answer {url} in {timeout} s:\n{log.read_text()[-3000:]}")
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def lessons_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The lessons copied to a temp dir: a server never writes into the repo."""
+    d = tmp_path_factory.mktemp("lessons")
+    for nb in (ROOT / "notebooks").glob("*.ipynb"):
+        shutil.copy(nb, d / nb.name)
+    return d
+
+
+def _lesson_env(env: dict[str, str]) -> dict[str, str]:
+    env = dict(env)
+    env.setdefault("RUMMYLAB_N", "2000")
+    env.setdefault("RUMMYLAB_SEED", "2026")
+    return env
+
+
+@pytest.fixture(scope="session")
+def voila(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a Voilà server on the lessons."""
+    port = free_port()
+    cmd, env = voila_command(lessons_copy, port)
+    log = tmp_path_factory.mktemp("voila") / "voila.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, env=_lesson_env(env), stdout=out, stderr=subprocess.STDOUT, cwd=lessons_copy)
+    try:
+        _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """(base URL, token) of a JupyterLab server on the lessons."""
+    port, token = free_port(), "rummylab-test-token"
+    home = tmp_path_factory.mktemp("lab")
+    settings = home / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    env = _lesson_env(dict(os.environ))
+    env.update(JUPYTERLAB_SETTINGS_DIR=str(home / "settings"), JUPYTER_CONFIG_DIR=str(home / "config"),
+               JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"))
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+           f"--ServerApp.token={token}", "--allow-root", "--expose-app-in-browser",
+           f"--ServerApp.root_dir={lessons_copy}", "--LabApp.news_url=", "--ServerApp.open_browser=False"]
+    log = home / "lab.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=lessons_copy)
+    try:
+        _wait_http(f"http://127.0.0.1:{port}/api/status?token={token}", proc, log)
+        yield f"http://127.0.0.1:{port}", token
+    finally:
+        _stop(proc)
+
+
+def shot(pg: Any, name: str, selector: str | None = None) -> Path:
+    """Save a screenshot (of one element, or the page) in the screenshot dir."""
+    path = SHOTS / f"{name}.png"
+    (pg.locator(selector).first.screenshot(path=str(path)) if selector else pg.screenshot(path=str(path)))
+    return path

@@ -1,0 +1,113 @@
+"""Lessons in a real browser: Voilà app mode and JupyterLab."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import shot
+
+TIMEOUT = 120_000
+
+
+def open_lesson(page: Any, voila: str, name: str, selector: str) -> None:
+    page.goto(f"{voila}/voila/render/{name}.ipynb", wait_until="commit", timeout=TIMEOUT)
+    page.wait_for_selector(selector, timeout=TIMEOUT)
+
+
+def deadwood_text(page: Any) -> str:
+    return str(page.inner_text(".rl-analyzer .rl-deadwood"))
+
+
+def click_and_wait(page: Any, card: str, expect: str) -> None:
+    page.click(f".rl-analyzer .rl-card-{card}")
+    page.wait_for_function(
+        "e => document.querySelector('.rl-analyzer .rl-deadwood').innerText.includes(e)", arg=expect, timeout=20_000)
+
+
+def chart_svg(page: Any) -> str:
+    page.wait_for_selector(".rl-analyzer .rl-chart svg", timeout=20_000)
+    return str(page.inner_html(".rl-analyzer .rl-chart svg"))
+
+
+def test_hand_analyzer_updates_on_every_click(page: Any, voila: str) -> None:
+    open_lesson(page, voila, "00-start-here", ".rl-analyzer .rl-deadwood")
+    page.wait_for_function("document.querySelector('.rl-analyzer .rl-deadwood').innerText.includes('10')")
+    assert deadwood_text(page) == "Deadwood: 10"
+    assert "can knock" in page.inner_text(".rl-analyzer .rl-verdict")
+    # melds are coloured on the grid
+    colour = page.eval_on_selector(".rl-analyzer .rl-card-7H", "e => getComputedStyle(e).backgroundColor")
+    assert colour == "rgb(165, 214, 167)"  # the first meld's green
+    click_and_wait(page, "QH", "after discarding KD QH")
+    first_chart = chart_svg(page)
+    assert "QH" in first_chart and "KD" in first_chart
+    click_and_wait(page, "KD", "Deadwood: 10")          # AS 2S 3S 7H 7D 7C 9C TC JC QH
+    click_and_wait(page, "QH", "9 picked")
+    click_and_wait(page, "4S", "Deadwood: 0")
+    assert "Gin" in page.inner_text(".rl-analyzer .rl-verdict")
+    click_and_wait(page, "KC", "after discarding KC")
+    second_chart = chart_svg(page)
+    assert "KC" in second_chart and second_chart != first_chart
+    click_and_wait(page, "KC", "Deadwood: 0")
+    page.click(".rl-analyzer .rl-undo")
+    page.wait_for_function(
+        "document.querySelector('.rl-analyzer .rl-deadwood').innerText.includes('after discarding KC')")
+    page.click(".rl-analyzer .rl-card-QH")  # a twelfth card is refused with a message
+    page.wait_for_function("document.querySelector('.rl-analyzer .rl-message').innerText.includes('at most 11')")
+    shot(page, "hand-analyzer", ".rl-analyzer")
+
+
+def test_gin_table_plays_moves(page: Any, voila: str) -> None:
+    open_lesson(page, voila, "06-play-gin-against-the-computer", ".rl-gin-table .rl-status")
+    moves = 0
+    for _ in range(12):
+        before = page.inner_html(".rl-gin-table .rl-history")
+        status = page.inner_text(".rl-gin-table .rl-status")
+        if "over" in status:
+            break
+        for sel in (".rl-draw-stock", ".rl-pass", ".rl-hand-card:not([disabled])"):
+            if page.locator(f".rl-gin-table {sel}").count():
+                page.locator(f".rl-gin-table {sel}").first.click()
+                break
+        else:
+            raise AssertionError(f"no move offered: {status}")
+        page.wait_for_function(
+            "b => document.querySelector('.rl-gin-table .rl-history').innerHTML !== b", arg=before, timeout=20_000)
+        moves += 1
+    assert moves >= 3
+    page.click(".rl-gin-table .rl-hint-toggle input")
+    history = page.inner_text(".rl-gin-table .rl-history")
+    assert "You:" in page.inner_html(".rl-gin-table .rl-history") or history
+    shot(page, "gin-table", ".rl-gin-table")
+
+
+def test_knock_scorer_lists_layoffs(page: Any, voila: str) -> None:
+    open_lesson(page, voila, "03-knocking-and-layoffs", ".rl-knock-scorer .rl-score")
+    assert page.inner_text(".rl-knock-scorer .rl-k-pts") == "51"
+    assert "lays off 4S" in page.inner_text(".rl-knock-scorer .rl-score")
+    page.fill(".rl-knock-scorer .rl-defender input", "5S 6S 7S QH QD QS 2H 3H 4H AD")
+    page.press(".rl-knock-scorer .rl-defender input", "Enter")
+    page.wait_for_function("document.querySelector('.rl-knock-scorer .rl-kind').innerText === 'undercut'")
+    assert page.inner_text(".rl-knock-scorer .rl-d-pts") == "28"
+
+
+def test_lesson_runs_in_jupyterlab(page: Any, jupyterlab: tuple[str, str]) -> None:
+    base, token = jupyterlab
+    page.goto(f"{base}/lab/tree/02-melds-and-deadwood.ipynb?token={token}", wait_until="commit", timeout=TIMEOUT)
+    page.wait_for_function("window.jupyterapp && document.querySelector('.jp-Notebook .jp-Cell')", timeout=TIMEOUT)
+    page.wait_for_function(
+        "document.querySelector('.jp-Notebook-ExecutionIndicator[data-status=\"idle\"]') !== null"
+        " || document.querySelector('.jp-KernelStatus-success, .jp-Toolbar-kernelStatus') !== null",
+        timeout=TIMEOUT)
+    page.wait_for_timeout(1500)
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    n_code = page.locator(".jp-Notebook .jp-CodeCell").count()
+    page.wait_for_function(
+        """n => { const p = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+                 .map(e => e.innerText.trim());
+                 return p.length === n && p.every(t => /^\\[\\d+\\]:$/.test(t)); }""",
+        arg=n_code, timeout=TIMEOUT)
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    texts = [errors.nth(i).inner_text() for i in range(errors.count())]
+    assert not [t for t in texts if "Error" in t or "Traceback" in t], texts
+    assert page.locator(".jp-Notebook .rl-analyzer").count() == 1
+    shot(page, "jupyterlab-lesson")
