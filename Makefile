@@ -50,7 +50,7 @@ unit-tests: $(VENV)/.installed-test
 	RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/pytest
 
 pure-python-tests: $(VENV)/.installed-test
-	RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest -m "not slow"
+	RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest -m "not slow" --ignore=tests/browser
 
 # The lessons as a click-through app for a classroom (Voilà on 127.0.0.1:8866).
 class: $(VENV)/.installed-lab
