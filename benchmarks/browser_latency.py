@@ -38,7 +38,8 @@ MEASURE = """async ([card, withChart]) => {
   });
   const t0 = performance.now();
   const textDone = waitFor(text, () => text.innerText !== before);
-  const chartDone = withChart ? waitFor(chart, () => chart.innerHTML !== chartBefore && chart.querySelector('svg')) : null;
+  const chartChanged = () => chart.innerHTML !== chartBefore && chart.querySelector('svg');
+  const chartDone = withChart ? waitFor(chart, chartChanged) : null;
   document.querySelector(`.rl-analyzer .rl-card-${card}`).click();
   const t1 = await textDone;
   const t2 = chartDone ? await chartDone : t1;
