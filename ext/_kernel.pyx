@@ -6,7 +6,7 @@ sets rank by rank, then looks each suit's leftover cards up in a table of
 run-only deadwood (8,192 entries). Only validated input may reach it.
 """
 
-from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int32_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
@@ -216,3 +216,90 @@ cdef class MeldKernel:
             else:
                 for i in range(n):
                     out[i] = self._deadwood(masks[i], False)
+
+    # -- exact enumeration over suit patterns ----------------------------------
+
+    def canonical_histogram(self, const uint16_t[::1] order, const int32_t[::1] pop_start, int n_cards,
+                            int n_suits, bint discard, Py_ssize_t a_lo, Py_ssize_t a_hi, int64_t[::1] out):
+        """Add to out[deadwood] every hand of n_cards over n_suits suits whose first (largest)
+        suit mask is order[a_lo:a_hi], one hand per suit permutation class, weighted by the
+        number of hands in the class. order lists suit masks by (popcount, value);
+        pop_start[p] is where popcount p starts in it (pop_start[14] = len(order)).
+        Runs without the GIL."""
+        cdef Py_ssize_t ia, ib, ic, id_, d_lo, d_hi
+        cdef int pa, pb, pc, r
+        cdef uint64_t a, b, c, d
+        cdef int64_t mult
+        if not 1 <= n_suits <= 4:
+            raise ValueError("n_suits must be 1..4")
+        if out.shape[0] < 20 * n_cards + 1 or a_lo < 0 or a_hi > order.shape[0] or pop_start.shape[0] < 15:
+            raise ValueError("out, order or pop_start is too short")
+        with nogil:
+            for ia in range(a_lo, a_hi):
+                a = order[ia]
+                pa = __builtin_popcount(<unsigned int>a)
+                if pa > n_cards or pa * n_suits < n_cards:
+                    continue
+                if n_suits == 1:
+                    if pa == n_cards:
+                        out[self._deadwood(a, discard)] += 1
+                    continue
+                for ib in range(0, ia + 1):
+                    b = order[ib]
+                    pb = __builtin_popcount(<unsigned int>b)
+                    if pa + pb > n_cards or pa + pb * (n_suits - 1) < n_cards:
+                        continue
+                    if n_suits == 2:
+                        if pa + pb == n_cards:
+                            mult = 1 if ia == ib else 2
+                            out[self._deadwood(a | b << 16, discard)] += mult
+                        continue
+                    for ic in range(0, ib + 1):
+                        c = order[ic]
+                        pc = __builtin_popcount(<unsigned int>c)
+                        r = n_cards - pa - pb - pc
+                        if r < 0:
+                            continue
+                        if n_suits == 3:
+                            if r == 0:
+                                out[self._deadwood(a | b << 16 | c << 32, discard)] += _perms3(ia, ib, ic)
+                            continue
+                        if r > pc:
+                            continue
+                        d_lo = pop_start[r]
+                        d_hi = pop_start[r + 1]
+                        if d_hi > ic + 1:
+                            d_hi = ic + 1
+                        for id_ in range(d_lo, d_hi):
+                            d = order[id_]
+                            out[self._deadwood(a | b << 16 | c << 32 | d << 48, discard)] += \
+                                _perms4(ia, ib, ic, id_)
+
+
+cdef inline int64_t _perms3(Py_ssize_t a, Py_ssize_t b, Py_ssize_t c) noexcept nogil:
+    """Distinct orderings of a sorted triple of suit masks."""
+    if a == b == c:
+        return 1
+    if a == b or b == c:
+        return 3
+    return 6
+
+
+cdef inline int64_t _perms4(Py_ssize_t a, Py_ssize_t b, Py_ssize_t c, Py_ssize_t d) noexcept nogil:
+    """Distinct orderings of a sorted quadruple of suit masks: 24 / product of run lengths!."""
+    cdef int64_t denom = 1
+    cdef int run = 1
+    if b == a:
+        run += 1
+    else:
+        denom *= 1 if run == 1 else (2 if run == 2 else (6 if run == 3 else 24)); run = 1
+    if c == b:
+        run += 1
+    else:
+        denom *= 1 if run == 1 else (2 if run == 2 else (6 if run == 3 else 24)); run = 1
+    if d == c:
+        run += 1
+    else:
+        denom *= 1 if run == 1 else (2 if run == 2 else (6 if run == 3 else 24)); run = 1
+    denom *= 1 if run == 1 else (2 if run == 2 else (6 if run == 3 else 24))
+    return 24 // denom

@@ -150,3 +150,24 @@ class MeldKernel:
             raise ValueError("out must have one slot per mask")
         for i, m in enumerate(masks.tolist()):
             out[i] = self._deadwood(m, discard)
+
+    def canonical_histogram(self, order: np.ndarray, pop_start: np.ndarray, n_cards: int, n_suits: int,
+                            discard: bool, a_lo: int, a_hi: int, out: np.ndarray) -> None:
+        """Add to out[deadwood] every hand whose largest suit mask is order[a_lo:a_hi], one per
+        suit permutation class, weighted by the class size (see the compiled kernel)."""
+        from itertools import combinations_with_replacement
+        from math import factorial
+
+        masks = [int(m) for m in order]
+        for ia in range(a_lo, a_hi):
+            for rest in combinations_with_replacement(range(ia + 1), n_suits - 1):
+                idx = (ia, *sorted(rest, reverse=True))
+                if sum(masks[i].bit_count() for i in idx) != n_cards:
+                    continue
+                mult = factorial(n_suits)
+                for i in set(idx):
+                    mult //= factorial(idx.count(i))
+                hand = 0
+                for s, i in enumerate(idx):
+                    hand |= masks[i] << (16 * s)
+                out[self._deadwood(hand, discard)] += mult

@@ -1,0 +1,16 @@
+"""Odds: exact enumeration, Monte Carlo with standard errors, draw odds; in process or on Dask."""
+
+from .draws import DrawOdds, draw_odds
+from .exact import exact_gin, exact_histogram, summary
+from .montecarlo import gin_dealt, gin_dealt_histogram, gin_turns
+
+__all__ = [
+    "DrawOdds",
+    "draw_odds",
+    "exact_gin",
+    "exact_histogram",
+    "gin_dealt",
+    "gin_dealt_histogram",
+    "gin_turns",
+    "summary",
+]

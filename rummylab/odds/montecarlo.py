@@ -1,0 +1,109 @@
+"""Monte Carlo estimates, each with its standard error; seeded per chunk, so the same seed
+gives the same numbers in process, on threads or on Dask."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from ..cards import random_hands
+from .scale import run_tasks
+
+
+def _split(n: int, chunks: int) -> list[int]:
+    chunks = max(1, min(chunks, n))
+    return [n // chunks + (1 if i < n % chunks else 0) for i in range(chunks)]
+
+
+def _seeds(seed: int, chunks: int) -> list[np.random.SeedSequence]:
+    return list(np.random.SeedSequence(seed).spawn(chunks))
+
+
+def _gin_dealt_chunk(n: int, seed: np.random.SeedSequence, size: int, knock_limit: int) -> np.ndarray:
+    from ..gin import deadwood_batch
+
+    dw = deadwood_batch(random_hands(n, size, np.random.default_rng(seed)))
+    return np.bincount(dw, minlength=111)
+
+
+def gin_dealt(n: int, seed: int, *, size: int = 10, knock_limit: int = 10, chunks: int = 16,
+              scheduler: Any = None, workers: int = 1, progress: bool = False) -> pl.DataFrame:
+    """Dealt gin hands: mean deadwood, P(knock possible), P(gin), with standard errors."""
+    counts = _run_counts(_gin_dealt_chunk, n, seed, chunks, (size, knock_limit), scheduler, workers, progress,
+                         f"Monte Carlo gin {size}-card")
+    return _stats(counts, knock_limit)
+
+
+def gin_dealt_histogram(n: int, seed: int, *, size: int = 10, chunks: int = 16, scheduler: Any = None,
+                        workers: int = 1, progress: bool = False) -> pl.DataFrame:
+    """Share of dealt hands by deadwood, with the standard error of each share."""
+    counts = _run_counts(_gin_dealt_chunk, n, seed, chunks, (size, 10), scheduler, workers, progress,
+                         f"Monte Carlo gin {size}-card")
+    dw = np.flatnonzero(counts)
+    p = counts[dw] / n
+    return pl.DataFrame({"deadwood": dw, "hands": counts[dw], "probability": p, "se": np.sqrt(p * (1 - p) / n)})
+
+
+def _run_counts(fn: Any, n: int, seed: int, chunks: int, extra: tuple[Any, ...], scheduler: Any, workers: int,
+                progress: bool, desc: str) -> np.ndarray:
+    if n <= 0:
+        raise ValueError(f"n={n}: the number of hands must be positive")
+    sizes = _split(n, chunks)
+    results: dict[int, np.ndarray] = {}
+    tasks = [(i, (m, s, *extra)) for i, (m, s) in enumerate(zip(sizes, _seeds(seed, len(sizes)), strict=True))]
+    run_tasks(fn, tasks, results.__setitem__, scheduler=scheduler, workers=workers, progress=progress, desc=desc)
+    return np.sum([results[i] for i in range(len(sizes))], axis=0)
+
+
+def _stats(counts: np.ndarray, knock_limit: int) -> pl.DataFrame:
+    n = int(counts.sum())
+    dw = np.arange(counts.size)
+    mean = float((dw * counts).sum() / n)
+    sd = float(np.sqrt(((dw - mean) ** 2 * counts).sum() / n))
+    rows = [("mean deadwood", mean, sd / np.sqrt(n))]
+    for name, hits in (("P(knock possible)", counts[: knock_limit + 1].sum()), ("P(gin)", counts[0])):
+        p = float(hits / n)
+        rows.append((name, p, float(np.sqrt(p * (1 - p) / n))))
+    return pl.DataFrame({"statistic": [r[0] for r in rows], "estimate": [r[1] for r in rows],
+                         "se": [r[2] for r in rows], "n": [n] * len(rows)})
+
+
+def _turns_chunk(n: int, seed: np.random.SeedSequence, turns: int, policy: str, knock_limit: int) -> np.ndarray:
+    """[turn, (knock possible, gin)] counts for the non-dealer playing ``policy`` (never knocking)."""
+    from ..gin import game as g
+    from ..gin.bots import make_bot
+
+    rng = np.random.default_rng(seed)
+    out = np.zeros((turns, 2), dtype=np.int64)
+    for _ in range(n):
+        deal_seed = int(rng.integers(2**62))
+        bots = [make_bot(policy, int(rng.integers(2**32))) for _ in range(2)]
+        for b in bots:
+            b.knock_now = lambda state, dw: False  # type: ignore[method-assign]
+        s = g.new_game(g.Rules(big_gin_bonus=None), deal_seed)
+        me = 1 - s.dealer
+        done = 0
+        while done < turns and s.phase is not g.Phase.HAND_OVER:
+            player = s.to_play
+            s = g.apply(s, bots[player].act(s))
+            if player == me and s.phase in (g.Phase.DRAW, g.Phase.HAND_OVER) and s.history[-1].kind == "discard":
+                dw = g.gin_kernel().deadwood(s.hands[me])
+                out[done] += (dw <= knock_limit, dw == 0)
+                done += 1
+    return out
+
+
+def gin_turns(n: int, seed: int, *, turns: int = 10, policy: str = "greedy", knock_limit: int = 10,
+              chunks: int = 8, scheduler: Any = None, workers: int = 1, progress: bool = False) -> pl.DataFrame:
+    """P(knock possible) and P(gin) after each of the non-dealer's first ``turns`` turns when both
+    players follow ``policy`` (and nobody knocks), with standard errors."""
+    if not 1 <= turns <= 14:
+        raise ValueError(f"turns={turns}: 1 to 14 (with nobody knocking, a hand lasts 14 turns each)")
+    counts = _run_counts(_turns_chunk, n, seed, chunks, (turns, policy, knock_limit), scheduler, workers,
+                         progress, f"Monte Carlo gin turns ({policy})")
+    p = counts / n
+    se = np.sqrt(p * (1 - p) / n)
+    return pl.DataFrame({"turn": np.arange(1, turns + 1), "p_knock": p[:, 0], "se_knock": se[:, 0],
+                         "p_gin": p[:, 1], "se_gin": se[:, 1], "n": [n] * turns})
