@@ -72,12 +72,13 @@ class RandomBot:
 
 class GreedyBot:
     """Takes a card that lowers its deadwood, discards the highest unmatched card,
-    knocks as soon as it may."""
+    knocks as soon as it may (never, with ``knocks=False``: for studying hands)."""
 
     name = "greedy"
 
-    def __init__(self, seed: SeedLike = None) -> None:
+    def __init__(self, seed: SeedLike = None, *, knocks: bool = True) -> None:
         self.rng = rng_from(seed)
+        self.knocks = knocks
 
     def wants(self, state: State) -> bool:
         """Does taking the top discard lower the deadwood? (Discarding it again gives today's.)"""
@@ -92,7 +93,7 @@ class GreedyBot:
         return int(dw), int(bit)
 
     def knock_now(self, state: State, deadwood: int) -> bool:
-        return deadwood <= state.rules.knock_limit
+        return self.knocks and deadwood <= state.rules.knock_limit
 
     def act(self, state: State) -> Action:
         h = _housekeeping(state)
@@ -143,6 +144,8 @@ class StrongBot(GreedyBot):
         return choice
 
     def knock_now(self, state: State, deadwood: int) -> bool:
+        if not self.knocks:
+            return False
         if deadwood == 0:
             return True
         if deadwood > state.rules.knock_limit:

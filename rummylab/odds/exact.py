@@ -112,12 +112,11 @@ def exact_gin(n_cards: int = 10) -> pl.DataFrame:
 
 
 def summary(hist: pl.DataFrame, knock_limit: int = 10) -> dict[str, float]:
-    """Mean, SD, P(knock possible) and P(gin) of a deadwood histogram."""
-    n = hist["hands"].sum()
-    dw = hist["deadwood"].cast(pl.Float64)
-    mean = float((dw * hist["hands"]).sum() / n)
-    var = float(((dw - mean) ** 2 * hist["hands"]).sum() / n)
-    return {"hands": int(n), "mean": mean, "sd": var ** 0.5,
-            "p_knock": float(hist.filter(pl.col("deadwood") <= knock_limit)["hands"].sum() / n),
-            "gin_hands": int(hist.filter(pl.col("deadwood") == 0)["hands"].sum()),
-            "p_gin": float(hist.filter(pl.col("deadwood") == 0)["hands"].sum() / n)}
+    """Mean, SD, P(knock possible), the number of gin hands and P(gin) of a deadwood histogram."""
+    dw = hist["deadwood"].to_numpy().astype(np.float64)
+    hands = hist["hands"].to_numpy().astype(np.float64)
+    n = float(hands.sum())
+    mean = float((dw * hands).sum() / n)
+    gin = float(hands[dw == 0].sum())
+    return {"hands": int(n), "mean": mean, "sd": float(np.sqrt(((dw - mean) ** 2 * hands).sum() / n)),
+            "p_knock": float(hands[dw <= knock_limit].sum() / n), "gin_hands": int(gin), "p_gin": gin / n}

@@ -73,15 +73,14 @@ def _stats(counts: np.ndarray, knock_limit: int) -> pl.DataFrame:
 def _turns_chunk(n: int, seed: np.random.SeedSequence, turns: int, policy: str, knock_limit: int) -> np.ndarray:
     """[turn, (knock possible, gin)] counts for the non-dealer playing ``policy`` (never knocking)."""
     from ..gin import game as g
-    from ..gin.bots import make_bot
+    from ..gin.bots import GreedyBot, StrongBot
 
     rng = np.random.default_rng(seed)
     out = np.zeros((turns, 2), dtype=np.int64)
     for _ in range(n):
         deal_seed = int(rng.integers(2**62))
-        bots = [make_bot(policy, int(rng.integers(2**32))) for _ in range(2)]
-        for b in bots:
-            b.knock_now = lambda state, dw: False  # type: ignore[method-assign]
+        kind = {"greedy": GreedyBot, "strong": StrongBot}[policy]
+        bots = [kind(int(rng.integers(2**32)), knocks=False) for _ in range(2)]
         s = g.new_game(g.Rules(big_gin_bonus=None), deal_seed)
         me = 1 - s.dealer
         done = 0
@@ -99,6 +98,8 @@ def gin_turns(n: int, seed: int, *, turns: int = 10, policy: str = "greedy", kno
               chunks: int = 8, scheduler: Any = None, workers: int = 1, progress: bool = False) -> pl.DataFrame:
     """P(knock possible) and P(gin) after each of the non-dealer's first ``turns`` turns when both
     players follow ``policy`` (and nobody knocks), with standard errors."""
+    if policy not in ("greedy", "strong"):
+        raise ValueError(f"policy {policy!r}: 'greedy' or 'strong'")
     if not 1 <= turns <= 14:
         raise ValueError(f"turns={turns}: 1 to 14 (with nobody knocking, a hand lasts 14 turns each)")
     counts = _run_counts(_turns_chunk, n, seed, chunks, (turns, policy, knock_limit), scheduler, workers,
