@@ -87,3 +87,27 @@ def score_progress(df: pl.DataFrame) -> Any:
     return alt.Chart(df).mark_line(point=True).encode(
         x=alt.X("hand:O", title="hand"), y=alt.Y("score:Q", title="score"), color="player:N",
     ).properties(title="Score progress", width=380, height=200)
+
+
+def convergence(sizes: Iterable[int], seed: int, *, statistic: str = "P(knock possible)") -> pl.DataFrame:
+    """Monte Carlo estimates of a dealt-gin statistic at growing sample sizes, with 2-SE bands."""
+    from .odds import gin_dealt
+
+    rows = []
+    for n in sizes:
+        est = gin_dealt(int(n), seed, chunks=4).filter(pl.col("statistic") == statistic)
+        value, se = float(est["estimate"][0]), float(est["se"][0])
+        rows.append({"hands": int(n), "estimate": value, "low": value - 2 * se, "high": value + 2 * se})
+    return pl.DataFrame(rows)
+
+
+def convergence_chart(df: pl.DataFrame, exact: float, *,
+                      title: str = "Monte Carlo converges to the exact value") -> Any:
+    """Estimates with ±2 SE bars against the sample size (log scale), the exact value as a line."""
+    import altair as alt
+
+    x = alt.X("hands:Q", scale=alt.Scale(type="log"), title="hands sampled")
+    band = alt.Chart(df).mark_errorbar().encode(x=x, y=alt.Y("low:Q", title="estimate"), y2="high:Q")
+    points = alt.Chart(df).mark_point(filled=True).encode(x=x, y="estimate:Q", tooltip=["hands", "estimate"])
+    line = alt.Chart(pl.DataFrame({"exact": [exact]})).mark_rule(color="firebrick").encode(y="exact:Q")
+    return (band + points + line).properties(title=title, width=420, height=220)

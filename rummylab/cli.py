@@ -54,11 +54,59 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--knock-limit", type=int, default=gin.KNOCK_LIMIT, help="knock at this deadwood or less")
     a.add_argument("--json", action="store_true", help="print one JSON object")
     a.set_defaults(run=_analyze)
+    o = sub.add_parser("odds", help="exact and Monte Carlo odds (gin; other families as they land)")
+    osub = o.add_subparsers(dest="method", required=True)
+    ex = osub.add_parser("exact", help="exact deadwood distribution of every dealt hand")
+    ex.add_argument("family", help="gin")
+    ex.add_argument("--cards", type=int, default=10, help="10, or 11 (after the best discard)")
+    ex.add_argument("--out", help="write the table as Parquet (or CSV if the name ends .csv)")
+    ex.add_argument("--resume", help="folder for finished chunks: a stopped run resumes from it")
+    mc = osub.add_parser("mc", help="Monte Carlo estimates with standard errors")
+    mc.add_argument("family", help="gin")
+    mc.add_argument("--hands", type=int, default=1_000_000)
+    mc.add_argument("--seed", type=int, default=1)
+    mc.add_argument("--cards", type=int, default=10)
+    mc.add_argument("--out", help="write the estimates as Parquet (or CSV)")
+    for q in (ex, mc):
+        q.add_argument("--workers", type=int, default=1, help="threads, or Dask workers with --scheduler dask")
+        q.add_argument("--scheduler", default=None,
+                       help="'dask' (a LocalCluster on 127.0.0.1 of --workers) or a Dask scheduler address")
+        q.add_argument("--no-progress", action="store_true")
+    o.set_defaults(run=_odds)
     s = sub.add_parser("serve", help="serve the lessons as a click-through app (Voilà, 127.0.0.1 only)")
     s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: ./notebooks)")
     s.add_argument("--port", type=int, default=8866)
     s.set_defaults(run=_serve)
     return p
+
+
+FAMILIES_WITH_ODDS = ("gin",)
+
+
+def _odds(args: argparse.Namespace) -> str:
+    from . import odds
+
+    if args.family not in FAMILIES_WITH_ODDS:
+        raise ValueError(f"odds for {args.family!r} are not available yet; available: {', '.join(FAMILIES_WITH_ODDS)}")
+    common = {"scheduler": args.scheduler, "workers": args.workers, "progress": not args.no_progress}
+    if args.method == "exact":
+        if args.cards not in (10, 11):
+            raise ValueError(f"--cards {args.cards}: gin hands have 10 or 11 cards")
+        table = odds.exact_histogram(args.cards, resume_dir=args.resume, **common)
+        s = odds.summary(table)
+        lines = [f"gin, {args.cards} cards" + (" (after the best discard)" if args.cards == 11 else "")
+                 + f": {s['hands']:,} hands, exact",
+                 f"  mean deadwood {s['mean']:.4f}, sd {s['sd']:.4f}",
+                 f"  can knock: {s['p_knock']:.6%}   gin: {s['gin_hands']:,} hands ({s['p_gin']:.6%})"]
+    else:
+        table = odds.gin_dealt(args.hands, args.seed, size=args.cards, **common)
+        lines = [f"gin, {args.cards} cards: Monte Carlo on {args.hands:,} hands, seed {args.seed}"]
+        lines += [f"  {st:<18} {est:.6g} ± {se:.2g} (1 SE)" for st, est, se in
+                  zip(table["statistic"], table["estimate"], table["se"], strict=True)]
+    if args.out:
+        (table.write_csv if args.out.endswith(".csv") else table.write_parquet)(args.out)
+        lines.append(f"  written to {args.out}")
+    return "\n".join(lines)
 
 
 def _serve(args: argparse.Namespace) -> str:

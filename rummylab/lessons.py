@@ -97,7 +97,17 @@ EXERCISES: dict[str, Exercise] = {
         lambda: _cards_set(gin.best_discards(DISCARD_06).discards),
         lambda: f"Discarding KD or QH leaves deadwood {gin.best_discards(DISCARD_06).deadwood}; both are optimal.",
         _cards_set),
+    "gin_outs": Exercise(
+        f"Holding {HAND_02}, how many of the unseen cards make gin on the next draw?",
+        lambda: len(_draws().gin_cards),
+        lambda: "The gin outs are " + " ".join(str(c) for c in sorted(_draws().gin_cards))
+        + ": each completes or extends a meld so that KD can be discarded.", int),
 }
+
+
+def _draws() -> Any:
+    from .odds import draw_odds
+    return draw_odds(HAND_02)
 
 
 def _explain(result: gin.KnockResult) -> list[str]:

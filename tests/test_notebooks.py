@@ -19,10 +19,13 @@ KEY_OUTPUTS = {
     ("04-gin-big-gin-and-undercut", "key-big-gin"): "True",
     ("05-three-handed-gin-in-the-box", "key-roles"): "Roles(box='P2', captain='P3', sitting_out='P1', dealer='P2')",
 }
+KEY_CONTAINS = {
+    ("10-hand-odds", "key-summary"): "'gin_hands': 136694",
+}
 
 
 def test_there_are_lessons() -> None:
-    assert len(NOTEBOOKS) >= 7
+    assert len(NOTEBOOKS) >= 8
 
 
 def text_of(cell: nbformat.NotebookNode) -> str:
@@ -49,6 +52,9 @@ def test_lesson_runs_and_key_outputs_are_right(path: Path, tmp_path: Path) -> No
     for (stem, tag), expected in KEY_OUTPUTS.items():
         if stem == path.stem:
             assert text_of(tags[tag]) == expected
+    for (stem, tag), expected in KEY_CONTAINS.items():
+        if stem == path.stem:
+            assert expected in text_of(tags[tag])
     for cell in nb.cells:
         if "exercise" in cell.get("metadata", {}).get("tags", []):
             assert "Right" in text_of(cell), text_of(cell)

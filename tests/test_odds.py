@@ -70,8 +70,38 @@ def test_shipped_exact_table_is_a_complete_distribution() -> None:
 
 
 @pytest.mark.slow
-def test_shipped_exact_table_recomputes() -> None:
-    assert as_dict(odds.exact_histogram(10, workers=2, progress=False)) == as_dict(odds.exact_gin(10))
+def test_cli_exact_recomputes_the_shipped_table(tmp_path: Path) -> None:
+    """The full 10-card enumeration through the command line equals the shipped table."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "gin10.parquet"
+    r = subprocess.run([sys.executable, "-m", "rummylab", "odds", "exact", "gin", "--cards", "10", "--workers", "2",
+                        "--no-progress", "--out", str(out)], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "15,820,024,220 hands" in r.stdout and "136,694 hands" in r.stdout
+    assert as_dict(pl.read_parquet(out)) == as_dict(odds.exact_gin(10))
+
+
+def test_shipped_eleven_card_tables() -> None:
+    best, kept = odds.exact_gin(11), odds.exact_gin(11, discard=False)
+    assert best["hands"].sum() == kept["hands"].sum() == comb(52, 11)
+    assert odds.summary(kept)["gin_hands"] == 147_204  # big gin
+    assert odds.summary(best)["gin_hands"] == 5_379_372
+
+
+def test_cli_monte_carlo_and_unavailable_family(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "mc.csv"
+    r = subprocess.run([sys.executable, "-m", "rummylab", "odds", "mc", "gin", "--hands", "20000", "--seed", "3",
+                        "--no-progress", "--out", str(out)], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "P(knock possible)" in r.stdout and pl.read_csv(out).height == 3
+    bad = subprocess.run([sys.executable, "-m", "rummylab", "odds", "mc", "indian", "--hands", "10"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "not available yet" in bad.stderr
 
 
 def test_monte_carlo_is_within_4_se_of_exact() -> None:

@@ -102,10 +102,12 @@ def exact_histogram(n_cards: int = 10, *, discard: bool | None = None, suits: in
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
-def exact_gin(n_cards: int = 10) -> pl.DataFrame:
-    """The exact deadwood distribution of every dealt gin hand, as shipped with rummylab
-    (computed by ``exact_histogram``; a test recomputes it)."""
-    path = DATA / f"gin_deadwood_{n_cards}.csv"
+def exact_gin(n_cards: int = 10, *, discard: bool | None = None) -> pl.DataFrame:
+    """The exact deadwood distribution of every gin hand of 10 or 11 cards, as shipped with
+    rummylab (computed by ``exact_histogram``; tests recompute the 10-card table). For 11
+    cards, after the best discard by default; ``discard=False`` keeps all 11 (deadwood 0 is big gin)."""
+    kept = n_cards == 11 and discard is False
+    path = DATA / f"gin_deadwood_{n_cards}{'_kept' if kept else ''}.csv"
     if not path.exists():
         raise ValueError(f"no shipped table for {n_cards} cards: use exact_histogram({n_cards})")
     return pl.read_csv(path, schema={"deadwood": pl.Int64, "hands": pl.Int64, "probability": pl.Float64})

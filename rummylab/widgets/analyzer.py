@@ -60,12 +60,19 @@ class HandAnalyzer(w.VBox):
         self.melds.add_class("rl-melds")
         self.message = w.HTML()
         self.message.add_class("rl-message")
+        self.seen = w.Text(placeholder="cards seen: discards, the opponent's pick-ups", description="Seen",
+                           layout=w.Layout(width="460px"), continuous_update=False)
+        self.seen.add_class("rl-seen")
+        self.seen.observe(lambda _: self._refresh(), names="value")
+        self.draws = w.HTML()
+        self.draws.add_class("rl-draws")
         self.chart = live(discard_chart(discard_frame([])))
         self.chart.add_class("rl-chart")
         self.chart.layout.display = "none"
         super().__init__([w.VBox(rows), self.text,
                           w.HBox([self.undo_button, self.deal10, self.deal11, self.clear_button]),
-                          self.message, self.deadwood_text, self.verdict, self.melds, self.chart])
+                          self.message, self.deadwood_text, self.verdict, self.melds, self.seen, self.draws,
+                          self.chart])
         self.add_class("rl-analyzer")
         self.set_hand(parse_cards(hand, size=range(12), jokers=0) if hand is not None else [], record=False)
 
@@ -146,7 +153,7 @@ class HandAnalyzer(w.VBox):
         if n not in (10, 11):
             self._sync_buttons()
             self.deadwood_text.value = f"<b>Deadwood:</b> pick 10 or 11 cards ({n} picked)"
-            self.verdict.value = self.melds.value = ""
+            self.verdict.value = self.melds.value = self.draws.value = ""
             self.chart.layout.display = "none"
             return
         a = gin.analyze(self.cards)
@@ -169,7 +176,9 @@ class HandAnalyzer(w.VBox):
                                   if a.deadwood <= self.knock_limit else
                                   f"cannot knock yet (deadwood {a.deadwood} > {self.knock_limit})")
             self.chart.layout.display = "none"
+            self._show_draw_odds()
             return
+        self.draws.value = ""
         b = gin.best_discards(self.cards, knock_limit=self.knock_limit)
         best = " ".join(str(c) for c in self.cards if c in b.discards)
         self.deadwood_text.value = (f"<b>Deadwood:</b> <span class='rl-dw'>{b.deadwood}</span> "
@@ -180,3 +189,18 @@ class HandAnalyzer(w.VBox):
                               f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})")
         self.chart.chart = discard_chart(discard_frame(b.after_discard))
         self.chart.layout.display = ""
+
+    def _show_draw_odds(self) -> None:
+        from ..odds import draw_odds
+
+        try:
+            d = draw_odds(self.cards, self.seen.value, knock_limit=self.knock_limit)
+        except ValueError as exc:
+            self.draws.value = f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
+            return
+        gin_outs = " ".join(str(c) for c in sorted(d.gin_cards)) or "none"
+        self.draws.value = (
+            f"<b>Next stock card</b> ({d.unseen} unseen): improves "
+            f"<span class='rl-p-improve'>{d.p_improve:.0%}</span> · lets you knock "
+            f"<span class='rl-p-knock'>{d.p_knock:.0%}</span> · makes gin "
+            f"<span class='rl-p-gin'>{d.p_gin:.1%}</span> (gin outs: {gin_outs})")
