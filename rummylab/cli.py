@@ -68,9 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     mc.add_argument("--cards", type=int, default=10)
     mc.add_argument("--out", help="write the estimates as Parquet (or CSV)")
     for q in (ex, mc):
-        q.add_argument("--workers", type=int, default=1, help="threads, or Dask workers with --scheduler dask")
+        q.add_argument("--workers", type=int, default=1,
+                       help="workers: above 1, a Dask LocalCluster on 127.0.0.1 unless --scheduler says otherwise")
         q.add_argument("--scheduler", default=None,
-                       help="'dask' (a LocalCluster on 127.0.0.1 of --workers) or a Dask scheduler address")
+                       help="'dask' (a LocalCluster of --workers), 'threads' (this process), or a Dask address")
         q.add_argument("--no-progress", action="store_true")
     o.set_defaults(run=_odds)
     s = sub.add_parser("serve", help="serve the lessons as a click-through app (Voilà, 127.0.0.1 only)")
@@ -88,7 +89,9 @@ def _odds(args: argparse.Namespace) -> str:
 
     if args.family not in FAMILIES_WITH_ODDS:
         raise ValueError(f"odds for {args.family!r} are not available yet; available: {', '.join(FAMILIES_WITH_ODDS)}")
-    common = {"scheduler": args.scheduler, "workers": args.workers, "progress": not args.no_progress}
+    scheduler = args.scheduler or ("dask" if args.workers > 1 else None)
+    common = {"scheduler": None if scheduler == "threads" else scheduler, "workers": args.workers,
+              "progress": not args.no_progress}
     if args.method == "exact":
         if args.cards not in (10, 11):
             raise ValueError(f"--cards {args.cards}: gin hands have 10 or 11 cards")

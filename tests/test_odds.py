@@ -77,7 +77,8 @@ def test_cli_exact_recomputes_the_shipped_table(tmp_path: Path) -> None:
 
     out = tmp_path / "gin10.parquet"
     r = subprocess.run([sys.executable, "-m", "rummylab", "odds", "exact", "gin", "--cards", "10", "--workers", "2",
-                        "--no-progress", "--out", str(out)], capture_output=True, text=True, check=False)
+                        "--scheduler", "threads", "--no-progress", "--out", str(out)],
+                       capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     assert "15,820,024,220 hands" in r.stdout and "136,694 hands" in r.stdout
     assert as_dict(pl.read_parquet(out)) == as_dict(odds.exact_gin(10))
@@ -96,7 +97,8 @@ def test_cli_monte_carlo_and_unavailable_family(tmp_path: Path) -> None:
 
     out = tmp_path / "mc.csv"
     r = subprocess.run([sys.executable, "-m", "rummylab", "odds", "mc", "gin", "--hands", "20000", "--seed", "3",
-                        "--no-progress", "--out", str(out)], capture_output=True, text=True, check=False)
+                        "--workers", "2", "--no-progress", "--out", str(out)], capture_output=True, text=True,
+                       check=False)  # --workers 2: a Dask LocalCluster on 127.0.0.1
     assert r.returncode == 0, r.stderr
     assert "P(knock possible)" in r.stdout and pl.read_csv(out).height == 3
     bad = subprocess.run([sys.executable, "-m", "rummylab", "odds", "mc", "indian", "--hands", "10"],
