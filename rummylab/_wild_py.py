@@ -1,0 +1,273 @@
+"""Exact meld search with wild cards and two decks (Three Thirteen; later Indian rummy).
+
+A hand is two one-deck masks, ``once`` (cards held at least once) and ``twice`` (held
+twice), plus printed jokers. Every card of the wild rank is wild: it stands for any
+card or for itself. The search takes the lowest remaining natural card and tries it as
+deadwood, in a set with later cards of its rank, or in a run of its suit; each meld
+notes how many more wilds it could absorb, so leftover wilds are charged only when no
+meld can take them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+
+RANK_BITS = 0x1FFF
+UNLIMITED = 99
+
+
+def _remove(once: int, twice: int, bit: int) -> tuple[int, int]:
+    """Take one copy of a card out of a two-deck hand."""
+    return (once, twice & ~bit) if twice & bit else (once & ~bit, twice)
+
+
+def _copies(once: int, twice: int, bit: int) -> int:
+    return (1 if once & bit else 0) + (1 if twice & bit else 0)
+
+
+class WildKernel:
+    """Least penalty of two-deck hands with wild cards."""
+
+    def __init__(self, points: Sequence[int], *, ace_high: bool = False, max_wilds: int | None = None,
+                 min_non_wild: int = 0, identical_in_set: bool = True, set_max: int | None = None) -> None:
+        if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
+            raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
+        self.points = tuple(int(v) for v in points)
+        self.ace_high = bool(ace_high)
+        self.max_wilds = UNLIMITED if max_wilds is None else int(max_wilds)
+        self.min_non_wild = int(min_non_wild)
+        self.identical_in_set = bool(identical_in_set)
+        self.set_max = UNLIMITED if set_max is None else int(set_max)
+        self.top = 13 if ace_high else 12
+        self._choices: dict | None = None
+
+    # -- leftover wilds -----------------------------------------------------
+
+    def _own_melds(self, n: int) -> int:
+        """Most of n leftover wilds that can form melds of wilds only."""
+        if self.min_non_wild > 0 or self.max_wilds < 3:
+            return 0
+        hi = min(self.max_wilds, self.set_max if self.set_max < UNLIMITED else UNLIMITED)
+        best = [0] * (n + 1)  # best[k]: most of k wilds placed in melds of 3..hi
+        for k in range(3, n + 1):
+            best[k] = max(best[k - 1], max((best[k - size] + size for size in range(3, min(hi, k) + 1)), default=0))
+        return best[n]
+
+    # -- the search ---------------------------------------------------------
+
+    def penalty(self, once: int, twice: int, wild_rank: int, jokers: int = 0, joker_value: int = 0) -> int:
+        """Least penalty of the hand: cards of ``wild_rank`` (-1: none) are wild; ``jokers``
+        printed jokers, each worth ``joker_value`` when left over."""
+        wild_mask = sum(1 << (16 * s + wild_rank) for s in range(4)) if wild_rank >= 0 else 0
+        w_once, w_twice = once & wild_mask, twice & wild_mask
+        nat_once, nat_twice = once & ~wild_mask, twice & ~wild_mask
+        wild_cards = [b for s in range(4) for b in [1 << (16 * s + wild_rank)] if wild_rank >= 0
+                      for _ in range(_copies(w_once, w_twice, b))]
+        constrained = self.max_wilds < UNLIMITED or self.min_non_wild > 0
+        best = None
+        # a wild standing for itself only matters when melds limit their wilds
+        choices = product((False, True), repeat=len(wild_cards)) if constrained else [(False,) * len(wild_cards)]
+        seen = set()
+        for as_self in choices:
+            o, t = nat_once, nat_twice
+            for bit, keep in zip(wild_cards, as_self, strict=True):
+                if keep:
+                    if o & bit:
+                        t |= bit
+                    else:
+                        o |= bit
+            key = (o, t)
+            if key in seen:
+                continue
+            seen.add(key)
+            n_wild = len(wild_cards) - sum(as_self)
+            memo: dict[tuple[int, int, int, int, int], int] = {}
+            v = self._search(o, t, n_wild, jokers, 0, memo, self.points[wild_rank] if wild_rank >= 0 else 0,
+                             joker_value)
+            best = v if best is None else min(best, v)
+        assert best is not None
+        return best
+
+    def arrangement(self, once: int, twice: int, wild_rank: int, jokers: int = 0,
+                    joker_value: int = 0) -> tuple[int, list[tuple], tuple[int, int], int]:
+        """(penalty, melds, leftover naturals as (once, twice), wild cards left over).
+
+        Each meld is ("set", rank, natural bits, wilds) or ("run", suit, first place, length,
+        natural bits, wilds), where bits list one card bit per natural card (repeats allowed)."""
+        best = None
+        wild_mask = sum(1 << (16 * s + wild_rank) for s in range(4)) if wild_rank >= 0 else 0
+        wild_cards = [b for s in range(4) for b in [1 << (16 * s + wild_rank)] if wild_rank >= 0
+                      for _ in range(_copies(once & wild_mask, twice & wild_mask, b))]
+        constrained = self.max_wilds < UNLIMITED or self.min_non_wild > 0
+        choices = product((False, True), repeat=len(wild_cards)) if constrained else [(False,) * len(wild_cards)]
+        for as_self in choices:
+            o, t = once & ~wild_mask, twice & ~wild_mask
+            for bit, keep in zip(wild_cards, as_self, strict=True):
+                if keep:
+                    if o & bit:
+                        t |= bit
+                    else:
+                        o |= bit
+            n_wild = len(wild_cards) - sum(as_self)
+            memo: dict = {}
+            self._choices = {}
+            wv = self.points[wild_rank] if wild_rank >= 0 else 0
+            v = self._search(o, t, n_wild, jokers, 0, memo, wv, joker_value)
+            if best is None or v < best[0]:
+                best = (v, self._walk(o, t, n_wild, jokers, memo, wv, joker_value))
+            self._choices = None
+        assert best is not None
+        return best[0], *best[1]
+
+    def _walk(self, once: int, twice: int, wilds: int, jokers: int, memo: dict, wv: int,
+              jv: int) -> tuple[list[tuple], tuple[int, int], int]:
+        melds: list[list] = []
+        rooms: list[int] = []
+        dead_o = dead_t = 0
+        capacity = 0
+        assert self._choices is not None
+        while once:
+            key = (once, twice, wilds, jokers, min(capacity, wilds + jokers))
+            kind, info, need, extra, left, from_w = self._choices[key]
+            if kind == "dead":
+                dead_o, dead_t = (dead_o | info, dead_t) if not dead_o & info else (dead_o, dead_t | info)
+            else:
+                melds.append([*info, need])
+                rooms.append(extra)
+                wilds, jokers = wilds - from_w, jokers - (need - from_w)
+                capacity += extra
+            once, twice = left
+        left = wilds + jokers
+        for i, room in enumerate(rooms):  # leftover wilds join melds with room
+            k = min(room, left)
+            melds[i][-1] += k
+            left -= k
+        own = self._own_melds(left)
+        if own:
+            melds.append(["wild", own])
+            left -= own
+        return [tuple(m) for m in melds], (dead_o, dead_t), left
+
+    def _search(self, once: int, twice: int, wilds: int, jokers: int, capacity: int, memo: dict,
+                wild_value: int, joker_value: int) -> int:
+        """Least penalty of these naturals, with wilds and printed jokers still to place, and
+        room for ``capacity`` more of them in melds already made."""
+        total = wilds + jokers
+        cap = min(capacity, total)
+        key = (once, twice, wilds, jokers, cap)
+        if key in memo:
+            return memo[key]
+        if once == 0:
+            left = total - cap
+            left -= self._own_melds(left)
+            # the cheapest leftovers are charged: place the dearer kind first
+            dear_first = sorted([wild_value] * wilds + [joker_value] * jokers, reverse=True)
+            value = sum(dear_first[total - left:]) if left > 0 else 0
+            memo[key] = value
+            return value
+        low = once & -once
+        pos = low.bit_length() - 1
+        suit, rank = pos // 16, pos % 16
+        rest = _remove(once, twice, low)
+        best = self.points[rank] + self._search(*rest, wilds, jokers, capacity, memo, wild_value, joker_value)
+        pick: tuple = ("dead", low, 0, 0, rest, 0)
+        for kind, gen in (("set", self._sets), ("run", self._runs)):
+            for used, extra, left, info in gen(rest[0], rest[1], suit, rank):
+                v, from_w = self._place(left, used, extra, wilds, jokers, capacity, memo, wild_value, joker_value)
+                if v < best:
+                    best, pick = v, (kind, (kind, *info), used, extra, left, from_w)
+        if self._choices is not None:
+            self._choices[key] = pick
+        memo[key] = best
+        return best
+
+    def _place(self, left: tuple[int, int], need: int, extra: int, wilds: int, jokers: int, capacity: int,
+               memo: dict, wild_value: int, joker_value: int) -> tuple[int, int]:
+        """(least penalty, wild cards used) after a meld that needs ``need`` wild cards (wild
+        cards or printed jokers) and can take ``extra`` more."""
+        best, split = 1 << 30, 0
+        if need > wilds + jokers:
+            return best, split
+        # which kind fills the meld only matters by value left over: try both splits
+        for from_wilds in sorted({min(need, wilds), max(0, need - jokers)}):
+            from_jokers = need - from_wilds
+            if 0 <= from_wilds <= wilds and 0 <= from_jokers <= jokers:
+                v = self._search(left[0], left[1], wilds - from_wilds, jokers - from_jokers, capacity + extra, memo,
+                                 wild_value, joker_value)
+                if v < best:
+                    best, split = v, from_wilds
+        return best, split
+
+    def _sets(self, once: int, twice: int, suit: int, rank: int):  # type: ignore[no-untyped-def]
+        """(wilds needed, room for more, hand left, (rank, natural bits)) for each set holding
+        the lowest card."""
+        counts = []
+        for s in range(4):
+            bit = 1 << (16 * s + rank)
+            n = _copies(once, twice, bit)
+            if not self.identical_in_set:
+                n = 0 if s == suit else min(n, 1)
+            counts.append((bit, n))
+        for take in product(*[range(n + 1) for _, n in counts]):
+            naturals = 1 + sum(take)
+            need = max(0, 3 - naturals)
+            size = naturals + need
+            if need > self.max_wilds or naturals < self.min_non_wild or size > self.set_max:
+                continue
+            o, t = once, twice
+            bits = [1 << (16 * suit + rank)]
+            for (bit, _), k in zip(counts, take, strict=True):
+                for _ in range(k):
+                    o, t = _remove(o, t, bit)
+                    bits.append(bit)
+            extra = min(self.max_wilds - need, self.set_max - size)
+            yield need, extra, (o, t), (rank, tuple(bits))
+
+    def _runs(self, once: int, twice: int, suit: int, rank: int):  # type: ignore[no-untyped-def]
+        """(wilds needed, room for more, hand left, (suit, first place, length, natural bits)) for
+        each run holding the lowest card.
+
+        The lowest card is the lowest remaining card of its suit, so on the ace-low line
+        every other natural of the run lies above it; on the ace-high line (the ace at 13)
+        every other natural lies below it."""
+        shift = 16 * suit
+        line_places = [rank] + ([13] if rank == 0 and self.ace_high else [])
+        for p in line_places:
+            step = -1 if p == 13 else 1
+            # places beyond p, away from it, that hold a remaining natural of this suit
+            others = []
+            q = p + step
+            while 0 <= q <= self.top and abs(q - p) <= 12:
+                r = q % 13
+                bit = 1 << (shift + r)
+                if r != rank and _copies(once, twice, bit):
+                    others.append((q, bit))
+                q += step
+            for k in range(len(others) + 1):
+                for chosen in _subsets(others, k):
+                    far = chosen[-1][0] if chosen else p
+                    span = abs(far - p) + 1
+                    if span > 13:
+                        continue
+                    naturals = 1 + len(chosen)
+                    gaps = span - naturals
+                    length = max(3, span)
+                    need = gaps + (length - span)
+                    if need > self.max_wilds or naturals < self.min_non_wild:
+                        continue
+                    o, t = once, twice
+                    for _, bit in chosen:
+                        o, t = _remove(o, t, bit)
+                    extra = min(self.max_wilds - need, 13 - length)
+                    places = sorted([p] + [q for q, _ in chosen])
+                    first = min(places[0], self.top - length + 1)
+                    bits = tuple(1 << (shift + q % 13) for q in places)
+                    yield need, extra, (o, t), (suit, first, length, bits)
+
+
+def _subsets(items: list, k: int):  # type: ignore[no-untyped-def]
+    from itertools import combinations
+
+    for c in combinations(items, k):
+        yield list(c)

@@ -1,0 +1,27 @@
+"""Three Thirteen: 11 rounds of 3 to 13 cards; the wild rank follows the hand size."""
+
+from .analysis import (
+    ROUNDS,
+    Analysis,
+    Rules,
+    WildMeld,
+    analyze,
+    going_out_discards,
+    hand_size,
+    penalty,
+    penalty_batch,
+    wild_rank,
+)
+
+__all__ = [
+    "ROUNDS",
+    "Analysis",
+    "Rules",
+    "WildMeld",
+    "analyze",
+    "going_out_discards",
+    "hand_size",
+    "penalty",
+    "penalty_batch",
+    "wild_rank",
+]

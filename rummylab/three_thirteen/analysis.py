@@ -1,0 +1,201 @@
+"""Three Thirteen hand analysis (rules.md §3): the wild rank follows the round; one or two decks."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._wild_py import WildKernel
+from ..cards import BIT_CARD, RANKS, SUITS, Card, CardsLike, parse_cards
+
+ROUNDS = range(1, 12)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """Three Thirteen options; every default is the rules.md default."""
+
+    ace_high: bool = False
+    """Q-K-A is a run too (K-A-2 never)."""
+    ace_penalty: int = 1
+    """A leftover ace costs 1 (or 15 in the brief's variant)."""
+    max_wilds_per_meld: int | None = None
+    min_non_wild: int = 0
+    """1: a meld needs a natural card (no melds of wilds only)."""
+    decks: int | None = None
+    """1 or 2; None: by the number of players (1 deck for 2 players, 2 for 3 or more)."""
+
+    def __post_init__(self) -> None:
+        if self.ace_penalty not in range(0, 20):
+            raise ValueError(f"ace_penalty={self.ace_penalty}: 0 to 19")
+        if self.max_wilds_per_meld is not None and self.max_wilds_per_meld < 0:
+            raise ValueError(f"max_wilds_per_meld={self.max_wilds_per_meld}: None or >= 0")
+        if not 0 <= self.min_non_wild <= 3:
+            raise ValueError(f"min_non_wild={self.min_non_wild}: 0 to 3")
+        if self.decks not in (None, 1, 2):
+            raise ValueError(f"decks={self.decks}: 1, 2 or None")
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return (self.ace_penalty, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+
+    def deck_count(self, players: int) -> int:
+        return self.decks or (1 if players <= 2 else 2)
+
+    def kernel(self) -> WildKernel:
+        return _kernel(self.points, self.ace_high, self.max_wilds_per_meld, self.min_non_wild)
+
+
+@functools.cache
+def _kernel(points: tuple[int, ...], ace_high: bool, max_wilds: int | None, min_non_wild: int) -> WildKernel:
+    return WildKernel(points, ace_high=ace_high, max_wilds=max_wilds, min_non_wild=min_non_wild,
+                      identical_in_set=True)
+
+
+def _round(round_no: int) -> int:
+    if isinstance(round_no, bool) or not isinstance(round_no, (int, np.integer)) or round_no not in ROUNDS:
+        raise ValueError(f"round {round_no!r}: Three Thirteen has rounds 1 to 11")
+    return int(round_no)
+
+
+def wild_rank(round_no: int) -> str:
+    """The wild rank of a round: 1 -> "3" … 8 -> "T", 9 -> "J", 10 -> "Q", 11 -> "K"."""
+    return RANKS[_round(round_no) + 1]
+
+
+def hand_size(round_no: int) -> int:
+    """Cards dealt in a round: 3 in round 1 … 13 in round 11."""
+    return _round(round_no) + 2
+
+
+@dataclass(frozen=True)
+class WildMeld:
+    """A meld with wild cards: the cards held, and what each wild card stands for."""
+
+    kind: str
+    """set, run, or wild (wild cards only)."""
+    cards: tuple[Card, ...]
+    stands_for: tuple[str, ...]
+    """For each wild card used as a wild: the card it stands for ("9S"), or a rank for a set ("K")."""
+
+    def __str__(self) -> str:
+        wild = f" (wild as {' '.join(self.stands_for)})" if self.stands_for else ""
+        return " ".join(map(str, self.cards)) + wild
+
+
+@dataclass(frozen=True)
+class Analysis:
+    cards: tuple[Card, ...]
+    round_no: int
+    wild_rank: str
+    penalty: int
+    melds: tuple[WildMeld, ...]
+    leftover: tuple[Card, ...]
+
+
+def _hand(hand: CardsLike, sizes: tuple[int, ...], rules: Rules) -> tuple[tuple[Card, ...], int, int]:
+    copies = rules.decks or 2
+    for c in parse_cards(hand, copies=2, jokers=2):
+        if c.is_joker:
+            raise ValueError("JK: Three Thirteen has no printed jokers (the wild rank changes every round)")
+    cards = parse_cards(hand, size=sizes, copies=copies, jokers=0)
+    once = twice = 0
+    for c in cards:
+        if once & c.bit:
+            twice |= c.bit
+        else:
+            once |= c.bit
+    return cards, once, twice
+
+
+def analyze(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> Analysis:
+    """Least penalty of exactly these cards (the round's r + 2), with melds and leftovers."""
+    r = _round(round_no)
+    cards, once, twice = _hand(hand, (r + 2, r + 3), rules)
+    w = r + 1
+    penalty, melds, (dead_o, dead_t), wild_left = rules.kernel().arrangement(once, twice, w)
+    wild_cards = [c for c in cards if c.rank == w]
+    used_as_self = [BIT_CARD[b] for m in melds if m[0] in ("set", "run") for b in m[-2] if BIT_CARD[b].rank == w]
+    for c in used_as_self:
+        wild_cards.remove(c)
+    out = []
+    for m in melds:
+        if m[0] == "wild":
+            n = m[1]
+            out.append(WildMeld("wild", tuple(wild_cards[:n]), ("any",) * n))
+            wild_cards = wild_cards[n:]
+            continue
+        naturals = tuple(BIT_CARD[b] for b in m[-2])
+        n = m[-1]
+        mine, wild_cards = tuple(wild_cards[:n]), wild_cards[n:]
+        stands = ((RANKS[m[1]],) * n if m[0] == "set"
+                  else _run_stand_ins(m[1], m[2], m[3], naturals, n, rules.ace_high))
+        out.append(WildMeld(m[0], naturals + mine, stands))
+    leftover = [BIT_CARD[b] for b in _bits(dead_o)] + [BIT_CARD[b] for b in _bits(dead_t)] + wild_cards
+    return Analysis(cards=cards, round_no=r, wild_rank=RANKS[w], penalty=int(penalty), melds=tuple(out),
+                    leftover=tuple(sorted(leftover)))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+def _run_stand_ins(suit: int, first: int, length: int, naturals: tuple[Card, ...], n: int,
+                   ace_high: bool) -> tuple[str, ...]:
+    top = 13 if ace_high else 12
+    held = {(13 if (c.rank == 0 and first + length - 1 == 13) else c.rank) for c in naturals}
+    places = [q for q in range(first, first + length) if q not in held]
+    hi, lo = first + length - 1, first
+    while len(places) < n:  # absorbed wilds extend the run
+        if hi < top:
+            hi += 1
+            places.append(hi)
+        else:
+            lo -= 1
+            places.insert(0, lo)
+    return tuple(RANKS[q % 13] + SUITS[suit] for q in places[:n])
+
+
+def penalty(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> int:
+    """Least penalty of exactly these cards."""
+    return analyze(hand, round_no, rules).penalty
+
+
+def going_out_discards(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> frozenset[Card]:
+    """For r + 3 cards (after the draw): every discard that leaves all other cards melded."""
+    r = _round(round_no)
+    cards, once, twice = _hand(hand, (r + 3,), rules)
+    k = rules.kernel()
+    out = set()
+    for c in set(cards):
+        o, t = (once, twice & ~c.bit) if twice & c.bit else (once & ~c.bit, twice)
+        if k.penalty(o, t, r + 1) == 0:
+            out.add(c)
+    return frozenset(out)
+
+
+def penalty_batch(once: Any, twice: Any, round_no: int, rules: Rules = Rules()) -> np.ndarray:
+    """Least penalty of each two-deck hand given as (once, twice) uint64 mask arrays."""
+    from ..cards import check_mask
+
+    r = _round(round_no)
+    a, b = np.asarray(once, dtype=np.uint64), np.asarray(twice, dtype=np.uint64)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError("once and twice must be 1-d arrays of the same length")
+    k = rules.kernel()
+    out = np.empty(a.size, dtype=np.int32)
+    for i, (o, t) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
+        check_mask(o)
+        check_mask(t)
+        if t & ~o:
+            raise ValueError(f"hand {i}: twice mask {t:#x} holds cards missing from once mask {o:#x}")
+        out[i] = k.penalty(o, t, r + 1)
+    return out

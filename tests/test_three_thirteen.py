@@ -1,0 +1,159 @@
+"""Three Thirteen analysis: every rule of rules.md §3 and §5 rows 9-14; the search == the oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import AGREEMENT_N
+from oracle_wild import WildOracle, WildSpec
+
+from rummylab import three_thirteen as tt
+from rummylab.cards import DECK
+
+
+def test_wild_rank_follows_the_hand_size() -> None:
+    assert [tt.wild_rank(r) for r in tt.ROUNDS] == list("3456789TJQK")
+    assert [tt.hand_size(r) for r in tt.ROUNDS] == list(range(3, 14))
+
+
+@pytest.mark.parametrize(("hand", "round_no", "rules", "penalty"), [
+    ("7S 8S 9S", 1, tt.Rules(), 0),                               # a run of 3 consecutive, one suit
+    ("7S 7H 7D", 1, tt.Rules(), 0),                               # a set of 3 of one rank
+    ("7S 7S 7H", 1, tt.Rules(decks=2), 0),                        # identical cards may share a set
+    ("7S 8H 9S", 1, tt.Rules(), 24),                              # runs are one suit
+    ("AS 2S 3S 9H", 2, tt.Rules(), 9),                            # the ace is low: A-2-3 is a run
+    ("QS KS AS", 1, tt.Rules(), 21),                              # Q-K-A is not a run by default
+    ("QS KS AS", 1, tt.Rules(ace_high=True), 0),                  # ... but is with ace_high
+    ("KS AS 2S", 1, tt.Rules(ace_high=True), 13),                 # K-A-2 never
+    ("3H 7S 9D", 1, tt.Rules(), 19),                              # a leftover wild costs its face value
+    ("AS 7D 9C KH", 2, tt.Rules(), 27),                           # A = 1, 2-10 face, K = 10
+    ("AS 7D 9C KH", 2, tt.Rules(ace_penalty=15), 41),             # the brief's variant: a leftover ace is 15
+    ("3S 3H KD", 1, tt.Rules(), 0),                               # wilds stand for any card: KD + two wild Ks
+    ("3S 3H KD", 1, tt.Rules(max_wilds_per_meld=1), 16),          # one wild per meld: no meld is possible
+    ("5H 7S 9S KD 2C", 3, tt.Rules(), 12),                        # a wild fills a gap: 7S 5H(8S) 9S
+    ("5H 7S 9S KD KC", 3, tt.Rules(), 16),                        # ... or joins KD KC, whichever is cheaper
+    ("3S 3H 3D", 1, tt.Rules(), 0),                               # a meld of wild cards only (allowed)
+    ("3S 3H 3D", 1, tt.Rules(min_non_wild=1), 0),                 # ... and three wilds are a set of 3s anyway
+    ("5H 5D KC 2S 9H", 3, tt.Rules(), 11),                        # KC + two wild Ks; 2S 9H left over
+    ("5H 5D KC 2S 9H", 3, tt.Rules(min_non_wild=2), 31),          # two naturals per meld required: no meld
+    ("JS QS KS JD QD KD JC", 5, tt.Rules(), 10),                  # two runs, JC left over
+])
+def test_rule_fixtures(hand: str, round_no: int, rules: tt.Rules, penalty: int) -> None:
+    assert tt.penalty(hand, round_no, rules) == penalty
+
+
+def test_melds_show_what_each_wild_stands_for() -> None:
+    a = tt.analyze("5H 7S 9S KD 2C", 3)
+    run = next(m for m in a.melds if m.kind == "run")
+    assert [str(c) for c in run.cards] == ["7S", "9S", "5H"] and run.stands_for == ("8S",)
+    assert a.penalty == 12 and [str(c) for c in a.leftover] == ["2C", "KD"]
+    s = tt.analyze("KD KC 5H 2S 9D", 3)
+    assert any(m.kind == "set" and m.stands_for == ("K",) for m in s.melds)
+
+
+def test_going_out() -> None:
+    """After the draw (r + 3 cards) a player goes out by melding all but one card and discarding it."""
+    assert tt.going_out_discards("7S 8S 5H KD KC KH", 3) == frozenset()   # 5s wild: one card too many
+    assert {str(c) for c in tt.going_out_discards("7S 8S 9S KD KC KH 2H", 4)} == {"2H"}
+    assert tt.going_out_discards("7S 8S 6H KD KC QD 2H", 4) == frozenset()
+    # three wild 6s absorb anything: every discard goes out
+    assert len(tt.going_out_discards("6S 6H 6D 2C 3C 4C 9H", 4)) == 7
+
+
+@pytest.mark.parametrize(("hand", "round_no", "match"), [
+    ("7S 8S 9S", 0, "round 0"),
+    ("7S 8S 9S", 12, "round 12"),
+    ("7S 8S 9S", "1", "round '1'"),
+    ("7S 8S", 1, "wrong hand size: 2"),
+    ("7S 8S 9S 9H 9D 9C", 1, "wrong hand size: 6"),
+    ("7S 8S JK", 1, "JK: Three Thirteen has no printed jokers"),
+    ("7S 7S 7S", 1, "7S: duplicate card \\(3 copies"),
+    ("7S 8S 1S", 1, "1S"),
+])
+def test_bad_input(hand: str, round_no: object, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        tt.analyze(hand, round_no)  # type: ignore[arg-type]
+
+
+def test_one_deck_rules_refuse_duplicates() -> None:
+    with pytest.raises(ValueError, match="7S: duplicate"):
+        tt.analyze("7S 7S 7H", 1, tt.Rules(decks=1))
+
+
+OPTIONS = [{}, {"ace_high": True}, {"max_wilds_per_meld": 1}, {"max_wilds_per_meld": 2}, {"min_non_wild": 1},
+           {"min_non_wild": 2}, {"ace_penalty": 15}, {"ace_high": True, "max_wilds_per_meld": 1}]
+
+
+def deal(rng: np.random.Generator, dense: bool) -> tuple[list[tuple[int, int]], int, dict]:
+    rnd = int(rng.integers(1, 12))
+    size = rnd + 2 + int(rng.integers(0, 2))
+    decks = int(rng.integers(1, 3))
+    if dense:  # a few suits, neighbouring ranks, and the four wild cards
+        suits = rng.choice(4, size=int(rng.integers(1, 4)), replace=False)
+        lo, width = int(rng.integers(0, 9)), 6
+        while True:
+            naturals = sorted({(r, int(s)) for s in suits for r in range(lo, min(13, lo + width))} -
+                              {(rnd + 1, s) for s in range(4)})
+            pool = naturals * decks + [(rnd + 1, s) for s in range(4)]
+            if len(pool) >= size:
+                break
+            lo, width = max(0, lo - 1), width + 2
+    else:
+        pool = [(c.rank, c.suit) for c in DECK] * decks
+    pick = rng.choice(len(pool), size=min(size, len(pool)), replace=False)
+    return [pool[int(i)] for i in pick], rnd, OPTIONS[int(rng.integers(len(OPTIONS)))]
+
+
+def masks(hand: list[tuple[int, int]]) -> tuple[int, int]:
+    once = twice = 0
+    for r, s in hand:
+        b = 1 << (16 * s + r)
+        if once & b:
+            twice |= b
+        else:
+            once |= b
+    return once, twice
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dense", [False, True])
+def test_search_equals_oracle(dense: bool) -> None:
+    """The search and the brute-force oracle agree on seeded hands of every round, one and two decks,
+    with and without each option."""
+    rng = np.random.default_rng(2026 + dense)
+    rounds, options = set(), set()
+    for _ in range(AGREEMENT_N // 10 if dense else AGREEMENT_N * 9 // 10):
+        hand, rnd, opts = deal(rng, dense)
+        rules = tt.Rules(**opts)
+        spec = WildSpec(wild_rank=rnd + 1, points=rules.points, ace_high=rules.ace_high,
+                        max_wilds_per_meld=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild)
+        want = WildOracle(hand, spec).penalty()
+        got = rules.kernel().penalty(*masks(hand), rnd + 1)
+        assert got == want, (hand, rnd, opts)
+        rounds.add(rnd)
+        options.add(tuple(sorted(opts.items())))
+    assert rounds == set(tt.ROUNDS) and len(options) == len(OPTIONS)
+
+
+def test_analysis_is_consistent_with_the_oracle() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        hand, rnd, opts = deal(rng, dense=True)
+        rules = tt.Rules(**opts)
+        from rummylab.cards import Card
+        cards = [Card(r, s) for r, s in hand]
+        a = tt.analyze(cards, rnd, rules)
+        melded = [c for m in a.melds for c in m.cards]
+        assert sorted(melded + list(a.leftover)) == sorted(cards)
+        assert a.penalty == sum(rules.points[c.rank] for c in a.leftover)
+
+
+def test_batch() -> None:
+    rng = np.random.default_rng(8)
+    hands = [deal(rng, False) for _ in range(50)]
+    same_round = [(h, 5) for h, _, _ in hands]
+    once, twice = zip(*[masks(h[:7]) for h, _ in same_round], strict=True)
+    out = tt.penalty_batch(np.array(once, dtype=np.uint64), np.array(twice, dtype=np.uint64), 5)
+    assert out.tolist() == [tt.Rules().kernel().penalty(o, t, 6) for o, t in zip(once, twice, strict=True)]
+    with pytest.raises(ValueError, match="twice mask"):
+        tt.penalty_batch(np.array([1], dtype=np.uint64), np.array([2], dtype=np.uint64), 5)
