@@ -1,4 +1,4 @@
-"""Builds the compiled meld kernel (ext/_kernel.pyx -> rummylab._kernel)."""
+"""Builds the compiled meld kernels (ext/*.pyx -> rummylab._kernel, rummylab._wild)."""
 
 import numpy
 from Cython.Build import cythonize
@@ -7,7 +7,8 @@ from setuptools import Extension, setup
 setup(
     ext_modules=cythonize(
         [Extension("rummylab._kernel", ["ext/_kernel.pyx"], include_dirs=[numpy.get_include()],
-                   extra_compile_args=["-O3"])],
+                   extra_compile_args=["-O3"]),
+         Extension("rummylab._wild", ["ext/_wild.pyx"], extra_compile_args=["-O3"])],
         compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False},
     )
 )

@@ -54,6 +54,21 @@ def compiled_module() -> ModuleType | None:
     return _kernel  # type: ignore[no-any-return]
 
 
+def wild_module(backend: str | None = None) -> ModuleType:
+    """The wild-card kernel module of a backend ("cython", "python", or the selected one)."""
+    if (backend or BACKEND) == "python":
+        from . import _wild_py
+        return _wild_py
+    try:
+        from . import _wild  # type: ignore[attr-defined]
+    except ImportError as exc:
+        if backend == "cython":
+            raise ValueError("the compiled wild-card kernel is not built") from exc
+        from . import _wild_py
+        return _wild_py
+    return _wild  # type: ignore[no-any-return]
+
+
 GIN_POINTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 """Deadwood values ace to king: A = 1, 2-10 face value, J/Q/K = 10."""
 

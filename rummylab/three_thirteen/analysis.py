@@ -10,6 +10,7 @@ import numpy as np
 
 from .._wild_py import WildKernel
 from ..cards import BIT_CARD, RANKS, SUITS, Card, CardsLike, parse_cards
+from ..melds import wild_module
 
 ROUNDS = range(1, 12)
 
@@ -45,14 +46,17 @@ class Rules:
     def deck_count(self, players: int) -> int:
         return self.decks or (1 if players <= 2 else 2)
 
-    def kernel(self) -> WildKernel:
-        return _kernel(self.points, self.ace_high, self.max_wilds_per_meld, self.min_non_wild)
+    def kernel(self, backend: str | None = None) -> WildKernel:
+        """The wild-card search for these rules ("cython", "python", or the selected backend)."""
+        return _kernel(self.points, self.ace_high, self.max_wilds_per_meld, self.min_non_wild, backend)
 
 
 @functools.cache
-def _kernel(points: tuple[int, ...], ace_high: bool, max_wilds: int | None, min_non_wild: int) -> WildKernel:
-    return WildKernel(points, ace_high=ace_high, max_wilds=max_wilds, min_non_wild=min_non_wild,
-                      identical_in_set=True)
+def _kernel(points: tuple[int, ...], ace_high: bool, max_wilds: int | None, min_non_wild: int,
+            backend: str | None) -> WildKernel:
+    kernel: WildKernel = wild_module(backend).WildKernel(points, ace_high=ace_high, max_wilds=max_wilds,
+                                                         min_non_wild=min_non_wild, identical_in_set=True)
+    return kernel
 
 
 def _round(round_no: int) -> int:
@@ -190,12 +194,16 @@ def penalty_batch(once: Any, twice: Any, round_no: int, rules: Rules = Rules()) 
     a, b = np.asarray(once, dtype=np.uint64), np.asarray(twice, dtype=np.uint64)
     if a.shape != b.shape or a.ndim != 1:
         raise ValueError("once and twice must be 1-d arrays of the same length")
-    k = rules.kernel()
-    out = np.empty(a.size, dtype=np.int32)
     for i, (o, t) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
         check_mask(o)
         check_mask(t)
         if t & ~o:
             raise ValueError(f"hand {i}: twice mask {t:#x} holds cards missing from once mask {o:#x}")
-        out[i] = k.penalty(o, t, r + 1)
+    out = np.empty(a.size, dtype=np.int32)
+    k = rules.kernel()
+    if hasattr(k, "penalty_batch"):
+        k.penalty_batch(np.ascontiguousarray(a), np.ascontiguousarray(b), r + 1, out)
+    else:
+        for i, (o, t) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
+            out[i] = k.penalty(o, t, r + 1)
     return out

@@ -1,0 +1,424 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled wild-card, two-deck meld search (twin: rummylab/_wild_py.py).
+
+Same search as the twin: the lowest remaining natural card is deadwood, in a set with
+later cards of its rank, or in a run of its suit; melds note how many more wild cards
+they could take. States are memoised in an open-addressing table stamped with a
+generation number, so no table is cleared between hands. Only validated input may
+reach it.
+"""
+
+from libc.stdint cimport uint32_t, uint64_t, int32_t
+from libc.stdlib cimport calloc, free
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+DEF UNLIMITED = 99
+DEF BIG = 1 << 29
+
+
+cdef struct Entry:
+    uint64_t once
+    uint64_t twice
+    uint32_t small
+    uint32_t gen
+    int32_t value
+
+
+cdef struct Table:
+    Entry *slots
+    uint32_t mask
+    uint32_t used
+    uint32_t gen
+
+
+cdef inline uint64_t _hash(uint64_t a, uint64_t b, uint32_t c) noexcept nogil:
+    cdef uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL ^ c
+    h ^= h >> 29
+    h *= 0xBF58476D1CE4E5B9ULL
+    return h ^ (h >> 32)
+
+
+cdef int _table_init(Table *t, uint32_t size) noexcept nogil:
+    t.slots = <Entry *> calloc(size, sizeof(Entry))
+    if t.slots == NULL:
+        return -1
+    t.mask = size - 1
+    t.used = 0
+    t.gen = 1
+    return 0
+
+
+cdef int _table_grow(Table *t) noexcept nogil:
+    cdef uint32_t old_size = t.mask + 1, i, j
+    cdef Entry *old = t.slots
+    cdef Entry *fresh = <Entry *> calloc(old_size * 2, sizeof(Entry))
+    if fresh == NULL:
+        return -1
+    t.slots = fresh
+    t.mask = old_size * 2 - 1
+    for i in range(old_size):
+        if old[i].gen == t.gen:
+            j = <uint32_t>(_hash(old[i].once, old[i].twice, old[i].small) & t.mask)
+            while t.slots[j].gen == t.gen:
+                j = (j + 1) & t.mask
+            t.slots[j] = old[i]
+    free(old)
+    return 0
+
+
+cdef inline int _lookup(Table *t, uint64_t once, uint64_t twice, uint32_t small, int32_t *value) noexcept nogil:
+    cdef uint32_t j = <uint32_t>(_hash(once, twice, small) & t.mask)
+    while t.slots[j].gen == t.gen:
+        if t.slots[j].once == once and t.slots[j].twice == twice and t.slots[j].small == small:
+            value[0] = t.slots[j].value
+            return 1
+        j = (j + 1) & t.mask
+    return 0
+
+
+cdef inline void _store(Table *t, uint64_t once, uint64_t twice, uint32_t small, int32_t value) noexcept nogil:
+    cdef uint32_t j
+    if (t.used + 1) * 10 > (t.mask + 1) * 7:
+        if _table_grow(t) != 0:
+            return  # out of memory: keep searching without memoising this state
+    j = <uint32_t>(_hash(once, twice, small) & t.mask)
+    while t.slots[j].gen == t.gen:
+        j = (j + 1) & t.mask
+    t.slots[j].once = once
+    t.slots[j].twice = twice
+    t.slots[j].small = small
+    t.slots[j].gen = t.gen
+    t.slots[j].value = value
+    t.used += 1
+
+
+cdef inline int _copies(uint64_t once, uint64_t twice, uint64_t bit) noexcept nogil:
+    return (1 if once & bit else 0) + (1 if twice & bit else 0)
+
+
+cdef inline void _remove(uint64_t *once, uint64_t *twice, uint64_t bit) noexcept nogil:
+    if twice[0] & bit:
+        twice[0] &= ~bit
+    else:
+        once[0] &= ~bit
+
+
+cdef struct Rules:
+    int points[13]
+    int top
+    int ace_high
+    int max_wilds
+    int min_non_wild
+    int identical
+    int set_max
+    int wild_value
+    int joker_value
+
+
+cdef int _own_melds(const Rules *r, int n) noexcept nogil:
+    """Most of n leftover wild cards that can form melds of wild cards only."""
+    cdef int best[40]
+    cdef int k, size, hi, v
+    if r.min_non_wild > 0 or r.max_wilds < 3 or n < 3:
+        return 0
+    hi = r.max_wilds if r.max_wilds < r.set_max else r.set_max
+    if n > 39:
+        n = 39
+    for k in range(n + 1):
+        best[k] = 0
+    for k in range(3, n + 1):
+        best[k] = best[k - 1]
+        size = 3
+        while size <= hi and size <= k:
+            v = best[k - size] + size
+            if v > best[k]:
+                best[k] = v
+            size += 1
+    return best[n]
+
+
+cdef int _leaf(const Rules *r, int wilds, int jokers, int cap) noexcept nogil:
+    cdef int total = wilds + jokers, left, placed, dear, cheap, dear_n, cheap_n, charge
+    left = total - cap
+    left -= _own_melds(r, left)
+    if left <= 0:
+        return 0
+    # the cheaper kind is what stays unplaced
+    if r.wild_value >= r.joker_value:
+        dear, cheap, dear_n, cheap_n = r.wild_value, r.joker_value, wilds, jokers
+    else:
+        dear, cheap, dear_n, cheap_n = r.joker_value, r.wild_value, jokers, wilds
+    if left <= cheap_n:
+        return left * cheap
+    return cheap_n * cheap + (left - cheap_n) * dear
+
+
+cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wilds, int jokers,
+                 int capacity) noexcept nogil:
+    cdef int total = wilds + jokers
+    cdef int cap = capacity if capacity < total else total
+    cdef uint32_t small = <uint32_t>(wilds | (jokers << 8) | (cap << 16))
+    cdef int32_t memo
+    cdef uint64_t low, o, tw, bit
+    cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k
+    cdef int take[4]
+    cdef int avail[4]
+    cdef uint64_t sbits[4]
+    if _lookup(t, once, twice, small, &memo):
+        return memo
+    if once == 0:
+        best = _leaf(r, wilds, jokers, cap)
+        _store(t, once, twice, small, best)
+        return best
+    low = once & (~once + 1)
+    pos = __builtin_ctzll(low)
+    suit = pos >> 4
+    rank = pos & 15
+    o = once
+    tw = twice
+    _remove(&o, &tw, low)
+    best = r.points[rank] + _search(r, t, o, tw, wilds, jokers, capacity)
+    # sets holding the lowest card
+    for s in range(4):
+        sbits[s] = (<uint64_t>1) << (16 * s + rank)
+        avail[s] = _copies(o, tw, sbits[s])
+        if not r.identical:
+            avail[s] = 0 if s == suit else (1 if avail[s] else 0)
+        take[s] = 0
+    while True:
+        naturals = 1 + take[0] + take[1] + take[2] + take[3]
+        need = 3 - naturals if naturals < 3 else 0
+        size = naturals + need
+        if need <= r.max_wilds and naturals >= r.min_non_wild and size <= r.set_max and need <= total:
+            v = _place_set(r, t, o, tw, sbits, take, need,
+                           (r.max_wilds - need) if (r.max_wilds - need) < (r.set_max - size) else (r.set_max - size),
+                           wilds, jokers, capacity)
+            if v < best:
+                best = v
+        # next combination of copies per suit
+        k = 0
+        while k < 4:
+            take[k] += 1
+            if take[k] <= avail[k]:
+                break
+            take[k] = 0
+            k += 1
+        if k == 4:
+            break
+    v = _runs(r, t, o, tw, suit, rank, 0, wilds, jokers, capacity)
+    if v < best:
+        best = v
+    if rank == 0 and r.ace_high:
+        v = _runs(r, t, o, tw, suit, rank, 1, wilds, jokers, capacity)
+        if v < best:
+            best = v
+    _store(t, once, twice, small, best)
+    return best
+
+
+cdef int _place(const Rules *r, Table *t, uint64_t o, uint64_t tw, int need, int extra, int wilds, int jokers,
+                int capacity) noexcept nogil:
+    """Least penalty after a meld needing ``need`` wild cards that can take ``extra`` more."""
+    cdef int best = BIG, v, fw, fj, i
+    cdef int options[2]
+    if need > wilds + jokers:
+        return BIG
+    options[0] = need if need < wilds else wilds
+    options[1] = need - jokers if need > jokers else 0
+    for i in range(2):
+        if i == 1 and options[1] == options[0]:
+            break
+        fw = options[i]
+        fj = need - fw
+        if 0 <= fw <= wilds and 0 <= fj <= jokers:
+            v = _search(r, t, o, tw, wilds - fw, jokers - fj, capacity + extra)
+            if v < best:
+                best = v
+    return best
+
+
+cdef int _place_set(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t *sbits, int *take, int need,
+                    int extra, int wilds, int jokers, int capacity) noexcept nogil:
+    cdef int s, k
+    for s in range(4):
+        for k in range(take[s]):
+            _remove(&o, &tw, sbits[s])
+    return _place(r, t, o, tw, need, extra, wilds, jokers, capacity)
+
+
+cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int rank, bint high,
+               int wilds, int jokers, int capacity) noexcept nogil:
+    """Least penalty over the runs holding the lowest card at its low place (or at the top
+    of the ace-high line when ``high``): the other naturals lie on one side of it."""
+    cdef int p = 13 if high else rank, step = -1 if high else 1, q, n_others = 0, best = BIG, v
+    cdef int places[13]
+    cdef uint64_t bits[13]
+    cdef uint64_t bit, sub, oo, tt
+    cdef int i, far, span, naturals, gaps, length, need, extra, last
+    cdef int total = wilds + jokers
+    q = p + step
+    while 0 <= q <= r.top and (q - p if q > p else p - q) <= 12:
+        bit = (<uint64_t>1) << (16 * suit + (q % 13))
+        if (q % 13) != rank and _copies(o, tw, bit):
+            places[n_others] = q
+            bits[n_others] = bit
+            n_others += 1
+        q += step
+    for sub in range(<uint64_t>1 << n_others):
+        last = -1
+        naturals = 1
+        for i in range(n_others):
+            if sub >> i & 1:
+                last = i
+                naturals += 1
+        far = places[last] if last >= 0 else p
+        span = (far - p if far > p else p - far) + 1
+        if span > 13:
+            continue
+        gaps = span - naturals
+        length = span if span > 3 else 3
+        need = gaps + (length - span)
+        if need > r.max_wilds or naturals < r.min_non_wild or need > total:
+            continue
+        oo = o
+        tt = tw
+        for i in range(n_others):
+            if sub >> i & 1:
+                _remove(&oo, &tt, bits[i])
+        extra = r.max_wilds - need
+        if 13 - length < extra:
+            extra = 13 - length
+        v = _place(r, t, oo, tt, need, extra, wilds, jokers, capacity)
+        if v < best:
+            best = v
+    return best
+
+
+cdef class WildKernel:
+    """Least penalty of two-deck hands with wild cards (see rummylab/_wild_py.py)."""
+
+    cdef Rules rules
+    cdef Table table
+    cdef readonly tuple points
+    cdef readonly bint ace_high, identical_in_set
+    cdef readonly int max_wilds, min_non_wild, set_max
+
+    def __cinit__(self):
+        self.table.slots = NULL
+
+    def __init__(self, points, *, bint ace_high=False, max_wilds=None, int min_non_wild=0,
+                 bint identical_in_set=True, set_max=None):
+        cdef int i
+        if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
+            raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
+        self.points = tuple(int(v) for v in points)
+        for i in range(13):
+            self.rules.points[i] = self.points[i]
+        self.ace_high = ace_high
+        self.identical_in_set = identical_in_set
+        self.max_wilds = UNLIMITED if max_wilds is None else int(max_wilds)
+        self.min_non_wild = min_non_wild
+        self.set_max = UNLIMITED if set_max is None else int(set_max)
+        self.rules.top = 13 if ace_high else 12
+        self.rules.ace_high = ace_high
+        self.rules.max_wilds = self.max_wilds
+        self.rules.min_non_wild = min_non_wild
+        self.rules.identical = identical_in_set
+        self.rules.set_max = self.set_max
+        if self.table.slots == NULL and _table_init(&self.table, 1 << 12) != 0:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        if self.table.slots != NULL:
+            free(self.table.slots)
+
+    def __reduce__(self):
+        return (_rebuild, (self.points, self.ace_high, None if self.max_wilds == UNLIMITED else self.max_wilds,
+                           self.min_non_wild, self.identical_in_set,
+                           None if self.set_max == UNLIMITED else self.set_max))
+
+    cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, int wild_rank, int jokers,
+                      int joker_value) noexcept nogil:
+        cdef Rules r = self.rules
+        cdef uint64_t wild_mask = 0, w_once, w_twice, nat_once, nat_twice, oo, tt, bit
+        cdef uint64_t wild_bits[8]
+        cdef int n_w = 0, s, c, best = BIG, v, n_wild, i
+        cdef uint32_t combo, combos
+        cdef bint constrained = r.max_wilds < UNLIMITED or r.min_non_wild > 0
+        r.joker_value = joker_value
+        r.wild_value = r.points[wild_rank] if wild_rank >= 0 else 0
+        if wild_rank >= 0:
+            for s in range(4):
+                wild_mask |= (<uint64_t>1) << (16 * s + wild_rank)
+        w_once = once & wild_mask
+        w_twice = twice & wild_mask
+        nat_once = once & ~wild_mask
+        nat_twice = twice & ~wild_mask
+        if wild_rank >= 0:
+            for s in range(4):
+                bit = (<uint64_t>1) << (16 * s + wild_rank)
+                for c in range(_copies(w_once, w_twice, bit)):
+                    wild_bits[n_w] = bit
+                    n_w += 1
+        combos = (<uint32_t>1 << n_w) if constrained else 1
+        for combo in range(combos):
+            oo = nat_once
+            tt = nat_twice
+            n_wild = n_w
+            for i in range(n_w):
+                if combo >> i & 1:
+                    if oo & wild_bits[i]:
+                        tt |= wild_bits[i]
+                    else:
+                        oo |= wild_bits[i]
+                    n_wild -= 1
+            t.gen += 1
+            t.used = 0
+            if t.gen == 0:  # wrapped: clear the stamps once
+                for i in range(<int>(t.mask + 1)):
+                    t.slots[i].gen = 0
+                t.gen = 1
+            v = _search(&r, t, oo, tt, n_wild, jokers, 0)
+            if v < best:
+                best = v
+        return best
+
+    def penalty(self, uint64_t once, uint64_t twice, int wild_rank, int jokers=0, int joker_value=0):
+        """Least penalty of the hand; cards of ``wild_rank`` (-1: none) are wild."""
+        if not -1 <= wild_rank <= 12 or not 0 <= jokers <= 4:
+            raise ValueError("wild_rank must be -1..12 and jokers 0..4")
+        return self._penalty(&self.table, once, twice, wild_rank, jokers, joker_value)
+
+    def arrangement(self, once, twice, wild_rank, jokers=0, joker_value=0):
+        """An optimal arrangement (computed by the Python twin; not a hot path)."""
+        from rummylab._wild_py import WildKernel as Twin
+        twin = Twin(self.points, ace_high=self.ace_high,
+                    max_wilds=None if self.max_wilds == UNLIMITED else self.max_wilds,
+                    min_non_wild=self.min_non_wild, identical_in_set=self.identical_in_set,
+                    set_max=None if self.set_max == UNLIMITED else self.set_max)
+        return twin.arrangement(once, twice, wild_rank, jokers, joker_value)
+
+    def penalty_batch(self, const uint64_t[::1] once, const uint64_t[::1] twice, int wild_rank,
+                      int32_t[::1] out, int jokers=0, int joker_value=0):
+        """out[i] = penalty of (once[i], twice[i]); runs without the GIL on its own table."""
+        cdef Py_ssize_t i, n = once.shape[0]
+        cdef Table t
+        if twice.shape[0] != n or out.shape[0] != n:
+            raise ValueError("once, twice and out must have the same length")
+        if not -1 <= wild_rank <= 12 or not 0 <= jokers <= 4:
+            raise ValueError("wild_rank must be -1..12 and jokers 0..4")
+        if _table_init(&t, 1 << 12) != 0:
+            raise MemoryError()
+        try:
+            with nogil:
+                for i in range(n):
+                    out[i] = self._penalty(&t, once[i], twice[i], wild_rank, jokers, joker_value)
+        finally:
+            free(t.slots)
+
+
+def _rebuild(points, ace_high, max_wilds, min_non_wild, identical_in_set, set_max):
+    return WildKernel(points, ace_high=ace_high, max_wilds=max_wilds, min_non_wild=min_non_wild,
+                      identical_in_set=identical_in_set, set_max=set_max)
