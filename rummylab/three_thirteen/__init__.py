@@ -1,6 +1,7 @@
 """Three Thirteen: 11 rounds of 3 to 13 cards; the wild rank follows the hand size."""
 
 from .analysis import (
+    DEFAULT,
     ROUNDS,
     Analysis,
     Rules,
@@ -14,6 +15,7 @@ from .analysis import (
 )
 
 __all__ = [
+    "DEFAULT",
     "ROUNDS",
     "Analysis",
     "Rules",

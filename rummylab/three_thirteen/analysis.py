@@ -51,6 +51,10 @@ class Rules:
         return _kernel(self.points, self.ace_high, self.max_wilds_per_meld, self.min_non_wild, backend)
 
 
+DEFAULT = Rules()
+"""The rules.md defaults."""
+
+
 @functools.cache
 def _kernel(points: tuple[int, ...], ace_high: bool, max_wilds: int | None, min_non_wild: int,
             backend: str | None) -> WildKernel:
@@ -166,6 +170,17 @@ def _run_stand_ins(suit: int, first: int, length: int, naturals: tuple[Card, ...
             lo -= 1
             places.insert(0, lo)
     return tuple(RANKS[q % 13] + SUITS[suit] for q in places[:n])
+
+
+def penalty_of_cards(cards: Any, round_no: int, rules: Rules) -> int:
+    """Least penalty of already validated cards (a game's own hands)."""
+    once = twice = 0
+    for c in cards:
+        if once & c.bit:
+            twice |= c.bit
+        else:
+            once |= c.bit
+    return int(rules.kernel().penalty(once, twice, round_no + 1))
 
 
 def penalty(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> int:

@@ -1,0 +1,132 @@
+"""Three Thirteen players: greedy, and a planner that keeps wild cards and looks one draw ahead."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..cards import DECK, Card, SeedLike, rng_from
+from .analysis import DEFAULT, Rules, penalty_of_cards
+from .game import DRAW_DISCARD, DRAW_STOCK, NEXT_ROUND, Action, Phase, State, apply, new_game
+
+
+def _without(hand: Sequence[Card], card: Card) -> list[Card]:
+    out = list(hand)
+    out.remove(card)
+    return out
+
+
+class GreedyBot:
+    """Takes the discard when it lowers its penalty, goes out when it can, else discards the
+    card whose loss costs least (the highest such card)."""
+
+    name = "greedy"
+    keeps_wilds = False
+
+    def __init__(self, seed: SeedLike = None) -> None:
+        self.rng = rng_from(seed)
+
+    def _pen(self, state: State, cards: Sequence[Card]) -> int:
+        return penalty_of_cards(cards, state.round_no, state.rules)
+
+    def best_discards(self, state: State, hand: Sequence[Card]) -> list[tuple[int, Card]]:
+        """(penalty after, card) for each distinct discard, best first."""
+        w = state.wild_rank
+        options = []
+        for c in sorted(set(hand)):
+            if self.keeps_wilds and c.rank == w and any(x.rank != w for x in hand):
+                continue
+            options.append((self._pen(state, _without(hand, c)), -state.rules.points[c.rank], c))
+        options.sort()
+        return [(p, c) for p, _, c in options]
+
+    def wants_discard(self, state: State) -> bool:
+        hand = state.hands[state.to_play]
+        top = state.discards[-1]
+        now = self._pen(state, hand)
+        if self.keeps_wilds and top.rank == state.wild_rank:
+            return True
+        return min(self._pen(state, _without(list(hand) + [top], c)) for c in set(hand)) < now
+
+    def choose(self, state: State, ranked: list[tuple[int, Card]]) -> Card:
+        return ranked[0][1]
+
+    def act(self, state: State) -> Action:
+        if state.phase is Phase.ROUND_OVER:
+            return NEXT_ROUND
+        if state.phase is Phase.DRAW:
+            if state.discards and (not state.stock and len(state.discards) < 2 or self.wants_discard(state)):
+                return DRAW_DISCARD
+            return DRAW_STOCK
+        hand = state.hands[state.to_play]
+        ranked = self.best_discards(state, hand)
+        if state.went_out is None and ranked[0][0] == 0:
+            return Action("go_out", ranked[0][1])
+        return Action("discard", self.choose(state, ranked))
+
+
+class PlannerBot(GreedyBot):
+    """Never throws a wild card away, and among near-best discards keeps the hand with the
+    most cards that would lower its penalty on the next draw."""
+
+    name = "planner"
+    keeps_wilds = True
+
+    def choose(self, state: State, ranked: list[tuple[int, Card]]) -> Card:
+        best = ranked[0][0]
+        close = [c for p, c in ranked[:3] if p <= best + 3]
+        if len(close) == 1:
+            return close[0]
+        hand = state.hands[state.to_play]
+        seen = set(hand) | set(state.discards)
+        unseen = [c for c in DECK if c not in seen]
+        sample = [unseen[int(i)] for i in self.rng.choice(len(unseen), size=min(12, len(unseen)), replace=False)]
+
+        def promise(card: Card) -> float:
+            left = _without(hand, card)
+            now = self._pen(state, left)
+            better = sum(1 for u in sample
+                         if min(self._pen(state, _without(left + [u], x)) for x in set(left)) < now)
+            return better - 0.2 * (now - best)
+
+        return max(close, key=promise)
+
+
+BOTS: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "planner": PlannerBot}
+
+
+def make_bot(name: str, seed: SeedLike = None) -> GreedyBot:
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}: choose from {', '.join(BOTS)}")
+    return BOTS[name](seed)
+
+
+def play_game(bots: Sequence[GreedyBot], rules: Rules = DEFAULT, seed: int = 0,
+              max_actions: int = 200_000) -> State:
+    state = new_game(len(bots), rules, seed)
+    for _ in range(max_actions):
+        if state.phase is Phase.GAME_OVER:
+            return state
+        state = apply(state, bots[state.to_play].act(state))
+    raise RuntimeError(f"game with seed {seed} did not finish in {max_actions} actions")
+
+
+def simulate(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
+             seed: int = 0) -> Any:
+    """Play ``n_games`` full games; a polars DataFrame with one row per player per round."""
+    import polars as pl
+
+    rng = np.random.default_rng(seed)
+    players = [make_bot(b, int(rng.integers(2**32))) if isinstance(b, str) else b for b in bots]
+    rows = []
+    for g in range(n_games):
+        final = play_game(players, rules, int(rng.integers(2**31)))
+        totals = [0] * len(players)
+        for r, penalties in enumerate(final.round_scores, start=1):
+            for p, pen in enumerate(penalties):
+                totals[p] += pen
+                rows.append({"game": g, "round": r, "player": p, "bot": players[p].name, "penalty": pen,
+                             "total": totals[p], "winner": p in final.winners and r == 11})
+    return pl.DataFrame(rows)

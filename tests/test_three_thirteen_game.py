@@ -1,0 +1,94 @@
+"""Three Thirteen games: checked actions, going out and final turns, scoring, replay."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+
+import pytest
+
+from rummylab import three_thirteen as tt
+from rummylab.cards import DECK
+from rummylab.three_thirteen import game as g
+from rummylab.three_thirteen.bots import GreedyBot, PlannerBot, simulate
+
+GAMES = int(os.environ.get("RUMMYLAB_313_GAMES", "2000"))
+
+
+def test_deal_per_round_and_decks_by_players() -> None:
+    s = g.new_game(2, seed=1)
+    assert s.decks == 1 and [len(h) for h in s.hands] == [3, 3] and len(s.discards) == 1
+    assert len(s.stock) == 52 - 7 and s.to_play == (s.dealer + 1) % 2
+    s4 = g.new_game(4, seed=1)
+    assert s4.decks == 2 and len(s4.stock) == 104 - 13
+    assert g.new_game(3, tt.Rules(decks=1), 1).decks == 1
+    with pytest.raises(ValueError, match="2 to 6"):
+        g.new_game(7)
+    with pytest.raises(ValueError, match="2 to 6"):
+        g.new_game(1)
+
+
+def test_illegal_actions_raise_and_change_nothing() -> None:
+    s = g.new_game(3, seed=4)
+    drawn = g.apply(s, g.DRAW_STOCK)
+    me = drawn.to_play
+    not_mine = next(c for c in DECK if c not in drawn.hands[me])
+    cases = [
+        (s, g.Action("discard", s.hands[s.to_play][0]), "draw first"),
+        (drawn, g.DRAW_STOCK, "discard a card"),
+        (drawn, g.Action("discard", not_mine), "not in the hand"),
+        (drawn, g.Action("discard"), "discard a card"),
+        (s, g.NEXT_ROUND, "draw first"),
+        (s, "draw", "not an Action"),
+    ]
+    if not any(g.can_go_out(drawn, c) for c in drawn.hands[me]):
+        cases.append((drawn, g.Action("go_out", drawn.hands[me][0]), "not all melded"))
+    for state, action, rule in cases:
+        before = json.dumps(g.history_json(state)), state.hands, state.stock, state.discards
+        with pytest.raises(g.IllegalAction, match=rule):
+            g.apply(state, action)  # type: ignore[arg-type]
+        assert (json.dumps(g.history_json(state)), state.hands, state.stock, state.discards) == before
+
+
+def cards_conserved(s: g.State) -> None:
+    held = Counter(c for h in s.hands for c in h) + Counter(s.stock) + Counter(s.discards)
+    assert held == Counter(list(DECK) * s.decks)
+
+
+@pytest.mark.slow
+def test_full_games_keep_every_invariant() -> None:
+    """Cards conserved at every step; after a player goes out each other player has exactly one
+    more turn; round penalties add up to the totals; replay gives the same game."""
+    for game_no in range(GAMES):
+        players = 2 + game_no % 3
+        kinds = [GreedyBot, PlannerBot] if game_no % 10 == 0 else [GreedyBot]
+        bots = [kinds[i % len(kinds)](game_no * 7 + i) for i in range(players)]
+        s = g.new_game(players, tt.Rules(ace_high=game_no % 4 == 1), seed=game_no)
+        turns_after: list[int] | None = None
+        while s.phase is not g.Phase.GAME_OVER:
+            acting, phase = s.to_play, s.phase
+            action = bots[s.to_play].act(s)
+            s = g.apply(s, action)
+            if game_no % 25 == 0:
+                cards_conserved(s)
+            if action.kind == "go_out":
+                assert turns_after is None
+                turns_after = []
+            elif action.kind == "discard" and turns_after is not None:
+                turns_after.append(acting)
+            if s.phase in (g.Phase.ROUND_OVER, g.Phase.GAME_OVER) and phase is g.Phase.DISCARD:
+                if turns_after is not None:
+                    assert sorted(turns_after) == sorted(set(turns_after)) and len(turns_after) == players - 1
+                    assert s.round_scores[-1][s.went_out] == 0
+                turns_after = None
+        assert len(s.round_scores) == 11
+        assert tuple(sum(r[p] for r in s.round_scores) for p in range(players)) == s.scores
+        if game_no % 50 == 0:
+            assert g.replay(json.loads(json.dumps(g.history_json(s)))).scores == s.scores
+
+
+def test_simulate_rows() -> None:
+    df = simulate(2, ("greedy", "planner"), seed=3)
+    assert df.height == 2 * 11 * 2 and set(df["bot"].unique()) == {"greedy", "planner"}
+    assert df.equals(simulate(2, ("greedy", "planner"), seed=3))
