@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     mc.add_argument("family", help="gin")
     mc.add_argument("--hands", type=int, default=1_000_000)
     mc.add_argument("--seed", type=int, default=1)
-    mc.add_argument("--cards", type=int, default=10)
+    mc.add_argument("--cards", type=int, default=10, help="gin: 10 or 11")
+    mc.add_argument("--decks", type=int, default=1, help="three_thirteen: 1 or 2 decks")
     mc.add_argument("--out", help="write the estimates as Parquet (or CSV)")
     for q in (ex, mc):
         q.add_argument("--workers", type=int, default=1,
@@ -81,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-FAMILIES_WITH_ODDS = ("gin",)
+FAMILIES_WITH_ODDS = ("gin", "three_thirteen")
 
 
 def _odds(args: argparse.Namespace) -> str:
@@ -93,6 +94,8 @@ def _odds(args: argparse.Namespace) -> str:
     common = {"scheduler": None if scheduler == "threads" else scheduler, "workers": args.workers,
               "progress": not args.no_progress}
     if args.method == "exact":
+        if args.family != "gin":
+            raise ValueError(f"exact odds are available for gin only, not {args.family!r}")
         if args.cards not in (10, 11):
             raise ValueError(f"--cards {args.cards}: gin hands have 10 or 11 cards")
         table = odds.exact_histogram(args.cards, resume_dir=args.resume, **common)
@@ -101,6 +104,14 @@ def _odds(args: argparse.Namespace) -> str:
                  + f": {s['hands']:,} hands, exact",
                  f"  mean deadwood {s['mean']:.4f}, sd {s['sd']:.4f}",
                  f"  can knock: {s['p_knock']:.6%}   gin: {s['gin_hands']:,} hands ({s['p_gin']:.6%})"]
+    elif args.family == "three_thirteen":
+        table = odds.three_thirteen_dealt(args.hands, args.seed, decks=args.decks, **common)
+        lines = [f"Three Thirteen, {args.decks} deck(s): Monte Carlo on {args.hands:,} deals per round, "
+                 f"seed {args.seed}",
+                 "  round cards  mean dealt penalty ± SE   P(all melded)"]
+        lines += [f"  {r:>5} {c:>5}  {m:>10.3f} ± {se:<8.3f}  {p:.4%}" for r, c, m, se, p in
+                  zip(table["round"], table["cards"], table["mean_penalty"], table["se"], table["p_melded"],
+                      strict=True)]
     else:
         table = odds.gin_dealt(args.hands, args.seed, size=args.cards, **common)
         lines = [f"gin, {args.cards} cards: Monte Carlo on {args.hands:,} hands, seed {args.seed}"]

@@ -97,12 +97,25 @@ EXERCISES: dict[str, Exercise] = {
         lambda: _cards_set(gin.best_discards(DISCARD_06).discards),
         lambda: f"Discarding KD or QH leaves deadwood {gin.best_discards(DISCARD_06).deadwood}; both are optimal.",
         _cards_set),
+    "wild_rank_round_8": Exercise(
+        "In round 8 of Three Thirteen, which rank is wild?",
+        lambda: "T", lambda: "Round r deals r + 2 cards and that rank is wild: round 8 deals 10 cards, so tens.",
+        lambda x: "T" if str(x).strip().upper() in ("T", "10") else str(x).strip().upper()),
+    "thirteen_penalty": Exercise(
+        "Round 3 (fives wild): what is the least penalty of 5H 7S 9S KD 2C?",
+        lambda: _thirteen().penalty,
+        lambda: "The wild 5H fills the gap in 7S _ 9S (as 8S); KD and 2C are left: 10 + 2 = 12.", int),
     "gin_outs": Exercise(
         f"Holding {HAND_02}, how many of the unseen cards make gin on the next draw?",
         lambda: len(_draws().gin_cards),
         lambda: "The gin outs are " + " ".join(str(c) for c in sorted(_draws().gin_cards))
         + ": each completes or extends a meld so that KD can be discarded.", int),
 }
+
+
+def _thirteen() -> Any:
+    from .three_thirteen import analyze
+    return analyze("5H 7S 9S KD 2C", 3)
 
 
 def _draws() -> Any:

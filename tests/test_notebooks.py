@@ -19,13 +19,14 @@ KEY_OUTPUTS = {
     ("04-gin-big-gin-and-undercut", "key-big-gin"): "True",
     ("05-three-handed-gin-in-the-box", "key-roles"): "Roles(box='P2', captain='P3', sitting_out='P1', dealer='P2')",
 }
+KEY_OUTPUTS[("07-three-thirteen", "key-penalty")] = "12"
 KEY_CONTAINS = {
     ("10-hand-odds", "key-summary"): "'gin_hands': 136694",
 }
 
 
 def test_there_are_lessons() -> None:
-    assert len(NOTEBOOKS) >= 8
+    assert len(NOTEBOOKS) >= 9
 
 
 def text_of(cell: nbformat.NotebookNode) -> str:

@@ -178,3 +178,21 @@ def test_dask_local_cluster_gives_the_same_numbers() -> None:
 def test_scheduler_dask_string_starts_and_stops_a_local_cluster() -> None:
     h = odds.exact_histogram(7, suits=2, ranks=8, chunks=4, scheduler="dask", workers=2, progress=False)
     assert as_dict(h) == brute_histogram(7, 2, 8)
+
+
+def test_three_thirteen_monte_carlo_is_within_4_se_of_exact_round_one() -> None:
+    """Round 1 (3 cards, one deck) has only C(52, 3) = 22,100 hands: enumerate them exactly."""
+    from rummylab import three_thirteen as tt
+
+    hands = list(itertools.combinations(range(52), 3))
+    once = np.array([sum(1 << (16 * (c // 13) + c % 13) for c in h) for h in hands], dtype=np.uint64)
+    pen = tt.penalty_batch(once, np.zeros_like(once), 1)
+    exact_mean, exact_melded = float(pen.mean()), float((pen == 0).mean())
+    mc = odds.three_thirteen_dealt(20_000, 9, decks=1).row(0, named=True)
+    assert mc["round"] == 1 and mc["cards"] == 3
+    assert abs(mc["mean_penalty"] - exact_mean) <= 4 * mc["se"]
+    assert abs(mc["p_melded"] - exact_melded) <= 4 * mc["se_melded"]
+    two = odds.three_thirteen_dealt(2_000, 9, decks=2)
+    assert two.height == 11 and (two["decks"] == 2).all()
+    with pytest.raises(ValueError, match="decks"):
+        odds.three_thirteen_dealt(10, 1, decks=3)

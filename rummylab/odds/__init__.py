@@ -2,7 +2,7 @@
 
 from .draws import DrawOdds, draw_odds
 from .exact import exact_gin, exact_histogram, summary
-from .montecarlo import gin_dealt, gin_dealt_histogram, gin_turns
+from .montecarlo import gin_dealt, gin_dealt_histogram, gin_turns, three_thirteen_dealt
 
 __all__ = [
     "DrawOdds",
@@ -13,4 +13,5 @@ __all__ = [
     "gin_dealt_histogram",
     "gin_turns",
     "summary",
+    "three_thirteen_dealt",
 ]

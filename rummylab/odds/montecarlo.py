@@ -108,3 +108,41 @@ def gin_turns(n: int, seed: int, *, turns: int = 10, policy: str = "greedy", kno
     se = np.sqrt(p * (1 - p) / n)
     return pl.DataFrame({"turn": np.arange(1, turns + 1), "p_knock": p[:, 0], "se_knock": se[:, 0],
                          "p_gin": p[:, 1], "se_gin": se[:, 1], "n": [n] * turns})
+
+
+def _three_thirteen_chunk(n: int, seed: np.random.SeedSequence, decks: int, rules: Any) -> np.ndarray:
+    """[round, (sum of penalties, sum of squares, hands dealt that go out at once)] for n deals per round."""
+    from ..three_thirteen import penalty_batch
+
+    rng = np.random.default_rng(seed)
+    out = np.zeros((11, 3), dtype=np.float64)
+    deck = np.array([1 << (16 * (c // 13) + c % 13) for c in range(52)] * decks, dtype=np.uint64)
+    for r in range(1, 12):
+        once = np.zeros(n, dtype=np.uint64)
+        twice = np.zeros(n, dtype=np.uint64)
+        picks = np.argsort(rng.random((n, deck.size)), axis=1)[:, : r + 2]
+        for k in range(r + 2):
+            bits = deck[picks[:, k]]
+            dup = (once & bits) != 0
+            twice |= np.where(dup, bits, 0).astype(np.uint64)
+            once |= bits
+        pen = penalty_batch(once, twice, r, rules).astype(np.float64)
+        out[r - 1] = (pen.sum(), (pen * pen).sum(), float((pen == 0).sum()))
+    return out
+
+
+def three_thirteen_dealt(n: int, seed: int, *, decks: int = 1, rules: Any = None, chunks: int = 8,
+                         scheduler: Any = None, workers: int = 1, progress: bool = False) -> pl.DataFrame:
+    """Mean dealt penalty by round (one or two decks), and P(a dealt hand is fully melded), with SEs."""
+    from ..three_thirteen import DEFAULT
+
+    if decks not in (1, 2):
+        raise ValueError(f"decks={decks}: 1 or 2")
+    sums = _run_counts(_three_thirteen_chunk, n, seed, chunks, (decks, rules or DEFAULT), scheduler, workers,
+                       progress, f"Monte Carlo Three Thirteen ({decks} deck{'s' if decks > 1 else ''})")
+    mean = sums[:, 0] / n
+    var = np.maximum(sums[:, 1] / n - mean**2, 0)
+    p0 = sums[:, 2] / n
+    return pl.DataFrame({"round": np.arange(1, 12), "cards": np.arange(3, 14), "decks": [decks] * 11,
+                         "mean_penalty": mean, "se": np.sqrt(var / n), "p_melded": p0,
+                         "se_melded": np.sqrt(p0 * (1 - p0) / n), "n": [n] * 11})

@@ -3,5 +3,6 @@
 from .analyzer import HandAnalyzer
 from .scorer import KnockScorer, explain
 from .table import GinTable
+from .thirteen import ThirteenAnalyzer, ThirteenTable
 
-__all__ = ["GinTable", "HandAnalyzer", "KnockScorer", "explain"]
+__all__ = ["GinTable", "HandAnalyzer", "KnockScorer", "ThirteenAnalyzer", "ThirteenTable", "explain"]

@@ -111,3 +111,20 @@ def test_lesson_runs_in_jupyterlab(page: Any, jupyterlab: tuple[str, str]) -> No
     assert not [t for t in texts if "Error" in t or "Traceback" in t], texts
     assert page.locator(".jp-Notebook .rl-analyzer").count() == 1
     shot(page, "jupyterlab-lesson")
+
+
+def test_three_thirteen_lesson_analyzer_and_table(page: Any, voila: str) -> None:
+    open_lesson(page, voila, "07-three-thirteen", ".rl-313-analyzer .rl-penalty")
+    assert page.inner_text(".rl-313-analyzer .rl-penalty") == "12"
+    assert "wild as 8S" in page.inner_text(".rl-313-analyzer .rl-313-result")
+    page.fill(".rl-313-analyzer .rl-313-hand input", "5H 7S 8S 9S 2C")
+    page.press(".rl-313-analyzer .rl-313-hand input", "Enter")
+    page.wait_for_function("document.querySelector('.rl-313-analyzer .rl-penalty').innerText === '2'")
+    # play a draw and a discard against the computer
+    before = page.inner_html(".rl-313-table")
+    page.click(".rl-313-table .rl-313-draw-stock")
+    page.wait_for_selector(".rl-313-table .rl-313-card:not([disabled])", timeout=20_000)
+    page.locator(".rl-313-table .rl-313-card:not([disabled])").first.click()
+    page.wait_for_function("b => document.querySelector('.rl-313-table').innerHTML !== b", arg=before)
+    assert "You: draw_stock" in page.inner_html(".rl-313-table")
+    shot(page, "three-thirteen", ".rl-313-analyzer")
