@@ -165,6 +165,7 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k
     cdef int take[4]
     cdef int avail[4]
+    cdef bint sets_possible, runs_possible
     cdef uint64_t sbits[4]
     if _lookup(t, once, twice, small, &memo):
         return memo
@@ -180,14 +181,21 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     tw = twice
     _remove(&o, &tw, low)
     best = r.points[rank] + _search(r, t, o, tw, wilds, jokers, capacity)
-    # sets holding the lowest card
+    if best == 0:
+        _store(t, once, twice, small, best)
+        return best
+    # sets holding the lowest card (skipped when three cards of its rank cannot be reached)
+    naturals = 1
+    for s in range(4):
+        naturals += _copies(o, tw, (<uint64_t>1) << (16 * s + rank))
+    sets_possible = naturals + (total if total < r.max_wilds else r.max_wilds) >= 3
     for s in range(4):
         sbits[s] = (<uint64_t>1) << (16 * s + rank)
         avail[s] = _copies(o, tw, sbits[s])
         if not r.identical:
             avail[s] = 0 if s == suit else (1 if avail[s] else 0)
         take[s] = 0
-    while True:
+    while sets_possible:
         naturals = 1 + take[0] + take[1] + take[2] + take[3]
         need = 3 - naturals if naturals < 3 else 0
         size = naturals + need
@@ -197,6 +205,8 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
                            wilds, jokers, capacity)
             if v < best:
                 best = v
+                if best == 0:
+                    break
         # next combination of copies per suit
         k = 0
         while k < 4:
@@ -207,10 +217,13 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
             k += 1
         if k == 4:
             break
-    v = _runs(r, t, o, tw, suit, rank, 0, wilds, jokers, capacity)
-    if v < best:
-        best = v
-    if rank == 0 and r.ace_high:
+    # a run needs a wild card or the next card of the suit
+    runs_possible = total > 0 or (rank < 12 and _copies(o, tw, (<uint64_t>1) << (16 * suit + rank + 1)) > 0)
+    if best > 0 and runs_possible:
+        v = _runs(r, t, o, tw, suit, rank, 0, wilds, jokers, capacity)
+        if v < best:
+            best = v
+    if best > 0 and rank == 0 and r.ace_high and (total > 0 or _copies(o, tw, (<uint64_t>1) << (16 * suit + 12))):
         v = _runs(r, t, o, tw, suit, rank, 1, wilds, jokers, capacity)
         if v < best:
             best = v
