@@ -268,8 +268,8 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
     cdef int p = 13 if high else rank, step = -1 if high else 1, q, n_others = 0, best = BIG, v
     cdef int places[13]
     cdef uint64_t bits[13]
-    cdef uint64_t bit, sub, oo, tt
-    cdef int i, far, span, naturals, gaps, length, need, extra, last
+    cdef uint64_t bit, sub, oo, tt, low, ripple
+    cdef int i, f, far, span, naturals, length, need, extra, base, budget, skip_n
     cdef int total = wilds + jokers
     q = p + step
     while 0 <= q <= r.top and (q - p if q > p else p - q) <= 12:
@@ -279,33 +279,47 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
             bits[n_others] = bit
             n_others += 1
         q += step
-    for sub in range(<uint64_t>1 << n_others):
-        last = -1
-        naturals = 1
-        for i in range(n_others):
-            if sub >> i & 1:
-                last = i
-                naturals += 1
-        far = places[last] if last >= 0 else p
+    budget = total if total < r.max_wilds else r.max_wilds
+    for f in range(-1, n_others):  # the run's farthest natural: none (f = -1) or others[f]
+        far = places[f] if f >= 0 else p
         span = (far - p if far > p else p - far) + 1
         if span > 13:
-            continue
-        gaps = span - naturals
+            break
         length = span if span > 3 else 3
-        need = gaps + (length - span)
-        if need > r.max_wilds or naturals < r.min_non_wild or need > total:
+        if span - 1 - (f + 1) > budget:
+            break  # empty places between only grow as the run reaches farther
+        base = (span - 1 - (f + 1)) + (length - span)  # empty places + padding to three cards
+        if base > budget:
             continue
-        oo = o
-        tt = tw
-        for i in range(n_others):
-            if sub >> i & 1:
-                _remove(&oo, &tt, bits[i])
-        extra = r.max_wilds - need
-        if 13 - length < extra:
-            extra = 13 - length
-        v = _place(r, t, oo, tt, need, extra, wilds, jokers, capacity)
-        if v < best:
-            best = v
+        # leave out up to (budget - base) of the naturals between, each leaving a place to fill
+        for skip_n in range(0, (f if f > 0 else 0) + 1):
+            if base + skip_n > budget:
+                break
+            if skip_n == 0:
+                sub = 0
+            else:
+                sub = (<uint64_t>1 << skip_n) - 1
+            while sub < (<uint64_t>1 << (f if f > 0 else 0)) or (skip_n == 0 and sub == 0):
+                naturals = 1 + (f + 1) - skip_n
+                need = base + skip_n
+                if naturals >= r.min_non_wild:
+                    oo = o
+                    tt = tw
+                    for i in range(f + 1):
+                        if i == f or not (sub >> i & 1):
+                            _remove(&oo, &tt, bits[i])
+                    extra = r.max_wilds - need
+                    if 13 - length < extra:
+                        extra = 13 - length
+                    v = _place(r, t, oo, tt, need, extra, wilds, jokers, capacity)
+                    if v < best:
+                        best = v
+                if skip_n == 0:
+                    break
+                # next subset of the same size (Gosper's hack)
+                low = sub & (~sub + 1)
+                ripple = sub + low
+                sub = (((ripple ^ sub) >> 2) // low) | ripple
     return best
 
 
