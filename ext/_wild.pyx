@@ -8,7 +8,7 @@ generation number, so no table is cleared between hands. Only validated input ma
 reach it.
 """
 
-from libc.stdint cimport uint32_t, uint64_t, int32_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t
 from libc.stdlib cimport calloc, free
 
 cdef extern from *:
@@ -115,6 +115,10 @@ cdef struct Rules:
     int set_max
     int wild_value
     int joker_value
+    int min_runs
+    int min_pure
+    int wild_natural_pure
+    uint64_t wild_mask
 
 
 cdef int _own_melds(const Rules *r, int n) noexcept nogil:
@@ -139,8 +143,10 @@ cdef int _own_melds(const Rules *r, int n) noexcept nogil:
     return best[n]
 
 
-cdef int _leaf(const Rules *r, int wilds, int jokers, int cap) noexcept nogil:
+cdef int _leaf(const Rules *r, int wilds, int jokers, int cap, int lives) noexcept nogil:
     cdef int total = wilds + jokers, left, placed, dear, cheap, dear_n, cheap_n, charge
+    if (lives & 3) < r.min_pure or (lives >> 2) < r.min_runs:
+        return BIG  # the runs required were not made
     left = total - cap
     left -= _own_melds(r, left)
     if left <= 0:
@@ -156,10 +162,11 @@ cdef int _leaf(const Rules *r, int wilds, int jokers, int cap) noexcept nogil:
 
 
 cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wilds, int jokers,
-                 int capacity) noexcept nogil:
+                 int capacity, int lives) noexcept nogil:
+    """Least penalty; ``lives`` holds the pure runs (low two bits) and runs made so far."""
     cdef int total = wilds + jokers
     cdef int cap = capacity if capacity < total else total
-    cdef uint32_t small = <uint32_t>(wilds | (jokers << 8) | (cap << 16))
+    cdef uint32_t small = <uint32_t>(wilds | (jokers << 8) | (cap << 16) | (lives << 24))
     cdef int32_t memo
     cdef uint64_t low, o, tw, bit
     cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k
@@ -170,7 +177,7 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     if _lookup(t, once, twice, small, &memo):
         return memo
     if once == 0:
-        best = _leaf(r, wilds, jokers, cap)
+        best = _leaf(r, wilds, jokers, cap, lives)
         _store(t, once, twice, small, best)
         return best
     low = once & (~once + 1)
@@ -180,7 +187,9 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     o = once
     tw = twice
     _remove(&o, &tw, low)
-    best = r.points[rank] + _search(r, t, o, tw, wilds, jokers, capacity)
+    best = r.points[rank] + _search(r, t, o, tw, wilds, jokers, capacity, lives)
+    if best > BIG:
+        best = BIG
     if best == 0:
         _store(t, once, twice, small, best)
         return best
@@ -202,7 +211,7 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
         if need <= r.max_wilds and naturals >= r.min_non_wild and size <= r.set_max and need <= total:
             v = _place_set(r, t, o, tw, sbits, take, need,
                            (r.max_wilds - need) if (r.max_wilds - need) < (r.set_max - size) else (r.set_max - size),
-                           wilds, jokers, capacity)
+                           wilds, jokers, capacity, lives)
             if v < best:
                 best = v
                 if best == 0:
@@ -220,11 +229,11 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     # a run needs a wild card or the next card of the suit
     runs_possible = total > 0 or (rank < 12 and _copies(o, tw, (<uint64_t>1) << (16 * suit + rank + 1)) > 0)
     if best > 0 and runs_possible:
-        v = _runs(r, t, o, tw, suit, rank, 0, wilds, jokers, capacity)
+        v = _runs(r, t, o, tw, suit, rank, 0, wilds, jokers, capacity, lives)
         if v < best:
             best = v
     if best > 0 and rank == 0 and r.ace_high and (total > 0 or _copies(o, tw, (<uint64_t>1) << (16 * suit + 12))):
-        v = _runs(r, t, o, tw, suit, rank, 1, wilds, jokers, capacity)
+        v = _runs(r, t, o, tw, suit, rank, 1, wilds, jokers, capacity, lives)
         if v < best:
             best = v
     _store(t, once, twice, small, best)
@@ -232,7 +241,7 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
 
 
 cdef int _place(const Rules *r, Table *t, uint64_t o, uint64_t tw, int need, int extra, int wilds, int jokers,
-                int capacity) noexcept nogil:
+                int capacity, int lives) noexcept nogil:
     """Least penalty after a meld needing ``need`` wild cards that can take ``extra`` more."""
     cdef int best = BIG, v, fw, fj, i
     cdef int options[2]
@@ -246,29 +255,32 @@ cdef int _place(const Rules *r, Table *t, uint64_t o, uint64_t tw, int need, int
         fw = options[i]
         fj = need - fw
         if 0 <= fw <= wilds and 0 <= fj <= jokers:
-            v = _search(r, t, o, tw, wilds - fw, jokers - fj, capacity + extra)
+            v = _search(r, t, o, tw, wilds - fw, jokers - fj, capacity + extra, lives)
             if v < best:
                 best = v
     return best
 
 
 cdef int _place_set(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t *sbits, int *take, int need,
-                    int extra, int wilds, int jokers, int capacity) noexcept nogil:
+                    int extra, int wilds, int jokers, int capacity, int lives) noexcept nogil:
     cdef int s, k
     for s in range(4):
         for k in range(take[s]):
             _remove(&o, &tw, sbits[s])
-    return _place(r, t, o, tw, need, extra, wilds, jokers, capacity)
+    return _place(r, t, o, tw, need, extra, wilds, jokers, capacity, lives)
 
 
 cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int rank, bint high,
-               int wilds, int jokers, int capacity) noexcept nogil:
+               int wilds, int jokers, int capacity, int lives) noexcept nogil:
     """Least penalty over the runs holding the lowest card at its low place (or at the top
     of the ace-high line when ``high``): the other naturals lie on one side of it."""
     cdef int p = 13 if high else rank, step = -1 if high else 1, q, n_others = 0, best = BIG, v
     cdef int places[13]
     cdef uint64_t bits[13]
-    cdef uint64_t bit, sub, oo, tt, low, ripple
+    cdef uint64_t bit, sub, oo, tt, low, ripple, held
+    cdef int runs = (lives >> 2) + 1 if (lives >> 2) < r.min_runs else (lives >> 2)
+    cdef int pure = (lives & 3) + 1 if (lives & 3) < r.min_pure else (lives & 3)
+    cdef bint room_counts = r.wild_value != 0 or r.joker_value != 0
     cdef int i, f, far, span, naturals, length, need, extra, base, budget, skip_n
     cdef int total = wilds + jokers
     q = p + step
@@ -305,21 +317,53 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
                 if naturals >= r.min_non_wild:
                     oo = o
                     tt = tw
+                    held = (<uint64_t>1) << (16 * suit + rank)
                     for i in range(f + 1):
                         if i == f or not (sub >> i & 1):
                             _remove(&oo, &tt, bits[i])
+                            held |= bits[i]
                     extra = r.max_wilds - need
                     if 13 - length < extra:
                         extra = 13 - length
-                    v = _place(r, t, oo, tt, need, extra, wilds, jokers, capacity)
-                    if v < best:
-                        best = v
+                    if need == 0 and r.min_pure > 0 and (r.wild_natural_pure or not (held & r.wild_mask)):
+                        # a pure run: it takes no wilds; as a plain run it could
+                        v = _place(r, t, oo, tt, 0, 0, wilds, jokers, capacity, pure | (runs << 2))
+                        if v < best:
+                            best = v
+                        if extra > 0 and room_counts:
+                            v = _place(r, t, oo, tt, 0, extra, wilds, jokers, capacity, (lives & 3) | (runs << 2))
+                            if v < best:
+                                best = v
+                    else:
+                        v = _place(r, t, oo, tt, need, extra, wilds, jokers, capacity, (lives & 3) | (runs << 2))
+                        if v < best:
+                            best = v
                 if skip_n == 0:
                     break
                 # next subset of the same size (Gosper's hack)
                 low = sub & (~sub + 1)
                 ripple = sub + low
                 sub = (((ripple ^ sub) >> 2) // low) | ripple
+    return best
+
+
+cdef int _best_pure_run(const Rules *r, uint64_t once, int wild_rank) noexcept nogil:
+    """Most points held in one run without wilds (-1: none); a wild card in its own place
+    counts there, worth nothing, when wild_natural_pure."""
+    cdef int best = -1, suit, q, rk, value, length
+    for suit in range(4):
+        value = 0
+        length = 0
+        for q in range(r.top + 1):
+            rk = q % 13
+            if (once >> (16 * suit + rk)) & 1 and (rk != wild_rank or r.wild_natural_pure):
+                value += 0 if rk == wild_rank else r.points[rk]
+                length += 1
+                if length >= 3 and value > best:
+                    best = value
+            else:
+                value = 0
+                length = 0
     return best
 
 
@@ -330,16 +374,26 @@ cdef class WildKernel:
     cdef Table table
     cdef readonly tuple points
     cdef readonly bint ace_high, identical_in_set
-    cdef readonly int max_wilds, min_non_wild, set_max
+    cdef readonly int max_wilds, min_non_wild, set_max, min_runs, min_pure_runs
+    cdef readonly bint wild_natural_in_pure
 
     def __cinit__(self):
         self.table.slots = NULL
 
     def __init__(self, points, *, bint ace_high=False, max_wilds=None, int min_non_wild=0,
-                 bint identical_in_set=True, set_max=None):
+                 bint identical_in_set=True, set_max=None, int min_runs=0, int min_pure_runs=0,
+                 bint wild_natural_in_pure=True):
         cdef int i
         if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
             raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
+        if not (0 <= min_runs <= 3 and 0 <= min_pure_runs <= 3):
+            raise ValueError(f"min_runs and min_pure_runs must be 0..3, not {min_runs}, {min_pure_runs}")
+        self.min_runs = min_runs if min_runs > min_pure_runs else min_pure_runs
+        self.min_pure_runs = min_pure_runs
+        self.wild_natural_in_pure = wild_natural_in_pure
+        self.rules.min_runs = self.min_runs
+        self.rules.min_pure = min_pure_runs
+        self.rules.wild_natural_pure = wild_natural_in_pure
         self.points = tuple(int(v) for v in points)
         for i in range(13):
             self.rules.points[i] = self.points[i]
@@ -364,21 +418,24 @@ cdef class WildKernel:
     def __reduce__(self):
         return (_rebuild, (self.points, self.ace_high, None if self.max_wilds == UNLIMITED else self.max_wilds,
                            self.min_non_wild, self.identical_in_set,
-                           None if self.set_max == UNLIMITED else self.set_max))
+                           None if self.set_max == UNLIMITED else self.set_max, self.min_runs,
+                           self.min_pure_runs, self.wild_natural_in_pure))
 
     cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, int wild_rank, int jokers,
-                      int joker_value) noexcept nogil:
+                      int joker_value, int wild_value) noexcept nogil:
         cdef Rules r = self.rules
         cdef uint64_t wild_mask = 0, w_once, w_twice, nat_once, nat_twice, oo, tt, bit
         cdef uint64_t wild_bits[8]
         cdef int n_w = 0, s, c, best = BIG, v, n_wild, i
         cdef uint32_t combo, combos
-        cdef bint constrained = r.max_wilds < UNLIMITED or r.min_non_wild > 0
+        cdef bint constrained = (r.max_wilds < UNLIMITED or r.min_non_wild > 0
+                                 or (r.min_pure > 0 and r.wild_natural_pure))
         r.joker_value = joker_value
-        r.wild_value = r.points[wild_rank] if wild_rank >= 0 else 0
+        r.wild_value = (r.points[wild_rank] if wild_rank >= 0 else 0) if wild_value < 0 else wild_value
         if wild_rank >= 0:
             for s in range(4):
                 wild_mask |= (<uint64_t>1) << (16 * s + wild_rank)
+        r.wild_mask = wild_mask
         w_once = once & wild_mask
         w_twice = twice & wild_mask
         nat_once = once & ~wild_mask
@@ -407,25 +464,102 @@ cdef class WildKernel:
                 for i in range(<int>(t.mask + 1)):
                     t.slots[i].gen = 0
                 t.gen = 1
-            v = _search(&r, t, oo, tt, n_wild, jokers, 0)
+            v = _search(&r, t, oo, tt, n_wild, jokers, 0, 0)
             if v < best:
                 best = v
         return best
 
-    def penalty(self, uint64_t once, uint64_t twice, int wild_rank, int jokers=0, int joker_value=0):
-        """Least penalty of the hand; cards of ``wild_rank`` (-1: none) are wild."""
+    def penalty(self, uint64_t once, uint64_t twice, int wild_rank, int jokers=0, int joker_value=0,
+                wild_value=None):
+        """Least penalty of the hand; cards of ``wild_rank`` (-1: none) are wild. BIG when no
+        arrangement has the runs required."""
         if not -1 <= wild_rank <= 12 or not 0 <= jokers <= 4:
             raise ValueError("wild_rank must be -1..12 and jokers 0..4")
-        return self._penalty(&self.table, once, twice, wild_rank, jokers, joker_value)
+        return self._penalty(&self.table, once, twice, wild_rank, jokers, joker_value,
+                             -1 if wild_value is None else int(wild_value))
 
-    def arrangement(self, once, twice, wild_rank, jokers=0, joker_value=0):
+    def arrangement(self, once, twice, wild_rank, jokers=0, joker_value=0, wild_value=None):
         """An optimal arrangement (computed by the Python twin; not a hot path)."""
         from rummylab._wild_py import WildKernel as Twin
-        twin = Twin(self.points, ace_high=self.ace_high,
+        return self._twin().arrangement(once, twice, wild_rank, jokers, joker_value, wild_value)
+
+    def _twin(self):
+        from rummylab._wild_py import WildKernel as Twin
+        return Twin(self.points, ace_high=self.ace_high,
                     max_wilds=None if self.max_wilds == UNLIMITED else self.max_wilds,
                     min_non_wild=self.min_non_wild, identical_in_set=self.identical_in_set,
-                    set_max=None if self.set_max == UNLIMITED else self.set_max)
-        return twin.arrangement(once, twice, wild_rank, jokers, joker_value)
+                    set_max=None if self.set_max == UNLIMITED else self.set_max, min_runs=self.min_runs,
+                    min_pure_runs=self.min_pure_runs, wild_natural_in_pure=self.wild_natural_in_pure)
+
+    def best_pure_run(self, uint64_t once, uint64_t twice, int wild_rank):
+        """Most points held in one run without wilds (-1: none)."""
+        if not -1 <= wild_rank <= 12:
+            raise ValueError("wild_rank must be -1..12")
+        return _best_pure_run(&self.rules, once, wild_rank)
+
+    cdef int _loser(self, Table *t, uint64_t once, uint64_t twice, int jokers, int wild_rank, bint exclude_pure,
+                    int cap, int valid_show) noexcept nogil:
+        cdef int v = self._penalty(t, once, twice, wild_rank, jokers, 0, 0), s, q, b
+        cdef uint64_t bit
+        if v >= BIG:  # without the runs required every card counts, bar a pure run if allowed
+            v = 0
+            for s in range(4):
+                for q in range(13):
+                    if q != wild_rank:
+                        bit = (<uint64_t>1) << (16 * s + q)
+                        v += self.rules.points[q] * _copies(once, twice, bit)
+            if exclude_pure:
+                b = _best_pure_run(&self.rules, once, wild_rank)
+                if b > 0:
+                    v -= b
+        elif v == 0:
+            v = valid_show
+        return v if v < cap else cap
+
+    def loser_points_batch(self, const uint64_t[::1] once, const uint64_t[::1] twice, const uint8_t[::1] jokers,
+                           int wild_rank, int32_t[::1] out, bint exclude_pure=False, int cap=80,
+                           int valid_show=2, bint discard=False):
+        """out[i] = points of hand i that lacks the runs required (every card, or every card
+        but the best pure run) or has them (cards left over; ``valid_show`` for none), at most
+        ``cap``; wild cards and jokers count nothing. With ``discard``, the least such points
+        after discarding one card. Runs without the GIL on its own table."""
+        cdef Py_ssize_t i, n = once.shape[0]
+        cdef Table t
+        cdef uint64_t rest, bit, o2, t2
+        cdef int v, best
+        if twice.shape[0] != n or out.shape[0] != n or jokers.shape[0] != n:
+            raise ValueError("once, twice, jokers and out must have the same length")
+        if not -1 <= wild_rank <= 12:
+            raise ValueError("wild_rank must be -1..12")
+        for i in range(n):
+            if jokers[i] > 4:
+                raise ValueError(f"hand {i} holds {jokers[i]} jokers; at most 4")
+        if _table_init(&t, 1 << 12) != 0:
+            raise MemoryError()
+        try:
+            with nogil:
+                for i in range(n):
+                    if not discard:
+                        out[i] = self._loser(&t, once[i], twice[i], jokers[i], wild_rank, exclude_pure, cap,
+                                             valid_show)
+                        continue
+                    best = BIG
+                    if jokers[i] > 0:
+                        best = self._loser(&t, once[i], twice[i], jokers[i] - 1, wild_rank, exclude_pure, cap,
+                                           valid_show)
+                    rest = once[i]
+                    while rest and best > 0:
+                        bit = rest & (~rest + 1)
+                        rest &= rest - 1
+                        o2 = once[i]
+                        t2 = twice[i]
+                        _remove(&o2, &t2, bit)
+                        v = self._loser(&t, o2, t2, jokers[i], wild_rank, exclude_pure, cap, valid_show)
+                        if v < best:
+                            best = v
+                    out[i] = best
+        finally:
+            free(t.slots)
 
     def penalty_batch(self, const uint64_t[::1] once, const uint64_t[::1] twice, int wild_rank,
                       int32_t[::1] out, int jokers=0, int joker_value=0):
@@ -441,11 +575,13 @@ cdef class WildKernel:
         try:
             with nogil:
                 for i in range(n):
-                    out[i] = self._penalty(&t, once[i], twice[i], wild_rank, jokers, joker_value)
+                    out[i] = self._penalty(&t, once[i], twice[i], wild_rank, jokers, joker_value, -1)
         finally:
             free(t.slots)
 
 
-def _rebuild(points, ace_high, max_wilds, min_non_wild, identical_in_set, set_max):
+def _rebuild(points, ace_high, max_wilds, min_non_wild, identical_in_set, set_max, min_runs=0, min_pure_runs=0,
+             wild_natural_in_pure=True):
     return WildKernel(points, ace_high=ace_high, max_wilds=max_wilds, min_non_wild=min_non_wild,
-                      identical_in_set=identical_in_set, set_max=set_max)
+                      identical_in_set=identical_in_set, set_max=set_max, min_runs=min_runs,
+                      min_pure_runs=min_pure_runs, wild_natural_in_pure=wild_natural_in_pure)

@@ -15,6 +15,7 @@ from itertools import product
 
 RANK_BITS = 0x1FFF
 UNLIMITED = 99
+IMPOSSIBLE = 1 << 29  # the penalty when no arrangement meets the runs required
 
 
 def _remove(once: int, twice: int, bit: int) -> tuple[int, int]:
@@ -30,9 +31,15 @@ class WildKernel:
     """Least penalty of two-deck hands with wild cards."""
 
     def __init__(self, points: Sequence[int], *, ace_high: bool = False, max_wilds: int | None = None,
-                 min_non_wild: int = 0, identical_in_set: bool = True, set_max: int | None = None) -> None:
+                 min_non_wild: int = 0, identical_in_set: bool = True, set_max: int | None = None,
+                 min_runs: int = 0, min_pure_runs: int = 0, wild_natural_in_pure: bool = True) -> None:
         if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
             raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
+        if not (0 <= min_runs <= 3 and 0 <= min_pure_runs <= 3):
+            raise ValueError(f"min_runs and min_pure_runs must be 0..3, not {min_runs}, {min_pure_runs}")
+        self.min_runs = max(int(min_runs), int(min_pure_runs))
+        self.min_pure_runs = int(min_pure_runs)
+        self.wild_natural_in_pure = bool(wild_natural_in_pure)
         self.points = tuple(int(v) for v in points)
         self.ace_high = bool(ace_high)
         self.max_wilds = UNLIMITED if max_wilds is None else int(max_wilds)
@@ -40,7 +47,6 @@ class WildKernel:
         self.identical_in_set = bool(identical_in_set)
         self.set_max = UNLIMITED if set_max is None else int(set_max)
         self.top = 13 if ace_high else 12
-        self._choices: dict | None = None
 
     # -- leftover wilds -----------------------------------------------------
 
@@ -56,148 +62,77 @@ class WildKernel:
 
     # -- the search ---------------------------------------------------------
 
-    def penalty(self, once: int, twice: int, wild_rank: int, jokers: int = 0, joker_value: int = 0) -> int:
-        """Least penalty of the hand: cards of ``wild_rank`` (-1: none) are wild; ``jokers``
-        printed jokers, each worth ``joker_value`` when left over."""
+    def _wild_cards(self, once: int, twice: int, wild_rank: int) -> list[int]:
+        if wild_rank < 0:
+            return []
+        return [b for s in range(4) for b in [1 << (16 * s + wild_rank)] for _ in range(_copies(once, twice, b))]
+
+    def _choices_of_wilds(self, once: int, twice: int, wild_rank: int):  # type: ignore[no-untyped-def]
+        """(naturals once, twice, wild cards left wild) for each way of letting wild cards
+        stand for themselves; only one way unless melds limit their wilds or a wild card
+        can keep a run pure."""
         wild_mask = sum(1 << (16 * s + wild_rank) for s in range(4)) if wild_rank >= 0 else 0
-        w_once, w_twice = once & wild_mask, twice & wild_mask
-        nat_once, nat_twice = once & ~wild_mask, twice & ~wild_mask
-        wild_cards = [b for s in range(4) for b in [1 << (16 * s + wild_rank)] if wild_rank >= 0
-                      for _ in range(_copies(w_once, w_twice, b))]
-        constrained = self.max_wilds < UNLIMITED or self.min_non_wild > 0
-        best = None
-        # a wild standing for itself only matters when melds limit their wilds
+        wild_cards = self._wild_cards(once, twice, wild_rank)
+        constrained = (self.max_wilds < UNLIMITED or self.min_non_wild > 0
+                       or (self.min_pure_runs > 0 and self.wild_natural_in_pure))
         choices = product((False, True), repeat=len(wild_cards)) if constrained else [(False,) * len(wild_cards)]
         seen = set()
-        for as_self in choices:
-            o, t = nat_once, nat_twice
-            for bit, keep in zip(wild_cards, as_self, strict=True):
-                if keep:
-                    if o & bit:
-                        t |= bit
-                    else:
-                        o |= bit
-            key = (o, t)
-            if key in seen:
-                continue
-            seen.add(key)
-            n_wild = len(wild_cards) - sum(as_self)
-            memo: dict[tuple[int, int, int, int, int], int] = {}
-            v = self._search(o, t, n_wild, jokers, 0, memo, self.points[wild_rank] if wild_rank >= 0 else 0,
-                             joker_value)
-            best = v if best is None else min(best, v)
-        assert best is not None
-        return best
-
-    def arrangement(self, once: int, twice: int, wild_rank: int, jokers: int = 0,
-                    joker_value: int = 0) -> tuple[int, list[tuple], tuple[int, int], int]:
-        """(penalty, melds, leftover naturals as (once, twice), wild cards left over).
-
-        Each meld is ("set", rank, natural bits, wilds) or ("run", suit, first place, length,
-        natural bits, wilds), where bits list one card bit per natural card (repeats allowed)."""
-        best = None
-        wild_mask = sum(1 << (16 * s + wild_rank) for s in range(4)) if wild_rank >= 0 else 0
-        wild_cards = [b for s in range(4) for b in [1 << (16 * s + wild_rank)] if wild_rank >= 0
-                      for _ in range(_copies(once & wild_mask, twice & wild_mask, b))]
-        constrained = self.max_wilds < UNLIMITED or self.min_non_wild > 0
-        choices = product((False, True), repeat=len(wild_cards)) if constrained else [(False,) * len(wild_cards)]
         for as_self in choices:
             o, t = once & ~wild_mask, twice & ~wild_mask
             for bit, keep in zip(wild_cards, as_self, strict=True):
                 if keep:
-                    if o & bit:
-                        t |= bit
-                    else:
-                        o |= bit
-            n_wild = len(wild_cards) - sum(as_self)
-            memo: dict = {}
-            self._choices = {}
-            wv = self.points[wild_rank] if wild_rank >= 0 else 0
-            v = self._search(o, t, n_wild, jokers, 0, memo, wv, joker_value)
-            if best is None or v < best[0]:
-                best = (v, self._walk(o, t, n_wild, jokers, memo, wv, joker_value))
-            self._choices = None
-        assert best is not None
-        return best[0], *best[1]
+                    o, t = (o, t | bit) if o & bit else (o | bit, t)
+            if (o, t) in seen:
+                continue
+            seen.add((o, t))
+            yield o, t, len(wild_cards) - sum(as_self)
 
-    def _walk(self, once: int, twice: int, wilds: int, jokers: int, memo: dict, wv: int,
-              jv: int) -> tuple[list[tuple], tuple[int, int], int]:
-        melds: list[list] = []
-        rooms: list[int] = []
-        dead_o = dead_t = 0
-        capacity = 0
-        assert self._choices is not None
-        while once:
-            key = (once, twice, wilds, jokers, min(capacity, wilds + jokers))
-            kind, info, need, extra, left, from_w = self._choices[key]
-            if kind == "dead":
-                dead_o, dead_t = (dead_o | info, dead_t) if not dead_o & info else (dead_o, dead_t | info)
-            else:
-                melds.append([*info, need])
-                rooms.append(extra)
-                wilds, jokers = wilds - from_w, jokers - (need - from_w)
-                capacity += extra
-            once, twice = left
-        left = wilds + jokers
-        for i, room in enumerate(rooms):  # leftover wilds join melds with room
-            k = min(room, left)
-            melds[i][-1] += k
-            left -= k
-        own = self._own_melds(left)
-        if own:
-            melds.append(["wild", own])
-            left -= own
-        return [tuple(m) for m in melds], (dead_o, dead_t), left
-
-    def _search(self, once: int, twice: int, wilds: int, jokers: int, capacity: int, memo: dict,
-                wild_value: int, joker_value: int) -> int:
-        """Least penalty of these naturals, with wilds and printed jokers still to place, and
-        room for ``capacity`` more of them in melds already made."""
-        total = wilds + jokers
-        cap = min(capacity, total)
-        key = (once, twice, wilds, jokers, cap)
-        if key in memo:
-            return memo[key]
-        if once == 0:
-            left = total - cap
-            left -= self._own_melds(left)
-            # the cheapest leftovers are charged: place the dearer kind first
-            dear_first = sorted([wild_value] * wilds + [joker_value] * jokers, reverse=True)
-            value = sum(dear_first[total - left:]) if left > 0 else 0
-            memo[key] = value
-            return value
-        low = once & -once
-        pos = low.bit_length() - 1
-        suit, rank = pos // 16, pos % 16
-        rest = _remove(once, twice, low)
-        best = self.points[rank] + self._search(*rest, wilds, jokers, capacity, memo, wild_value, joker_value)
-        pick: tuple = ("dead", low, 0, 0, rest, 0)
-        for kind, gen in (("set", self._sets), ("run", self._runs)):
-            for used, extra, left, info in gen(rest[0], rest[1], suit, rank):
-                v, from_w = self._place(left, used, extra, wilds, jokers, capacity, memo, wild_value, joker_value)
-                if v < best:
-                    best, pick = v, (kind, (kind, *info), used, extra, left, from_w)
-        if self._choices is not None:
-            self._choices[key] = pick
-        memo[key] = best
+    def penalty(self, once: int, twice: int, wild_rank: int, jokers: int = 0, joker_value: int = 0,
+                wild_value: int | None = None) -> int:
+        """Least penalty of the hand: cards of ``wild_rank`` (-1: none) are wild, each worth
+        ``wild_value`` (default: its points) when left over; ``jokers`` printed jokers, each
+        worth ``joker_value``. IMPOSSIBLE when no arrangement has the runs required."""
+        wv = (self.points[wild_rank] if wild_rank >= 0 else 0) if wild_value is None else int(wild_value)
+        best = IMPOSSIBLE
+        for o, t, n_wild in self._choices_of_wilds(once, twice, wild_rank):
+            search = _Search(self, wild_rank, wv, joker_value)
+            best = min(best, search.value(o, t, n_wild, jokers, 0, (0, 0)))
         return best
 
-    def _place(self, left: tuple[int, int], need: int, extra: int, wilds: int, jokers: int, capacity: int,
-               memo: dict, wild_value: int, joker_value: int) -> tuple[int, int]:
-        """(least penalty, wild cards used) after a meld that needs ``need`` wild cards (wild
-        cards or printed jokers) and can take ``extra`` more."""
-        best, split = 1 << 30, 0
-        if need > wilds + jokers:
-            return best, split
-        # which kind fills the meld only matters by value left over: try both splits
-        for from_wilds in sorted({min(need, wilds), max(0, need - jokers)}):
-            from_jokers = need - from_wilds
-            if 0 <= from_wilds <= wilds and 0 <= from_jokers <= jokers:
-                v = self._search(left[0], left[1], wilds - from_wilds, jokers - from_jokers, capacity + extra, memo,
-                                 wild_value, joker_value)
-                if v < best:
-                    best, split = v, from_wilds
-        return best, split
+    def arrangement(self, once: int, twice: int, wild_rank: int, jokers: int = 0, joker_value: int = 0,
+                    wild_value: int | None = None) -> tuple[int, list[tuple], tuple[int, int], int]:
+        """(penalty, melds, leftover naturals as (once, twice), wild cards left over).
+
+        Each meld is ("set", rank, natural bits, wilds) or ("run", suit, first place, length,
+        natural bits, wilds), where bits list one card bit per natural card (repeats allowed);
+        a run whose first item is "pure" is a run without wilds that must stay so."""
+        wv = (self.points[wild_rank] if wild_rank >= 0 else 0) if wild_value is None else int(wild_value)
+        best = None
+        for o, t, n_wild in self._choices_of_wilds(once, twice, wild_rank):
+            search = _Search(self, wild_rank, wv, joker_value, walk=True)
+            v = search.value(o, t, n_wild, jokers, 0, (0, 0))
+            if v < IMPOSSIBLE and (best is None or v < best[0]):
+                best = (v, search.walk(o, t, n_wild, jokers))
+        if best is None:
+            return IMPOSSIBLE, [], (once, twice), 0
+        return best[0], *best[1]
+
+    def best_pure_run(self, once: int, twice: int, wild_rank: int) -> int:
+        """Most points held in one run without wilds (-1: none); a wild card in its own place
+        counts there, worth nothing, when ``wild_natural_in_pure``."""
+        best = -1
+        for suit in range(4):
+            value, length = 0, 0
+            for q in range(self.top + 1):
+                r = q % 13
+                if once >> (16 * suit + r) & 1 and (r != wild_rank or self.wild_natural_in_pure):
+                    value += 0 if r == wild_rank else self.points[r]
+                    length += 1
+                    if length >= 3:
+                        best = max(best, value)
+                else:
+                    value, length = 0, 0
+        return best
 
     def _sets(self, once: int, twice: int, suit: int, rank: int):  # type: ignore[no-untyped-def]
         """(wilds needed, room for more, hand left, (rank, natural bits)) for each set holding
@@ -264,6 +199,120 @@ class WildKernel:
                     first = min(places[0], self.top - length + 1)
                     bits = tuple(1 << (shift + q % 13) for q in places)
                     yield need, extra, (o, t), (suit, first, length, bits)
+
+
+class _Search:
+    """One search of one hand: memo, the values of leftover wilds, the runs still required."""
+
+    def __init__(self, k: WildKernel, wild_rank: int, wild_value: int, joker_value: int, walk: bool = False):
+        self.k = k
+        self.wild_value, self.joker_value = wild_value, joker_value
+        self.wild_mask = sum(1 << (16 * s + wild_rank) for s in range(4)) if wild_rank >= 0 else 0
+        self.memo: dict[tuple, int] = {}
+        self.choices: dict[tuple, tuple] | None = {} if walk else None
+
+    def _leaf(self, wilds: int, jokers: int, cap: int, lives: tuple[int, int]) -> int:
+        k = self.k
+        if lives[0] < k.min_pure_runs or lives[1] < k.min_runs:
+            return IMPOSSIBLE
+        total = wilds + jokers
+        left = total - cap
+        left -= k._own_melds(left)
+        # the cheapest leftovers are charged: place the dearer kind first
+        dear_first = sorted([self.wild_value] * wilds + [self.joker_value] * jokers, reverse=True)
+        return sum(dear_first[total - left:]) if left > 0 else 0
+
+    def value(self, once: int, twice: int, wilds: int, jokers: int, capacity: int, lives: tuple[int, int]) -> int:
+        """Least penalty of these naturals, with wilds and printed jokers still to place, room
+        for ``capacity`` more of them in melds already made, and (pure runs, runs) made."""
+        k = self.k
+        total = wilds + jokers
+        cap = min(capacity, total)
+        key = (once, twice, wilds, jokers, cap, lives)
+        if key in self.memo:
+            return self.memo[key]
+        if once == 0:
+            best = self._leaf(wilds, jokers, cap, lives)
+            self.memo[key] = best
+            return best
+        low = once & -once
+        pos = low.bit_length() - 1
+        suit, rank = pos // 16, pos % 16
+        rest = _remove(once, twice, low)
+        best = min(IMPOSSIBLE, k.points[rank] + self.value(*rest, wilds, jokers, capacity, lives))
+        pick: tuple = ("dead", low, 0, 0, rest, 0, lives)
+        for kind, gen in (("set", k._sets), ("run", k._runs)):
+            for used, extra, left, info in gen(rest[0], rest[1], suit, rank):
+                for pure, room, after in self._lives(kind, used, extra, info, lives):
+                    v, from_w = self._place(left, used, room, wilds, jokers, capacity, after)
+                    if v < best:
+                        tag = "pure" if pure else kind
+                        best, pick = v, (kind, (tag, *info), used, room, left, from_w, after)
+        if self.choices is not None:
+            self.choices[key] = pick
+        self.memo[key] = best
+        return best
+
+    def _lives(self, kind: str, used: int, extra: int, info: tuple, lives: tuple[int, int]):  # type: ignore[no-untyped-def]
+        """(pure, room for wilds, lives after) for a meld: a run without wilds may count as
+        pure (and then takes no more wilds) or as a run that can take them."""
+        k = self.k
+        if kind == "set":
+            yield False, extra, lives
+            return
+        runs = min(lives[1] + 1, k.min_runs)
+        natural_wild = any(b & self.wild_mask for b in info[3])
+        if used == 0 and k.min_pure_runs and (k.wild_natural_in_pure or not natural_wild):
+            yield True, 0, (min(lives[0] + 1, k.min_pure_runs), runs)
+            if extra == 0 or (self.wild_value == 0 and self.joker_value == 0):
+                return  # room for wilds is worth nothing
+        yield False, extra, (lives[0], runs)
+
+    def _place(self, left: tuple[int, int], need: int, extra: int, wilds: int, jokers: int, capacity: int,
+               lives: tuple[int, int]) -> tuple[int, int]:
+        """(least penalty, wild cards used) after a meld that needs ``need`` wild cards (wild
+        cards or printed jokers) and can take ``extra`` more."""
+        best, split = IMPOSSIBLE, 0
+        if need > wilds + jokers:
+            return best, split
+        # which kind fills the meld only matters by value left over: try both splits
+        for from_wilds in sorted({min(need, wilds), max(0, need - jokers)}):
+            from_jokers = need - from_wilds
+            if 0 <= from_wilds <= wilds and 0 <= from_jokers <= jokers:
+                v = self.value(left[0], left[1], wilds - from_wilds, jokers - from_jokers, capacity + extra, lives)
+                if v < best:
+                    best, split = v, from_wilds
+        return best, split
+
+    def walk(self, once: int, twice: int, wilds: int, jokers: int) -> tuple[list[tuple], tuple[int, int], int]:
+        """The melds of an optimal arrangement found by ``value``."""
+        melds: list[list] = []
+        rooms: list[int] = []
+        dead_o = dead_t = 0
+        capacity = 0
+        lives = (0, 0)
+        assert self.choices is not None
+        while once:
+            key = (once, twice, wilds, jokers, min(capacity, wilds + jokers), lives)
+            kind, info, need, extra, left, from_w, lives = self.choices[key]
+            if kind == "dead":
+                dead_o, dead_t = (dead_o | info, dead_t) if not dead_o & info else (dead_o, dead_t | info)
+            else:
+                melds.append([*info, need])
+                rooms.append(extra)
+                wilds, jokers = wilds - from_w, jokers - (need - from_w)
+                capacity += extra
+            once, twice = left
+        left = wilds + jokers
+        for i, room in enumerate(rooms):  # leftover wilds join melds with room
+            n = min(room, left)
+            melds[i][-1] += n
+            left -= n
+        own = self.k._own_melds(left)
+        if own:
+            melds.append(["wild", own])
+            left -= own
+        return [tuple(m) for m in melds], (dead_o, dead_t), left
 
 
 def _subsets(items: list, k: int):  # type: ignore[no-untyped-def]

@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 
 from .._wild_py import WildKernel
-from ..cards import BIT_CARD, RANKS, SUITS, Card, CardsLike, parse_cards
+from ..cards import RANKS, Card, CardsLike, parse_cards
 from ..melds import wild_module
+from ..wild_melds import WildMeld, melds_of
 
 ROUNDS = range(1, 12)
 
@@ -80,21 +81,6 @@ def hand_size(round_no: int) -> int:
 
 
 @dataclass(frozen=True)
-class WildMeld:
-    """A meld with wild cards: the cards held, and what each wild card stands for."""
-
-    kind: str
-    """set, run, or wild (wild cards only)."""
-    cards: tuple[Card, ...]
-    stands_for: tuple[str, ...]
-    """For each wild card used as a wild: the card it stands for ("9S"), or a rank for a set ("K")."""
-
-    def __str__(self) -> str:
-        wild = f" (wild as {' '.join(self.stands_for)})" if self.stands_for else ""
-        return " ".join(map(str, self.cards)) + wild
-
-
-@dataclass(frozen=True)
 class Analysis:
     cards: tuple[Card, ...]
     round_no: int
@@ -124,52 +110,10 @@ def analyze(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> Analysis:
     r = _round(round_no)
     cards, once, twice = _hand(hand, (r + 2, r + 3), rules)
     w = r + 1
-    penalty, melds, (dead_o, dead_t), wild_left = rules.kernel().arrangement(once, twice, w)
-    wild_cards = [c for c in cards if c.rank == w]
-    used_as_self = [BIT_CARD[b] for m in melds if m[0] in ("set", "run") for b in m[-2] if BIT_CARD[b].rank == w]
-    for c in used_as_self:
-        wild_cards.remove(c)
-    out = []
-    for m in melds:
-        if m[0] == "wild":
-            n = m[1]
-            out.append(WildMeld("wild", tuple(wild_cards[:n]), ("any",) * n))
-            wild_cards = wild_cards[n:]
-            continue
-        naturals = tuple(BIT_CARD[b] for b in m[-2])
-        n = m[-1]
-        mine, wild_cards = tuple(wild_cards[:n]), wild_cards[n:]
-        stands = ((RANKS[m[1]],) * n if m[0] == "set"
-                  else _run_stand_ins(m[1], m[2], m[3], naturals, n, rules.ace_high))
-        out.append(WildMeld(m[0], naturals + mine, stands))
-    leftover = [BIT_CARD[b] for b in _bits(dead_o)] + [BIT_CARD[b] for b in _bits(dead_t)] + wild_cards
-    return Analysis(cards=cards, round_no=r, wild_rank=RANKS[w], penalty=int(penalty), melds=tuple(out),
-                    leftover=tuple(sorted(leftover)))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
-
-
-def _run_stand_ins(suit: int, first: int, length: int, naturals: tuple[Card, ...], n: int,
-                   ace_high: bool) -> tuple[str, ...]:
-    top = 13 if ace_high else 12
-    held = {(13 if (c.rank == 0 and first + length - 1 == 13) else c.rank) for c in naturals}
-    places = [q for q in range(first, first + length) if q not in held]
-    hi, lo = first + length - 1, first
-    while len(places) < n:  # absorbed wilds extend the run
-        if hi < top:
-            hi += 1
-            places.append(hi)
-        else:
-            lo -= 1
-            places.insert(0, lo)
-    return tuple(RANKS[q % 13] + SUITS[suit] for q in places[:n])
+    arrangement = rules.kernel().arrangement(once, twice, w)
+    melds, leftover = melds_of(cards, arrangement, w, rules.ace_high)
+    return Analysis(cards=cards, round_no=r, wild_rank=RANKS[w], penalty=int(arrangement[0]), melds=melds,
+                    leftover=leftover)
 
 
 def penalty_of_cards(cards: Any, round_no: int, rules: Rules) -> int:

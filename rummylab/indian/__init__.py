@@ -1,0 +1,31 @@
+"""Indian 13-card rummy: two decks and printed jokers, a cut wild joker, pure sequences."""
+
+from .analysis import (
+    Declaration,
+    LoserPoints,
+    best_declaration,
+    check_declaration,
+    classify_group,
+    explain_group,
+    loser_points,
+    loser_points_batch,
+)
+from .pools import PoolStatus, pool_status
+from .rules import DEFAULT, POINTS, Rules, wild_rank_for_cut
+
+__all__ = [
+    "DEFAULT",
+    "POINTS",
+    "Declaration",
+    "LoserPoints",
+    "PoolStatus",
+    "Rules",
+    "best_declaration",
+    "check_declaration",
+    "classify_group",
+    "explain_group",
+    "loser_points",
+    "loser_points_batch",
+    "pool_status",
+    "wild_rank_for_cut",
+]

@@ -1,0 +1,40 @@
+"""Pool rummy standings: elimination on reaching the pool limit, and re-joining (rules.md §4.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+POOLS = (101, 201)
+REJOIN_MAX = {101: 79, 201: 174}
+"""A player may re-join only while no remaining player is above this score."""
+
+
+@dataclass(frozen=True)
+class PoolStatus:
+    player: str
+    score: int
+    pool: int
+    eliminated: bool
+    """The score reached the pool limit."""
+    can_rejoin: bool
+    """Eliminated, and no remaining player is above the re-join limit."""
+    rejoin_score: int | None
+    """The score a re-joining player takes: the highest remaining score + 1 (rummylab's choice)."""
+
+
+def pool_status(scores: Mapping[str, int], pool: int = 101, player: str = "A") -> PoolStatus:
+    """Where a player stands in a 101 or 201 pool, given every player's total."""
+    if pool not in POOLS:
+        raise ValueError(f"pool={pool!r}: 101 or 201")
+    if player not in scores:
+        raise ValueError(f"player {player!r} is not in the scores ({', '.join(map(str, scores))})")
+    for name, v in scores.items():
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"score of {name!r} is {v!r}: a whole number >= 0")
+    score = scores[player]
+    eliminated = score >= pool
+    remaining = [v for name, v in scores.items() if name != player and v < pool]
+    can_rejoin = eliminated and len(remaining) >= 1 and max(remaining) <= REJOIN_MAX[pool]
+    return PoolStatus(player=player, score=score, pool=pool, eliminated=eliminated, can_rejoin=can_rejoin,
+                      rejoin_score=max(remaining) + 1 if can_rejoin else None)

@@ -1,0 +1,124 @@
+"""Indian 13-card rummy options (rules.md §4 and the Indian rows of §5) and the cut joker."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from .._wild_py import WildKernel
+from ..cards import RANKS, Card, parse_cards
+from ..melds import wild_module
+
+POINTS = (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+"""Loser points ace to king: A, K, Q, J = 10; 2-10 face value. Jokers count nothing."""
+
+HAND_SIZE = 13
+NO_SECOND_LIFE_RULES = ("all_cards", "exclude_pure")
+SUIT_ORDER = "SHDC"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """Indian rummy options; every default is the rules.md default."""
+
+    ace_high: bool = True
+    """Q-K-A is a sequence as well as A-2-3 (K-A-2 never)."""
+    wild_natural_in_pure: bool = True
+    """A wild-joker card in its own place keeps a sequence pure."""
+    set_allow_duplicate_suits: bool = False
+    """Two identical cards (7S 7S) may share a set."""
+    set_max_size: int | None = 4
+    """The largest set, jokers included (None: no limit)."""
+    max_jokers_per_group: int | None = None
+    """Jokers (printed or wild) standing in per group (None: any number)."""
+    jokers_only_group: bool = True
+    """Three or more jokers may form a group of their own (it counts as a set, not a life).
+    rules.md is silent; rummylab's choice."""
+    no_second_life_rule: str = "all_cards"
+    """Without both lives: "all_cards" count, or "exclude_pure" (every card but a pure sequence)."""
+    valid_show_points: int = 2
+    """A loser whose hand is completely valid (brief-only)."""
+    cap: int = 80
+    """The most a loser can lose in one deal."""
+    wrong_show_points: int = 80
+    first_drop: int | None = None
+    """Drop before the first draw; None: 20, or 25 in 201 pool."""
+    middle_drop: int | None = None
+    """Drop later; None: 40, or 50 in 201 pool."""
+    missed_turns_drop: int = 3
+    """Missed turns in a row that count as a middle drop (0: never)."""
+    printed_jokers: int = 2
+    """Printed jokers in the pack (one per deck)."""
+    toss_suit_order: str = SUIT_ORDER
+    """Breaks toss ties, strongest first (rummytitans: S > H > D > C)."""
+
+    def __post_init__(self) -> None:
+        if self.set_max_size is not None and not 3 <= self.set_max_size <= 8:
+            raise ValueError(f"set_max_size={self.set_max_size}: None or 3 to 8")
+        if self.max_jokers_per_group is not None and not 0 <= self.max_jokers_per_group <= 13:
+            raise ValueError(f"max_jokers_per_group={self.max_jokers_per_group}: None or 0 to 13")
+        if self.no_second_life_rule not in NO_SECOND_LIFE_RULES:
+            raise ValueError(f"no_second_life_rule={self.no_second_life_rule!r}: one of {NO_SECOND_LIFE_RULES}")
+        for name in ("valid_show_points", "cap", "wrong_show_points", "missed_turns_drop"):
+            if not 0 <= getattr(self, name) <= 1000:
+                raise ValueError(f"{name}={getattr(self, name)!r}: 0 to 1000")
+        if not 0 <= self.printed_jokers <= 4:
+            raise ValueError(f"printed_jokers={self.printed_jokers}: 0 to 4")
+        if sorted(self.toss_suit_order) != sorted(SUIT_ORDER):
+            raise ValueError(f"toss_suit_order={self.toss_suit_order!r}: the four suits S H D C in some order")
+
+    def drops(self, pool: int | None) -> tuple[int, int]:
+        """(first drop, middle drop) points in a 101 or 201 pool, or points rummy (None)."""
+        first, middle = (25, 50) if pool == 201 else (20, 40)
+        return (first if self.first_drop is None else self.first_drop,
+                middle if self.middle_drop is None else self.middle_drop)
+
+    def kernel(self, backend: str | None = None) -> WildKernel:
+        """The search for the least loser count with two lives ("cython", "python" or selected)."""
+        return _kernel(POINTS, self._options(), backend)
+
+    def declaration_kernel(self, backend: str | None = None) -> WildKernel:
+        """The same search counting every card 1: 0 means a valid declaration exists."""
+        return _kernel((1,) * 13, self._options(), backend)
+
+    def _options(self) -> tuple[Any, ...]:
+        return (self.ace_high, self.max_jokers_per_group, 0 if self.jokers_only_group else 1,
+                self.set_allow_duplicate_suits, self.set_max_size, self.wild_natural_in_pure)
+
+
+DEFAULT = Rules()
+"""The rules.md defaults."""
+
+
+@functools.cache
+def _kernel(points: tuple[int, ...], options: tuple[Any, ...], backend: str | None) -> WildKernel:
+    ace_high, max_jokers, min_non_wild, duplicates, set_max, natural_pure = options
+    kernel: WildKernel = wild_module(backend).WildKernel(
+        points, ace_high=ace_high, max_wilds=max_jokers, min_non_wild=min_non_wild, identical_in_set=duplicates,
+        set_max=set_max, min_runs=2, min_pure_runs=1, wild_natural_in_pure=natural_pure)
+    return kernel
+
+
+def wild_rank_for_cut(card: Card | str) -> str:
+    """The wild-joker rank for the cut card: its rank, or "A" when a printed joker is cut."""
+    (c,) = parse_cards([card] if isinstance(card, (Card, str)) else card, size=1, jokers=1)
+    return "A" if c.is_joker else RANKS[c.rank]
+
+
+def wild_rank_index(wild_rank: str | int | Card | None) -> int:
+    """The wild rank as 0 (ace) … 12 (king), or -1 for none, from a rank string ("7", "10",
+    "T"), a cut Card, or None."""
+    if wild_rank is None:
+        return -1
+    if isinstance(wild_rank, Card):
+        return 0 if wild_rank.is_joker else wild_rank.rank
+    if isinstance(wild_rank, str):
+        t = wild_rank.strip().upper()
+        t = "T" if t == "10" else t
+        if len(t) == 1 and t in RANKS:
+            return RANKS.index(t)
+        if t in ("JK", "JOKER"):
+            raise ValueError(f"wild rank {wild_rank!r}: a cut printed joker makes the aces wild; pass 'A' "
+                             "(see wild_rank_for_cut)")
+    raise ValueError(f"wild rank {wild_rank!r}: one of A 2-9 T J Q K (or None)")

@@ -1,0 +1,147 @@
+"""Brute-force oracle for Indian rummy hands (two decks, printed jokers, a wild rank).
+
+A hand is a list of (rank, suit) pairs, repeats allowed; a printed joker is JOKER. A group
+is any sub-multiset of 3+ cards; each is tried as a pure sequence, an impure sequence or a
+set straight from the definitions (every wild card as itself or as a joker), and every
+disjoint choice of groups and roles is searched for the least count with the lives
+required (at least two sequences, one of them pure).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, product
+
+JOKER = (-1, -1)
+POINTS = (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+NEG = -(1 << 20)
+
+
+@dataclass(frozen=True)
+class IndianSpec:
+    wild_rank: int  # -1: none
+    ace_high: bool = True
+    jokers_only_group: bool = True
+    wild_natural_in_pure: bool = True
+    set_allow_duplicate_suits: bool = False
+    set_max_size: int | None = 4
+    max_jokers_per_group: int | None = None
+    no_second_life_rule: str = "all_cards"
+    valid_show_points: int = 2
+    cap: int = 80
+
+
+def _fits_line(places: list[int], n: int, top: int) -> bool:
+    if len(set(places)) != len(places) or not places:
+        return False
+    lo, hi = min(places), max(places)
+    return hi - lo + 1 <= n <= top + 1 and max(0, hi - n + 1) <= min(lo, top - n + 1)
+
+
+def _is_sequence(naturals: list[tuple[int, int]], n: int, ace_high: bool) -> bool:
+    """Naturals of one suit at distinct places of n consecutive ones, ace low (A-2-3) or
+    high (Q-K-A), never K-A-2."""
+    if n < 3 or len({s for _, s in naturals}) != 1:
+        return False
+    low = [r for r, _ in naturals]
+    high = [13 if r == 0 else r for r, _ in naturals]
+    return n <= 13 and (_fits_line(low, n, 12) or (ace_high and _fits_line(high, n, 13)))
+
+
+def roles(cards: list[tuple[int, int]], spec: IndianSpec) -> set[str]:
+    """The roles these cards can take as one group: "pure", "impure" (a sequence with a
+    joker), "set"."""
+    n = len(cards)
+    out: set[str] = set()
+    if n < 3:
+        return out
+    wilds = [c for c in cards if c != JOKER and c[0] == spec.wild_rank]
+    fixed = [c for c in cards if c != JOKER and c[0] != spec.wild_rank]
+    for as_self in product((False, True), repeat=len(wilds)):
+        naturals = fixed + [w for w, keep in zip(wilds, as_self, strict=True) if keep]
+        jokers = n - len(naturals)
+        if spec.max_jokers_per_group is not None and jokers > spec.max_jokers_per_group:
+            continue
+        if naturals and _is_sequence(naturals, n, spec.ace_high):
+            pure = jokers == 0 and (spec.wild_natural_in_pure or not any(as_self))
+            out.add("pure" if pure else "impure")
+        same_rank = len({r for r, _ in naturals}) <= 1
+        distinct = spec.set_allow_duplicate_suits or len({s for _, s in naturals}) == len(naturals)
+        if same_rank and distinct and (spec.set_max_size is None or n <= spec.set_max_size):
+            if naturals or spec.jokers_only_group:
+                out.add("set")  # a group of jokers only counts as a set
+    return out
+
+
+class IndianOracle:
+    def __init__(self, hand: list[tuple[int, int]], spec: IndianSpec, values: tuple[int, ...] = POINTS,
+                 joker_value: int = 0) -> None:
+        self.hand = list(hand)
+        self.spec = spec
+        self.values = [joker_value if c == JOKER or c[0] == spec.wild_rank else values[c[0]] for c in self.hand]
+        jok = [i for i, c in enumerate(self.hand) if c == JOKER or c[0] == spec.wild_rank]
+        pools: dict[tuple[str, int], set[int]] = {}
+        for i, (r, s) in enumerate(self.hand):
+            if (r, s) != JOKER:
+                pools.setdefault(("rank", r), set()).add(i)
+                pools.setdefault(("suit", s), set()).add(i)
+        self.groups: dict[int, list[tuple[int, frozenset[str]]]] = {}
+        seen: set[int] = set()
+        for idx in [*pools.values(), set()]:
+            pool = sorted(idx | set(jok))
+            for k in range(3, len(pool) + 1):
+                for sub in combinations(pool, k):
+                    m = sum(1 << i for i in sub)
+                    if m in seen:
+                        continue
+                    seen.add(m)
+                    rs = roles([self.hand[i] for i in sub], spec)
+                    if rs:
+                        self.groups.setdefault(sub[0], []).append((m, frozenset(rs)))
+        self.all = (1 << len(self.hand)) - 1
+        self.best = lru_cache(maxsize=None)(self._best)
+
+    def _value(self, m: int) -> int:
+        return sum(self.values[i] for i in range(len(self.hand)) if m >> i & 1)
+
+    def _best(self, avail: int, pure: int, seqs: int) -> int:
+        """Most value grouped from avail, with pure sequences and sequences still required."""
+        if avail == 0:
+            return 0 if pure <= 0 and seqs <= 0 else NEG
+        low = (avail & -avail).bit_length() - 1
+        best = self.best(avail & ~(1 << low), pure, seqs)
+        for m, rs in self.groups.get(low, ()):
+            if m & ~avail:
+                continue
+            for role in rs:
+                p = pure - (role == "pure")
+                q = seqs - (role in ("pure", "impure"))
+                v = self.best(avail & ~m, max(p, 0), max(q, 0))
+                if v > NEG:
+                    best = max(best, v + self._value(m))
+        return best
+
+    def count(self, avail: int | None = None, lives: bool = True) -> int | None:
+        """Least value left ungrouped (None: the lives cannot be made)."""
+        avail = self.all if avail is None else avail
+        m = self.best(avail, 1, 2) if lives else self.best(avail, 0, 0)
+        return None if m <= NEG // 2 else self._value(avail) - m
+
+    def best_pure(self, avail: int) -> int:
+        return max((self._value(m) for gs in self.groups.values() for m, rs in gs
+                    if "pure" in rs and m & ~avail == 0), default=-1)
+
+    def loser_points(self, avail: int | None = None) -> int:
+        avail = self.all if avail is None else avail
+        c = self.count(avail)
+        if c is None:
+            c = self._value(avail)
+            if self.spec.no_second_life_rule == "exclude_pure":
+                c -= max(self.best_pure(avail), 0)
+        elif c == 0:
+            c = self.spec.valid_show_points
+        return min(c, self.spec.cap)
+
+    def loser_points_after_discard(self) -> int:
+        return min(self.loser_points(self.all & ~(1 << i)) for i in range(len(self.hand)))
