@@ -118,6 +118,7 @@ cdef struct Rules:
     int min_runs
     int min_pure
     int wild_natural_pure
+    int room_counts  # a leftover wild or joker costs something, so room in melds matters
     uint64_t wild_mask
 
 
@@ -165,7 +166,7 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
                  int capacity, int lives) noexcept nogil:
     """Least penalty; ``lives`` holds the pure runs (low two bits) and runs made so far."""
     cdef int total = wilds + jokers
-    cdef int cap = capacity if capacity < total else total
+    cdef int cap = (capacity if capacity < total else total) if r.room_counts else 0
     cdef uint32_t small = <uint32_t>(wilds | (jokers << 8) | (cap << 16) | (lives << 24))
     cdef int32_t memo
     cdef uint64_t low, o, tw, bit
@@ -280,7 +281,6 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
     cdef uint64_t bit, sub, oo, tt, low, ripple, held
     cdef int runs = (lives >> 2) + 1 if (lives >> 2) < r.min_runs else (lives >> 2)
     cdef int pure = (lives & 3) + 1 if (lives & 3) < r.min_pure else (lives & 3)
-    cdef bint room_counts = r.wild_value != 0 or r.joker_value != 0
     cdef int i, f, far, span, naturals, length, need, extra, base, budget, skip_n
     cdef int total = wilds + jokers
     q = p + step
@@ -330,7 +330,7 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
                         v = _place(r, t, oo, tt, 0, 0, wilds, jokers, capacity, pure | (runs << 2))
                         if v < best:
                             best = v
-                        if extra > 0 and room_counts:
+                        if extra > 0 and r.room_counts:
                             v = _place(r, t, oo, tt, 0, extra, wilds, jokers, capacity, (lives & 3) | (runs << 2))
                             if v < best:
                                 best = v
@@ -365,6 +365,18 @@ cdef int _best_pure_run(const Rules *r, uint64_t once, int wild_rank) noexcept n
                 value = 0
                 length = 0
     return best
+
+
+cdef bint _in_run_of_three(const Rules *r, uint64_t once, int suit, int rank) noexcept nogil:
+    """Is the card at ``rank`` of ``suit`` in three consecutive held cards of its suit?"""
+    cdef uint64_t held = (once >> (16 * suit)) & 0x1FFF
+    cdef int lo
+    if r.top == 13:
+        held |= (held & 1) << 13  # the ace above the king
+    for lo in range(rank - 2, rank + 1):
+        if lo >= 0 and lo + 2 <= r.top and (held >> lo) & 7 == 7:
+            return True
+    return rank == 0 and r.top == 13 and (held >> 11) & 7 == 7
 
 
 cdef class WildKernel:
@@ -426,7 +438,7 @@ cdef class WildKernel:
         cdef Rules r = self.rules
         cdef uint64_t wild_mask = 0, w_once, w_twice, nat_once, nat_twice, oo, tt, bit
         cdef uint64_t wild_bits[8]
-        cdef int n_w = 0, s, c, best = BIG, v, n_wild, i
+        cdef int n_w = 0, n_all, s, c, best = BIG, v, n_wild, i
         cdef uint32_t combo, combos
         cdef bint constrained = (r.max_wilds < UNLIMITED or r.min_non_wild > 0
                                  or (r.min_pure > 0 and r.wild_natural_pure))
@@ -436,21 +448,30 @@ cdef class WildKernel:
             for s in range(4):
                 wild_mask |= (<uint64_t>1) << (16 * s + wild_rank)
         r.wild_mask = wild_mask
+        r.room_counts = r.wild_value != 0 or r.joker_value != 0
         w_once = once & wild_mask
         w_twice = twice & wild_mask
         nat_once = once & ~wild_mask
         nat_twice = twice & ~wild_mask
+        if r.min_pure > 0 and _best_pure_run(&r, once, wild_rank) < 0:
+            return BIG  # no pure run to be had
+        n_all = 0
         if wild_rank >= 0:
             for s in range(4):
                 bit = (<uint64_t>1) << (16 * s + wild_rank)
                 for c in range(_copies(w_once, w_twice, bit)):
-                    wild_bits[n_w] = bit
-                    n_w += 1
-        combos = (<uint32_t>1 << n_w) if constrained else 1
+                    n_all += 1
+                    # a wild card standing for itself only helps where melds limit their wilds,
+                    # or in a pure run: next to two held cards of its suit
+                    if constrained and (r.max_wilds < UNLIMITED or r.min_non_wild > 0
+                                        or _in_run_of_three(&r, once, s, wild_rank)):
+                        wild_bits[n_w] = bit
+                        n_w += 1
+        combos = <uint32_t>1 << n_w
         for combo in range(combos):
             oo = nat_once
             tt = nat_twice
-            n_wild = n_w
+            n_wild = n_all
             for i in range(n_w):
                 if combo >> i & 1:
                     if oo & wild_bits[i]:
@@ -464,7 +485,10 @@ cdef class WildKernel:
                 for i in range(<int>(t.mask + 1)):
                     t.slots[i].gen = 0
                 t.gen = 1
-            v = _search(&r, t, oo, tt, n_wild, jokers, 0, 0)
+            if r.wild_value == r.joker_value:  # then wild cards and jokers are alike
+                v = _search(&r, t, oo, tt, 0, jokers + n_wild, 0, 0)
+            else:
+                v = _search(&r, t, oo, tt, n_wild, jokers, 0, 0)
             if v < best:
                 best = v
         return best
@@ -497,32 +521,43 @@ cdef class WildKernel:
             raise ValueError("wild_rank must be -1..12")
         return _best_pure_run(&self.rules, once, wild_rank)
 
+    cdef int _every_card(self, uint64_t once, uint64_t twice, int wild_rank, bint but_dearest, int cap) noexcept nogil:
+        """Points of every natural card (wild cards count nothing), less the dearest one if asked."""
+        cdef int s, q, n, total = 0, dearest = 0
+        for s in range(4):
+            for q in range(13):
+                if q != wild_rank:
+                    n = _copies(once, twice, (<uint64_t>1) << (16 * s + q))
+                    total += self.rules.points[q] * n
+                    if n and self.rules.points[q] > dearest:
+                        dearest = self.rules.points[q]
+        if but_dearest:
+            total -= dearest
+        return total if total < cap else cap
+
     cdef int _loser(self, Table *t, uint64_t once, uint64_t twice, int jokers, int wild_rank, bint exclude_pure,
                     int cap, int valid_show) noexcept nogil:
-        cdef int v = self._penalty(t, once, twice, wild_rank, jokers, 0, 0), s, q, b
-        cdef uint64_t bit
-        if v >= BIG:  # without the runs required every card counts, bar a pure run if allowed
-            v = 0
-            for s in range(4):
-                for q in range(13):
-                    if q != wild_rank:
-                        bit = (<uint64_t>1) << (16 * s + q)
-                        v += self.rules.points[q] * _copies(once, twice, bit)
-            if exclude_pure:
-                b = _best_pure_run(&self.rules, once, wild_rank)
-                if b > 0:
-                    v -= b
-        elif v == 0:
-            v = valid_show
+        cdef int v = self._penalty(t, once, twice, wild_rank, jokers, 0, 0), b, alt
+        if v == 0:
+            return valid_show if valid_show < cap else cap
+        # every card counts (bar a pure run, by option) when that is less than the least count
+        # with the runs required (or when those cannot be made)
+        alt = self._every_card(once, twice, wild_rank, False, BIG)
+        if exclude_pure:
+            b = _best_pure_run(&self.rules, once, wild_rank)
+            if b > 0:
+                alt -= b
+        if alt < v:
+            v = alt
         return v if v < cap else cap
 
     def loser_points_batch(self, const uint64_t[::1] once, const uint64_t[::1] twice, const uint8_t[::1] jokers,
                            int wild_rank, int32_t[::1] out, bint exclude_pure=False, int cap=80,
                            int valid_show=2, bint discard=False):
-        """out[i] = points of hand i that lacks the runs required (every card, or every card
-        but the best pure run) or has them (cards left over; ``valid_show`` for none), at most
-        ``cap``; wild cards and jokers count nothing. With ``discard``, the least such points
-        after discarding one card. Runs without the GIL on its own table."""
+        """out[i] = points of hand i: ``valid_show`` when every card fits the runs required, else
+        the least of the cards left over with those runs and every card (or every card but the
+        best pure run); at most ``cap``; wild cards and jokers count nothing. With
+        ``discard``, the least such points after discarding one card. Runs without the GIL."""
         cdef Py_ssize_t i, n = once.shape[0]
         cdef Table t
         cdef uint64_t rest, bit, o2, t2
@@ -542,6 +577,10 @@ cdef class WildKernel:
                     if not discard:
                         out[i] = self._loser(&t, once[i], twice[i], jokers[i], wild_rank, exclude_pure, cap,
                                              valid_show)
+                        continue
+                    if self.rules.min_pure > 0 and _best_pure_run(&self.rules, once[i], wild_rank) < 0:
+                        # no pure run with any discard: every card counts, bar the dearest
+                        out[i] = self._every_card(once[i], twice[i], wild_rank, True, cap)
                         continue
                     best = BIG
                     if jokers[i] > 0:

@@ -73,13 +73,15 @@ class WildKernel:
         can keep a run pure."""
         wild_mask = sum(1 << (16 * s + wild_rank) for s in range(4)) if wild_rank >= 0 else 0
         wild_cards = self._wild_cards(once, twice, wild_rank)
-        constrained = (self.max_wilds < UNLIMITED or self.min_non_wild > 0
-                       or (self.min_pure_runs > 0 and self.wild_natural_in_pure))
-        choices = product((False, True), repeat=len(wild_cards)) if constrained else [(False,) * len(wild_cards)]
+        limited = self.max_wilds < UNLIMITED or self.min_non_wild > 0
+        pure = self.min_pure_runs > 0 and self.wild_natural_in_pure
+        # a wild card standing for itself only helps where melds limit their wilds, or in a
+        # pure run: next to two held cards of its suit
+        free = [b for b in wild_cards if limited or (pure and self._in_run_of_three(once, b))]
         seen = set()
-        for as_self in choices:
+        for as_self in product((False, True), repeat=len(free)):
             o, t = once & ~wild_mask, twice & ~wild_mask
-            for bit, keep in zip(wild_cards, as_self, strict=True):
+            for bit, keep in zip(free, as_self, strict=True):
                 if keep:
                     o, t = (o, t | bit) if o & bit else (o | bit, t)
             if (o, t) in seen:
@@ -87,16 +89,33 @@ class WildKernel:
             seen.add((o, t))
             yield o, t, len(wild_cards) - sum(as_self)
 
+    def _in_run_of_three(self, once: int, bit: int) -> bool:
+        pos = bit.bit_length() - 1
+        suit, rank = pos // 16, pos % 16
+        held = once >> (16 * suit) & RANK_BITS
+        if self.top == 13:
+            held |= (held & 1) << 13  # the ace above the king
+        starts = [lo for lo in range(rank - 2, rank + 1) if lo >= 0 and lo + 2 <= self.top]
+        if rank == 0 and self.top == 13:
+            starts.append(11)
+        return any(held >> lo & 7 == 7 for lo in starts)
+
     def penalty(self, once: int, twice: int, wild_rank: int, jokers: int = 0, joker_value: int = 0,
                 wild_value: int | None = None) -> int:
         """Least penalty of the hand: cards of ``wild_rank`` (-1: none) are wild, each worth
         ``wild_value`` (default: its points) when left over; ``jokers`` printed jokers, each
         worth ``joker_value``. IMPOSSIBLE when no arrangement has the runs required."""
         wv = (self.points[wild_rank] if wild_rank >= 0 else 0) if wild_value is None else int(wild_value)
+        if self.min_pure_runs and self.best_pure_run(once, twice, wild_rank) < 0:
+            return IMPOSSIBLE  # no pure run to be had
         best = IMPOSSIBLE
         for o, t, n_wild in self._choices_of_wilds(once, twice, wild_rank):
             search = _Search(self, wild_rank, wv, joker_value)
-            best = min(best, search.value(o, t, n_wild, jokers, 0, (0, 0)))
+            if wv == joker_value:  # then wild cards and jokers are alike
+                n_wild, n_jokers = 0, jokers + n_wild
+            else:
+                n_jokers = jokers
+            best = min(best, search.value(o, t, n_wild, n_jokers, 0, (0, 0)))
         return best
 
     def arrangement(self, once: int, twice: int, wild_rank: int, jokers: int = 0, joker_value: int = 0,
@@ -227,7 +246,7 @@ class _Search:
         for ``capacity`` more of them in melds already made, and (pure runs, runs) made."""
         k = self.k
         total = wilds + jokers
-        cap = min(capacity, total)
+        cap = min(capacity, total) if self.wild_value or self.joker_value else 0  # room matters when leftovers cost
         key = (once, twice, wilds, jokers, cap, lives)
         if key in self.memo:
             return self.memo[key]
@@ -293,7 +312,8 @@ class _Search:
         lives = (0, 0)
         assert self.choices is not None
         while once:
-            key = (once, twice, wilds, jokers, min(capacity, wilds + jokers), lives)
+            cap = min(capacity, wilds + jokers) if self.wild_value or self.joker_value else 0
+            key = (once, twice, wilds, jokers, cap, lives)
             kind, info, need, extra, left, from_w, lives = self.choices[key]
             if kind == "dead":
                 dead_o, dead_t = (dead_o | info, dead_t) if not dead_o & info else (dead_o, dead_t | info)

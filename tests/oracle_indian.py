@@ -15,7 +15,7 @@ from itertools import combinations, product
 
 JOKER = (-1, -1)
 POINTS = (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
-NEG = -(1 << 20)
+INF = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def _is_sequence(naturals: list[tuple[int, int]], n: int, ace_high: bool) -> boo
     return n <= 13 and (_fits_line(low, n, 12) or (ace_high and _fits_line(high, n, 13)))
 
 
-def roles(cards: list[tuple[int, int]], spec: IndianSpec) -> set[str]:
+def roles(cards: tuple[tuple[int, int], ...], spec: IndianSpec) -> set[str]:
     """The roles these cards can take as one group: "pure", "impure" (a sequence with a
     joker), "set"."""
     n = len(cards)
@@ -68,10 +68,13 @@ def roles(cards: list[tuple[int, int]], spec: IndianSpec) -> set[str]:
             out.add("pure" if pure else "impure")
         same_rank = len({r for r, _ in naturals}) <= 1
         distinct = spec.set_allow_duplicate_suits or len({s for _, s in naturals}) == len(naturals)
-        if same_rank and distinct and (spec.set_max_size is None or n <= spec.set_max_size):
-            if naturals or spec.jokers_only_group:
-                out.add("set")  # a group of jokers only counts as a set
+        fits = spec.set_max_size is None or n <= spec.set_max_size
+        if same_rank and distinct and fits and (naturals or spec.jokers_only_group):
+            out.add("set")  # a group of jokers only counts as a set
     return out
+
+
+_roles = lru_cache(maxsize=1 << 16)(roles)
 
 
 class IndianOracle:
@@ -86,7 +89,7 @@ class IndianOracle:
             if (r, s) != JOKER:
                 pools.setdefault(("rank", r), set()).add(i)
                 pools.setdefault(("suit", s), set()).add(i)
-        self.groups: dict[int, list[tuple[int, frozenset[str]]]] = {}
+        self.groups: dict[int, list[tuple[int, int, int, bool]]] = {}
         seen: set[int] = set()
         for idx in [*pools.values(), set()]:
             pool = sorted(idx | set(jok))
@@ -96,52 +99,60 @@ class IndianOracle:
                     if m in seen:
                         continue
                     seen.add(m)
-                    rs = roles([self.hand[i] for i in sub], spec)
+                    rs = _roles(tuple(sorted(self.hand[i] for i in sub)), spec)
                     if rs:
-                        self.groups.setdefault(sub[0], []).append((m, frozenset(rs)))
+                        # the strongest role is never worse: pure counts as a sequence too
+                        dp, dq = (1, 1) if "pure" in rs else (0, 1) if "impure" in rs else (0, 0)
+                        self.groups.setdefault(sub[0], []).append((m, dp, dq, "pure" in rs))
         self.all = (1 << len(self.hand)) - 1
-        self.best = lru_cache(maxsize=None)(self._best)
+        self.least = lru_cache(maxsize=None)(self._least)
 
     def _value(self, m: int) -> int:
         return sum(self.values[i] for i in range(len(self.hand)) if m >> i & 1)
 
-    def _best(self, avail: int, pure: int, seqs: int) -> int:
-        """Most value grouped from avail, with pure sequences and sequences still required."""
+    def _least(self, avail: int, pure: int, seqs: int, drops: int) -> int:
+        """Least value left ungrouped in avail, with pure sequences and sequences still
+        required and cards still to discard (INF: impossible)."""
         if avail == 0:
-            return 0 if pure <= 0 and seqs <= 0 else NEG
+            return 0 if pure <= 0 and seqs <= 0 and drops == 0 else INF
         low = (avail & -avail).bit_length() - 1
-        best = self.best(avail & ~(1 << low), pure, seqs)
-        for m, rs in self.groups.get(low, ()):
-            if m & ~avail:
-                continue
-            for role in rs:
-                p = pure - (role == "pure")
-                q = seqs - (role in ("pure", "impure"))
-                v = self.best(avail & ~m, max(p, 0), max(q, 0))
-                if v > NEG:
-                    best = max(best, v + self._value(m))
+        rest = avail & ~(1 << low)
+        best = min(INF, self.values[low] + self.least(rest, pure, seqs, drops))
+        if drops:
+            best = min(best, self.least(rest, pure, seqs, drops - 1))
+        for m, dp, dq, _ in self.groups.get(low, ()):
+            if not m & ~avail:
+                v = self.least(avail & ~m, max(pure - dp, 0), max(seqs - dq, 0), drops)
+                if v < best:
+                    best = v
         return best
 
-    def count(self, avail: int | None = None, lives: bool = True) -> int | None:
-        """Least value left ungrouped (None: the lives cannot be made)."""
-        avail = self.all if avail is None else avail
-        m = self.best(avail, 1, 2) if lives else self.best(avail, 0, 0)
-        return None if m <= NEG // 2 else self._value(avail) - m
+    def count(self, lives: bool = True, drops: int = 0) -> int | None:
+        """Least value left ungrouped (after discarding ``drops`` cards); None: the lives
+        cannot be made."""
+        v = self.least(self.all, 1, 2, drops) if lives else self.least(self.all, 0, 0, drops)
+        return None if v >= INF else v
 
     def best_pure(self, avail: int) -> int:
-        return max((self._value(m) for gs in self.groups.values() for m, rs in gs
-                    if "pure" in rs and m & ~avail == 0), default=-1)
+        return max((self._value(m) for gs in self.groups.values() for m, _, _, pure in gs
+                    if pure and m & ~avail == 0), default=-1)
 
-    def loser_points(self, avail: int | None = None) -> int:
-        avail = self.all if avail is None else avail
-        c = self.count(avail)
-        if c is None:
-            c = self._value(avail)
-            if self.spec.no_second_life_rule == "exclude_pure":
-                c -= max(self.best_pure(avail), 0)
-        elif c == 0:
-            c = self.spec.valid_show_points
-        return min(c, self.spec.cap)
+    def _without_lives(self, avail: int) -> int:
+        v = self._value(avail)
+        if self.spec.no_second_life_rule == "exclude_pure":
+            v -= max(self.best_pure(avail), 0)
+        return v
+
+    def loser_points(self) -> int:
+        """13 cards: the least count with two lives (valid show when 0), or every card (but a
+        pure sequence, by option) when that is less; at most the cap."""
+        c = self.count()
+        v = self.spec.valid_show_points if c == 0 else min(INF if c is None else c, self._without_lives(self.all))
+        return min(v, self.spec.cap)
 
     def loser_points_after_discard(self) -> int:
-        return min(self.loser_points(self.all & ~(1 << i)) for i in range(len(self.hand)))
+        """14 cards: the least loser points over the 13 kept (valid_show_points <= 2)."""
+        c = self.count(drops=1)
+        alt = min(self._without_lives(self.all & ~(1 << i)) for i in range(len(self.hand)))
+        v = min(self.spec.valid_show_points, alt) if c == 0 else min(INF if c is None else c, alt)
+        return min(v, self.spec.cap)

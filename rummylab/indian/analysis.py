@@ -228,19 +228,19 @@ class LoserPoints:
 
 
 def loser_count(kernel: Any, once: int, twice: int, jokers: int, w: int, rules: Rules) -> int:
-    """Loser points of validated masks (13 cards), the rules' cap and valid show applied."""
-    v = int(kernel.penalty(once, twice, w, jokers, 0, 0))
-    if v >= 1 << 29:  # no two lives: every card counts (bar a pure sequence, by option)
-        v = sum(POINTS_BY_BIT[b] for b in bits_of(once) if b not in _wildbits_of(w))
-        v += sum(POINTS_BY_BIT[b] for b in bits_of(twice) if b not in _wildbits_of(w))
-        if rules.no_second_life_rule == "exclude_pure":
-            v -= max(int(kernel.best_pure_run(once, twice, w)), 0)
-    elif v == 0:
-        v = rules.valid_show_points
-    return min(v, rules.cap)
+    """Loser points of validated masks (13 cards): valid show, or the least of the count with
+    two lives and every card (bar a pure sequence, by option); at most the cap."""
+    v = int(kernel.penalty(once, twice, w, jokers, 0, 0))  # 1 << 29 when two lives cannot be made
+    if v == 0:
+        return min(rules.valid_show_points, rules.cap)
+    every = sum(POINTS_BY_BIT[b] for b in bits_of(once) if b not in _wild_bits(w))
+    every += sum(POINTS_BY_BIT[b] for b in bits_of(twice) if b not in _wild_bits(w))
+    if rules.no_second_life_rule == "exclude_pure":
+        every -= max(int(kernel.best_pure_run(once, twice, w)), 0)
+    return min(v, every, rules.cap)
 
 
-def _wildbits_of(w: int) -> frozenset[int]:
+def _wild_bits(w: int) -> frozenset[int]:
     return frozenset(1 << (16 * s + w) for s in range(4)) if w >= 0 else frozenset()
 
 
@@ -251,8 +251,8 @@ def loser_points(hand: CardsLike, wild_rank: WildRank, rules: Rules = DEFAULT) -
     """Points of a losing hand of 13 cards (of 14: after the best discard).
 
     With two sequences, one pure, only ungrouped cards count (jokers 0); without, every card
-    (or every card but a pure sequence, by ``no_second_life_rule``); at most ``cap``; a fully
-    valid hand costs ``valid_show_points``."""
+    (or every card but a pure sequence, by ``no_second_life_rule``, when that is less); at most
+    ``cap``; a fully valid hand costs ``valid_show_points``."""
     w = wild_rank_index(wild_rank)
     cards = parse_hand(hand, (HAND_SIZE, HAND_SIZE + 1), rules)
     k = rules.kernel()
@@ -279,7 +279,7 @@ def loser_points(hand: CardsLike, wild_rank: WildRank, rules: Rules = DEFAULT) -
 
 
 def loser_points_batch(once: Any, twice: Any, jokers: Any, wild_rank: WildRank, rules: Rules = DEFAULT, *,
-                       discard: bool = False) -> np.ndarray:
+                       discard: bool = False, backend: str | None = None) -> np.ndarray:
     """Loser points of each hand given as (once, twice) uint64 masks and printed joker counts;
     ``discard``: 14-card hands, after the best discard. Releases the GIL when compiled."""
     w = wild_rank_index(wild_rank)
@@ -298,7 +298,7 @@ def loser_points_batch(once: Any, twice: Any, jokers: Any, wild_rank: WildRank, 
         if o.bit_count() + t.bit_count() + n != size:
             raise ValueError(f"hand {i}: {o.bit_count() + t.bit_count() + n} cards; {size} expected")
     out = np.empty(a.size, dtype=np.int32)
-    k = rules.kernel()
+    k = rules.kernel(backend)
     if hasattr(k, "loser_points_batch"):
         k.loser_points_batch(np.ascontiguousarray(a), np.ascontiguousarray(b), np.ascontiguousarray(j), w, out,
                              rules.no_second_life_rule == "exclude_pure", rules.cap, rules.valid_show_points,

@@ -1,0 +1,324 @@
+"""Indian rummy analysis: every rule of rules.md §4 and the Indian rows of §5, both ways."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from conftest import AGREEMENT_N, backends
+from oracle_indian import JOKER, IndianOracle, IndianSpec
+
+from rummylab import indian
+from rummylab.cards import DECK, Card, parse_cards
+from rummylab.indian.analysis import loser_count, masks
+
+R = indian.Rules
+
+
+# -- §4.1 the pack and the cut joker ----------------------------------------------
+
+
+def test_cut_card_names_the_wild_rank() -> None:
+    assert indian.wild_rank_for_cut("7H") == "7"
+    assert indian.wild_rank_for_cut("10d") == "T"
+    assert indian.wild_rank_for_cut("JK") == "A"  # a cut printed joker makes the aces wild
+
+
+@pytest.mark.parametrize("group, wild, kind", [
+    # §4.2 sequences: ace low or high, never K-A-2 (row 18)
+    ("AS 2S 3S", "9", "pure"),
+    ("QS KS AS", "9", "pure"),
+    ("KS AS 2S", "9", None),
+    ("TH JH QH KH", "5", "pure"),
+    ("4H 5H 7H", "5", None),
+    ("4H 5S 6H", "9", None),
+    # impure: a printed or a wild joker standing in
+    ("4H JK 6H", "9", "impure"),
+    ("4H 9C 6H", "9", "impure"),
+    ("KS JK 2S", "9", None),
+    ("JK 2S 3S", "9", "impure"),
+    # row 15: a wild card in its own place keeps the sequence pure
+    ("4H 5H 6H", "5", "pure"),
+    # sets: 3-4 cards of distinct suits (rows 16, 17), jokers may fill
+    ("7S 7H 7D", "9", "set"),
+    ("7S 7H 7D 7C", "9", "set"),
+    ("7S 7S 7H", "9", None),
+    ("7S 7H JK", "9", "set"),
+    ("7S 7H 7D 7C JK", "9", None),
+    ("7S 7H 9C 9D", "9", "set"),
+    # two printed jokers and a wild card: the wild card stands for itself in a sequence
+    ("JK JK 9C", "9", "impure"),
+    ("AS 2S", "9", None),
+])
+def test_groups(group: str, wild: str, kind: str | None) -> None:
+    assert indian.classify_group(group, wild) == kind
+
+
+@pytest.mark.parametrize("option, group, wild, default_kind, other_kind", [
+    ({"wild_natural_in_pure": False}, "4H 5H 6H", "5", "pure", "impure"),  # row 15
+    ({"set_allow_duplicate_suits": True}, "7S 7S 7H", "9", None, "set"),  # row 16
+    ({"set_max_size": None}, "7S 7H 7D 7C JK", "9", None, "set"),  # row 17
+    ({"max_jokers_per_group": 1}, "4H JK JK", "9", "impure", None),  # row 19
+    ({"printed_jokers": 3, "jokers_only_group": False}, "JK JK JK", "9", "set", None),
+    ({"ace_high": False}, "QS KS AS", "9", "pure", None),
+])
+def test_group_options_both_ways(option: dict, group: str, wild: str, default_kind: str | None,
+                                 other_kind: str | None) -> None:
+    default = R(printed_jokers=option.get("printed_jokers", 2))
+    assert indian.classify_group(group, wild, default) == default_kind
+    assert indian.classify_group(group, wild, R(**option)) == other_kind
+
+
+@pytest.mark.parametrize("group, reason", [
+    ("7S 7S 7H", "7S 7S 7H is not a set: identical cards (7S twice)"),
+    ("KS AS 2S", "KS AS 2S is not a sequence: K-A-2 does not wrap around"),
+    ("AS 2S", "AS 2S: a group needs at least 3 cards"),
+    ("4H 6S 9C", "4H 6S 9C is neither a sequence (one suit) nor a set (one rank)"),
+    ("4H 5H 6H", "a pure sequence"),
+])
+def test_reasons_a_student_can_read(group: str, reason: str) -> None:
+    assert indian.explain_group(group, "9") == reason
+
+
+# -- declarations -------------------------------------------------------------------
+
+VALID = ("AS 2S 3S", "5H 6H JK", "9D 9C 9S", "KD QD 7C 7H")
+
+
+def test_valid_declaration() -> None:
+    hand = " ".join(VALID)
+    d = indian.check_declaration(hand, VALID, "7")
+    assert d.valid and d.reason == "valid declaration"
+    assert d.types == ("pure", "impure", "set", "impure")
+
+
+@pytest.mark.parametrize("groups, reason", [
+    (("AS 2S JK", "5H 6H JK", "9D 9C 9S", "KD KS KC KH"), "no pure sequence"),
+    (("AS 2S 3S", "5H 5S 5C", "9D 9C 9S", "KD QD 7C 7H"), None),
+    (("AS 2S 3S", "5H 5S 5C", "9D 9C 9S", "KD KC KH 7H"), "only one sequence"),
+    (("AS 2S 3S", "7S 7S 7H", "9D 9C 9S", "KD KC KH 4S"), "7S 7S 7H is not a set: identical cards"),
+])
+def test_invalid_declarations_say_why(groups: tuple[str, ...], reason: str | None) -> None:
+    hand = " ".join(groups)
+    d = indian.check_declaration(hand, groups, "4" if "7S 7S 7H" in groups else "7")
+    if reason is None:  # KD QD 7C 7H: the two wild sevens complete KD QD into a sequence
+        assert d.valid
+    else:
+        assert not d.valid and d.reason.startswith(reason)
+
+
+def test_two_lives_rule_needs_two_sequences_one_pure() -> None:
+    groups = ("AS 2S 3S", "4H 5H 6H", "9D 9C 9S", "KD KC KH KS")
+    assert indian.check_declaration(" ".join(groups), groups, "7").valid  # two pure sequences
+    groups = ("AS JK 3S", "4H 5H JK", "9D 9C 9S", "KD KC KH KS")
+    assert indian.check_declaration(" ".join(groups), groups, "7").reason.startswith("no pure sequence")
+
+
+def test_best_declaration_is_valid_or_none() -> None:
+    hand = "KD 9S 2S 6H 7C AS JK 3S 9D QD 5H 7H 9C"
+    groups = indian.best_declaration(hand, "7")
+    assert groups is not None
+    assert indian.check_declaration(hand, [list(g) for g in groups], "7").valid
+    assert indian.best_declaration("AS 2S 4S 5H 6H 8H 9D 9C TS KD QD 2C 3H", "7") is None
+    # 14 cards: the discard is the card left out
+    groups = indian.best_declaration(hand + " 8D", "7")
+    assert groups is not None and sum(len(g) for g in groups) == 13
+
+
+# -- §4.3 loser points ---------------------------------------------------------------
+
+
+def test_card_values_and_only_ungrouped_cards_count() -> None:
+    # two lives (AS 2S 3S pure, 5H 6H JK impure): KD KC 4C 8C 8D ungrouped = 10 + 10 + 4 + 8 + 8
+    lp = indian.loser_points("AS 2S 3S 5H 6H JK 9D 9C 9S KD KC 4C 8D", "7")
+    assert lp.lives and lp.has_pure_sequence
+    assert lp.points == 10 + 10 + 4 + 8
+    assert sorted(map(str, lp.ungrouped)) == ["4C", "8D", "KC", "KD"]
+
+
+def test_without_two_lives_every_card_counts() -> None:
+    # a pure sequence, no second sequence: all 13 count (jokers and wild cards 0)
+    hand = "AS 2S 3S 5H 9H 8C 9D 9C 9S 2D 4C 6H KD"
+    lp = indian.loser_points(hand, "7")
+    assert not lp.lives and lp.has_pure_sequence
+    assert lp.points == 80  # 86, capped
+    assert indian.loser_points(hand, "7", R(cap=100)).points == 10 + 2 + 3 + 5 + 9 + 8 + 9 + 9 + 9 + 2 + 4 + 6 + 10
+    # row 21, the brief's way: every card but the pure sequence
+    lp = indian.loser_points(hand, "7", R(no_second_life_rule="exclude_pure"))
+    assert lp.points == 5 + 9 + 8 + 9 + 9 + 9 + 2 + 4 + 6 + 10
+
+
+def test_the_cap_is_80() -> None:
+    hand = "KS QH JD TC 9S 8H KD QC JS TH 9D 8C 6S"
+    assert indian.loser_points(hand, "2").points == 80
+    assert indian.loser_points(hand, "2", R(cap=200)).points == 10 * 7 + 9 * 2 + 8 * 2 + 10 + 6
+
+
+def test_a_valid_hand_costs_valid_show_points() -> None:
+    hand = " ".join(VALID)
+    assert indian.loser_points(hand, "7").points == 2  # row 22
+    assert indian.loser_points(hand, "7", R(valid_show_points=0)).points == 0
+
+
+def test_fourteen_cards_count_after_the_best_discard() -> None:
+    lp = indian.loser_points("AS 2S 3S 5H 6H JK 9D 9C 9S KD KC 4C 8D QH", "7")
+    assert lp.discard is not None and str(lp.discard) in ("KD", "KC", "QH")
+    assert lp.points == 10 + 4 + 8 + 10  # KD KC 4C 8D QH ungrouped, a ten-point card discarded
+
+
+# -- §4.4 drops and pools -----------------------------------------------------------------
+
+
+def test_drops() -> None:
+    assert R().drops(101) == (20, 40) and R().drops(None) == (20, 40)
+    assert R().drops(201) == (25, 50)
+    assert R(first_drop=10, middle_drop=30).drops(None) == (10, 30)  # rummyon's points rummy
+
+
+@pytest.mark.parametrize("scores, pool, eliminated, rejoin", [
+    ({"A": 101, "B": 40, "C": 79}, 101, True, True),  # reaching 101 is out (row 24)
+    ({"A": 100, "B": 40}, 101, False, False),
+    ({"A": 120, "B": 80, "C": 10}, 101, True, False),  # a remaining player above 79 (row 25)
+    ({"A": 201, "B": 174}, 201, True, True),
+    ({"A": 230, "B": 175}, 201, True, False),
+])
+def test_pool_status(scores: dict, pool: int, eliminated: bool, rejoin: bool) -> None:
+    s = indian.pool_status(scores, pool=pool, player="A")
+    assert (s.eliminated, s.can_rejoin) == (eliminated, rejoin)
+    if rejoin:
+        assert s.rejoin_score == max(v for k, v in scores.items() if k != "A") + 1
+
+
+# -- bad input ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: indian.loser_points("7S 7S 7S 2H 3H 4H 5H 6H 8H 9H TH JH QH", "4"), "7S: duplicate card"),
+    (lambda: indian.loser_points("JK JK JK 2H 3H 4H 5H 6H 8H 9H TH JH QH", "4"), "JK: more than 2"),
+    (lambda: indian.loser_points("2H 3H 4H 5H 6H 8H 9H TH JH QH KH AH", "4"), "12 cards"),
+    (lambda: indian.loser_points("2H 3H 4H 5H 6H 8H 9H TH JH QH KH AH 2S 3S 4S", "4"), "15 cards"),
+    (lambda: indian.loser_points("2H 3H 4H 5H 6H 8H 9H TH JH QH KH AH 1S", "4"), "'1S'"),
+    (lambda: indian.loser_points("2H 3H 4H 5H 6H 8H 9H TH JH QH KH AH 2S", "11"), "wild rank '11'"),
+    (lambda: indian.check_declaration(" ".join(VALID), VALID[:3], "7"), "leave out 7H 7C QD KD"),
+    (lambda: indian.check_declaration(" ".join(VALID), (*VALID[:3], "KD QD 7C 8C"), "7"), "8C: in the groups but"),
+    (lambda: indian.classify_group("7S 7X 7H", "4"), "unknown suit"),
+    (lambda: indian.pool_status({"A": 10}, pool=150), "pool=150"),
+    (lambda: indian.Rules(no_second_life_rule="half"), "no_second_life_rule"),
+])
+def test_bad_input_names_it(call, match: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+# -- the search against the brute-force oracle ------------------------------------------------
+
+PACK = [(c.rank, c.suit) for c in DECK] * 2 + [JOKER, JOKER]
+OPTIONS = [{}, {"no_second_life_rule": "exclude_pure"}, {"wild_natural_in_pure": False}, {"max_jokers_per_group": 1},
+           {"set_allow_duplicate_suits": True}, {"set_max_size": None}, {"jokers_only_group": False},
+           {"ace_high": False}, {"valid_show_points": 0, "cap": 60}]
+
+
+def deal(rng: np.random.Generator, size: int, dense: bool) -> tuple[list[tuple[int, int]], int, dict]:
+    """A seeded hand: from the whole pack, or dense (two suits, near ranks, both printed jokers,
+    the wild cards) so that two lives are common."""
+    w = int(rng.integers(0, 13))
+    if dense:
+        suits = rng.choice(4, size=int(rng.integers(1, 3)), replace=False)
+        lo = int(rng.integers(0, 7))
+        pool = [(r, int(s)) for s in suits for r in range(lo, min(13, lo + 7))] * 2 + [JOKER, JOKER]
+        pool += [(w, s) for s in range(4)] + [(int(r), s) for r in rng.choice(13, 2) for s in range(4)]
+        counts = Counter(pool)
+        pool = [c for c in counts for _ in range(min(counts[c], 2))]
+    else:
+        pool = PACK
+    hand = [pool[int(j)] for j in rng.choice(len(pool), size, replace=False)]
+    return hand, w, OPTIONS[int(rng.integers(len(OPTIONS)))]
+
+
+def cards_of(hand: list[tuple[int, int]]) -> list[Card]:
+    return [Card(13, 4) if c == JOKER else Card(*c) for c in hand]
+
+
+def spec_of(w: int, opts: dict) -> IndianSpec:
+    return IndianSpec(wild_rank=w, **{k: v for k, v in opts.items() if k in IndianSpec.__dataclass_fields__})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [13, 14])
+def test_search_equals_oracle(size: int) -> None:
+    """Compiled batch == twin == oracle on seeded 13- and 14-card hands, random cut ranks,
+    both printed jokers in play, every option."""
+    rng = np.random.default_rng(101 + size)
+    n = AGREEMENT_N // 2
+    seen_options, lives = set(), 0
+    for i in range(n):
+        hand, w, opts = deal(rng, size, dense=i % 4 == 0)
+        rules = R(**opts)
+        oracle = IndianOracle(hand, spec_of(w, opts))
+        want = oracle.loser_points() if size == 13 else oracle.loser_points_after_discard()
+        lives += oracle.count() is not None if size == 13 else 0
+        once, twice, jokers = masks(cards_of(hand))
+        for backend in backends():
+            if backend == "python" and i % (10 if size == 13 else 50):
+                continue  # the twin is slow: every 10th hand of 13 cards, every 50th of 14
+            k = rules.kernel(backend)
+            if backend == "cython":
+                out = np.empty(1, dtype=np.int32)
+                k.loser_points_batch(np.array([once], dtype=np.uint64), np.array([twice], dtype=np.uint64),
+                                     np.array([jokers], dtype=np.uint8), w, out,
+                                     rules.no_second_life_rule == "exclude_pure", rules.cap, rules.valid_show_points,
+                                     size == 14)
+                got = int(out[0])
+            else:
+                got = _twin_points(k, hand, w, rules)
+            assert got == want, (backend, " ".join(map(str, cards_of(hand))), w, opts)
+        seen_options.add(tuple(sorted(opts.items())))
+    assert len(seen_options) == len(OPTIONS)
+    assert size == 14 or lives > n // 10  # the dense hands make two lives common
+
+
+def _twin_points(k, hand: list[tuple[int, int]], w: int, rules: indian.Rules) -> int:  # type: ignore[no-untyped-def]
+    cards = cards_of(hand)
+    if len(cards) == 13:
+        return loser_count(k, *masks(cards), w, rules)
+    return min(loser_count(k, *masks(cards[:j] + cards[j + 1:]), w, rules) for j in range(len(cards)))
+
+
+def test_declarations_agree_with_the_oracle() -> None:
+    rng = np.random.default_rng(31)
+    found = 0
+    for _ in range(120):
+        hand, w, opts = deal(rng, 13, dense=True)
+        rules = R(**opts)
+        oracle = IndianOracle(hand, spec_of(w, opts), values=(1,) * 13, joker_value=1)
+        exists = oracle.count() == 0
+        groups = indian.best_declaration(cards_of(hand), "A23456789TJQK"[w], rules)
+        assert (groups is not None) == exists, (" ".join(map(str, cards_of(hand))), w, opts)
+        if groups is not None:
+            found += 1
+            assert indian.check_declaration(cards_of(hand), [list(g) for g in groups], "A23456789TJQK"[w], rules).valid
+    assert found > 5
+
+
+def test_batch_equals_single_calls() -> None:
+    rng = np.random.default_rng(7)
+    for size in (13, 14):
+        hands = [cards_of(deal(rng, size, dense=bool(i % 2))[0]) for i in range(24)]
+        once, twice, jokers = zip(*[masks(h) for h in hands], strict=True)
+        out = indian.loser_points_batch(once, twice, jokers, "7", discard=size == 14)
+        assert out.tolist() == [indian.loser_points(h, "7").points for h in hands]
+
+
+def test_loser_points_agree_on_both_backends() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        hand, w, opts = deal(rng, 13, dense=True)
+        rules = R(**opts)
+        values = {loser_count(rules.kernel(b), *masks(cards_of(hand)), w, rules) for b in backends()}
+        assert len(values) == 1
+
+
+def test_parse_accepts_jokers_and_two_decks() -> None:
+    cards = parse_cards("JK JK 7S 7S", copies=2, jokers=2)
+    assert len(cards) == 4
