@@ -250,7 +250,7 @@ def test_search_equals_oracle(size: int) -> None:
     """Compiled batch == twin == oracle on seeded 13- and 14-card hands, random cut ranks,
     both printed jokers in play, every option."""
     rng = np.random.default_rng(101 + size)
-    n = AGREEMENT_N // 2
+    n = AGREEMENT_N * 3 // 4 if size == 13 else AGREEMENT_N // 4  # 14 cards cost the oracle 14 searches
     seen_options, lives = set(), 0
     for i in range(n):
         hand, w, opts = deal(rng, size, dense=i % 4 == 0)
