@@ -10,10 +10,27 @@ from .analysis import (
     loser_points,
     loser_points_batch,
 )
+from .bots import GreedyBot, RandomBot, simulate
+from .deal import random_cuts, random_hands
+from .game import Action, IllegalAction, Phase, State, apply, history_json, legal_actions, new_game, replay
 from .pools import PoolStatus, pool_status
 from .rules import DEFAULT, POINTS, Rules, wild_rank_for_cut
 
 __all__ = [
+    "Action",
+    "GreedyBot",
+    "IllegalAction",
+    "Phase",
+    "RandomBot",
+    "State",
+    "apply",
+    "history_json",
+    "legal_actions",
+    "new_game",
+    "random_cuts",
+    "random_hands",
+    "replay",
+    "simulate",
     "DEFAULT",
     "POINTS",
     "Declaration",

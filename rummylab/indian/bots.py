@@ -1,0 +1,153 @@
+"""Indian rummy players: a random one (drops, leaves, wrong shows: for tests) and a greedy one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import Card, SeedLike, rng_from
+from .analysis import best_declaration, loser_count, masks
+from .game import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    DROP,
+    FINISH,
+    LEAVE,
+    MISS_TURN,
+    NEXT_DEAL,
+    Action,
+    Phase,
+    State,
+    apply,
+    legal_actions,
+    new_game,
+)
+
+
+def _without(hand: Sequence[Card], card: Card) -> list[Card]:
+    out = list(hand)
+    out.remove(card)
+    return out
+
+
+class RandomBot:
+    """Random legal moves; sometimes drops, leaves, misses a turn or shows a wrong declaration."""
+
+    name = "random"
+
+    def __init__(self, seed: SeedLike = None, drop: float = 0.03, wrong_show: float = 0.03, leave: float = 0.005,
+                 miss: float = 0.02) -> None:
+        self.rng = rng_from(seed)
+        self.p = {"drop": drop, "wrong_show": wrong_show, "leave": leave, "miss": miss}
+
+    def act(self, state: State) -> Action:
+        if state.phase is not Phase.DRAW and state.phase is not Phase.DISCARD:
+            acts = legal_actions(state)
+            return acts[int(self.rng.integers(len(acts)))]
+        if state.phase is Phase.DRAW:
+            if state.left[state.to_play]:
+                return MISS_TURN
+            u = self.rng.random()
+            for act, key in ((DROP, "drop"), (LEAVE, "leave"), (MISS_TURN, "miss")):
+                if u < self.p[key]:
+                    return act
+                u -= self.p[key]
+            draws = [a for a in legal_actions(state) if a.kind.startswith("draw")]
+            return draws[int(self.rng.integers(len(draws)))]
+        hand = state.hands[state.to_play]
+        card = hand[int(self.rng.integers(len(hand)))]
+        if self.rng.random() < self.p["wrong_show"]:
+            rest = _without(hand, card)
+            self.rng.shuffle(rest)  # type: ignore[arg-type]
+            groups = tuple(tuple(rest[i:i + 3]) for i in range(0, 12, 3))
+            return Action("declare", card, groups[:-1] + (groups[-1] + (rest[12],),))
+        return Action("discard", card)
+
+
+class GreedyBot:
+    """Shows whenever a valid declaration exists, takes the discard when it lowers its loser
+    points, throws the card that leaves the fewest points; drops first when its dealt hand
+    would lose at least ``drop_at`` points (None: never)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: SeedLike = None, drop_at: int | None = 80) -> None:
+        self.rng = rng_from(seed)
+        self.drop_at = drop_at
+
+    def _points(self, state: State, cards: Sequence[Card]) -> int:
+        return loser_count(state.rules.kernel(), *masks(cards), state.wild_rank, state.rules)
+
+    def ranked_discards(self, state: State, hand: Sequence[Card]) -> list[tuple[int, Card]]:
+        """(points after, card) for each distinct discard, best first (dearest card on ties)."""
+        w = state.wild_rank
+        options = []
+        for c in sorted(set(hand)):
+            if (c.is_joker or c.rank == w) and any(not (x.is_joker or x.rank == w) for x in hand):
+                continue  # never throw a joker while a natural card can go
+            value = 0 if c.is_joker or c.rank == w else state.rules.kernel().points[c.rank]
+            options.append((self._points(state, _without(hand, c)), -value, c))
+        options.sort()
+        return [(p, c) for p, _, c in options]
+
+    def act(self, state: State) -> Action:
+        if state.phase is Phase.DEAL_OVER:
+            acts = legal_actions(state)
+            rejoin = [a for a in acts if a.kind == "rejoin"]
+            return rejoin[0] if rejoin else (NEXT_DEAL if NEXT_DEAL in acts else FINISH)
+        me = state.to_play
+        hand = state.hands[me]
+        if state.phase is Phase.DRAW:
+            if state.left[me]:
+                return MISS_TURN
+            now = self._points(state, hand)
+            if self.drop_at is not None and not state.drawn[me] and now >= self.drop_at:
+                return DROP
+            if state.discards:
+                top = state.discards[-1]
+                with_top = list(hand) + [top]
+                if top.is_joker or top.rank == state.wild_rank or min(
+                        self._points(state, _without(with_top, c)) for c in set(hand)) < now:
+                    return DRAW_DISCARD
+            return DRAW_STOCK if state.stock or len(state.discards) > 1 else DRAW_DISCARD
+        dk = state.rules.declaration_kernel()
+        rank = "A23456789TJQK"[state.wild_rank]
+        for c in sorted(set(hand)):
+            rest = _without(hand, c)
+            if dk.penalty(*masks(rest)[:2], state.wild_rank, masks(rest)[2], 1, 1) == 0:
+                groups = best_declaration(rest, rank, state.rules)
+                if groups is not None:
+                    return Action("declare", c, groups)
+        return Action("discard", self.ranked_discards(state, hand)[0][1])
+
+
+def play(state: State, bots: Sequence[Any], max_actions: int = 20_000) -> State:
+    """Play until the game is over (each player by its bot)."""
+    for _ in range(max_actions):
+        if state.phase is Phase.GAME_OVER:
+            return state
+        if state.phase is Phase.DEAL_OVER:
+            state = apply(state, bots[0].act(state))
+        else:
+            state = apply(state, bots[state.to_play].act(state))
+    raise RuntimeError(f"no result after {max_actions} actions")
+
+
+def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
+             seed: int = 0) -> Any:
+    """Play seeded games between bots ("greedy" or "random"); one row per game, as polars."""
+    import polars as pl
+
+    kinds = list(bots or ["greedy"] * players)
+    if len(kinds) != players:
+        raise ValueError(f"{len(kinds)} bots for {players} players")
+    rows = []
+    for g in range(games):
+        table = [(GreedyBot if k == "greedy" else RandomBot)(seed=seed * 7919 + g * 31 + i)
+                 for i, k in enumerate(kinds)]
+        final = play(new_game(players, seed=seed * 100_003 + g, pool=pool), table)
+        rows.append({"game": g, "deals": final.deal_no,
+                     "winner": final.remaining[0] if len(final.remaining) == 1 else (
+                         final.winner if pool is None else -1),
+                     **{f"score_{p}": final.scores[p] for p in range(players)}})
+    return pl.DataFrame(rows)
