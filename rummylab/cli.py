@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--out", help="write the table as Parquet (or CSV if the name ends .csv)")
     ex.add_argument("--resume", help="folder for finished chunks: a stopped run resumes from it")
     mc = osub.add_parser("mc", help="Monte Carlo estimates with standard errors")
-    mc.add_argument("family", help="gin")
+    mc.add_argument("family", help="gin, three_thirteen or indian")
     mc.add_argument("--hands", type=int, default=1_000_000)
     mc.add_argument("--seed", type=int, default=1)
     mc.add_argument("--cards", type=int, default=10, help="gin: 10 or 11")
@@ -82,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-FAMILIES_WITH_ODDS = ("gin", "three_thirteen")
+FAMILIES_WITH_ODDS = ("gin", "three_thirteen", "indian")
 
 
 def _odds(args: argparse.Namespace) -> str:
@@ -112,6 +112,12 @@ def _odds(args: argparse.Namespace) -> str:
         lines += [f"  {r:>5} {c:>5}  {m:>10.3f} ± {se:<8.3f}  {p:.4%}" for r, c, m, se, p in
                   zip(table["round"], table["cards"], table["mean_penalty"], table["se"], table["p_melded"],
                       strict=True)]
+    elif args.family == "indian":
+        table = odds.indian_dealt(args.hands, args.seed, **common)
+        lines = [f"Indian rummy, dealt 13 cards, random cut joker: Monte Carlo on {args.hands:,} hands, "
+                 f"seed {args.seed}"]
+        lines += [f"  {st:<18} {est:.6g} ± {se:.2g} (1 SE)" for st, est, se in
+                  zip(table["statistic"], table["estimate"], table["se"], strict=True)]
     else:
         table = odds.gin_dealt(args.hands, args.seed, size=args.cards, **common)
         lines = [f"gin, {args.cards} cards: Monte Carlo on {args.hands:,} hands, seed {args.seed}"]

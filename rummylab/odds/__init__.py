@@ -2,7 +2,8 @@
 
 from .draws import DrawOdds, draw_odds
 from .exact import exact_gin, exact_histogram, summary
-from .montecarlo import gin_dealt, gin_dealt_histogram, gin_turns, three_thirteen_dealt
+from .pure_sequence import p_pure_sequence
+from .montecarlo import gin_dealt, gin_dealt_histogram, gin_turns, indian_dealt, three_thirteen_dealt
 
 __all__ = [
     "DrawOdds",
@@ -13,5 +14,7 @@ __all__ = [
     "gin_dealt_histogram",
     "gin_turns",
     "summary",
+    "indian_dealt",
+    "p_pure_sequence",
     "three_thirteen_dealt",
 ]

@@ -146,3 +146,70 @@ def three_thirteen_dealt(n: int, seed: int, *, decks: int = 1, rules: Any = None
     return pl.DataFrame({"round": np.arange(1, 12), "cards": np.arange(3, 14), "decks": [decks] * 11,
                          "mean_penalty": mean, "se": np.sqrt(var / n), "p_melded": p0,
                          "se_melded": np.sqrt(p0 * (1 - p0) / n), "n": [n] * 11})
+
+
+def _indian_chunk(n: int, seed: np.random.SeedSequence, rules: Any) -> np.ndarray:
+    """[hands with a pure sequence, with two lives, sum of loser points, sum of squares]."""
+    from ..indian.deal import random_cuts, random_hands
+
+    rng = np.random.default_rng(seed)
+    once, twice, jokers = random_hands(n, rng, printed_jokers=rules.printed_jokers)
+    wild = random_cuts(n, rng, printed_jokers=rules.printed_jokers)
+    k = rules.kernel()
+    out = np.zeros(4)
+    for w in range(13):
+        sel = wild == w
+        if not sel.any():
+            continue
+        o, t, j = once[sel], twice[sel], jokers[sel]
+        points = np.empty(o.size, dtype=np.int32)
+        lives = np.zeros(o.size, dtype=bool)
+        if hasattr(k, "loser_points_batch"):
+            k.loser_points_batch(o, t, j, w, points, rules.no_second_life_rule == "exclude_pure", rules.cap,
+                                 rules.valid_show_points, False)
+            for nj in np.unique(j):  # two lives: the search finds an arrangement with them
+                part = j == nj
+                pen = np.empty(int(part.sum()), dtype=np.int32)
+                k.penalty_batch(np.ascontiguousarray(o[part]), np.ascontiguousarray(t[part]), w, pen, int(nj), 0)
+                lives[part] = pen < 1 << 29
+        else:
+            from ..indian.analysis import loser_count
+
+            for i, (a, b, c) in enumerate(zip(o.tolist(), t.tolist(), j.tolist(), strict=True)):
+                points[i] = loser_count(k, a, b, c, w, rules)
+                lives[i] = k.penalty(a, b, w, c, 0, 0) < 1 << 29
+        pure = _has_pure_sequence(o, w if not rules.wild_natural_in_pure else -1, rules.ace_high)
+        p = points.astype(np.float64)
+        out += (pure.sum(), lives.sum(), p.sum(), (p * p).sum())
+    return out
+
+
+def _has_pure_sequence(once: np.ndarray, drop_rank: int, ace_high: bool) -> np.ndarray:
+    """Does each hand hold three consecutive cards of one suit (cards of ``drop_rank`` left out)?"""
+    found = np.zeros(once.size, dtype=bool)
+    for s in range(4):
+        held = (once >> np.uint64(16 * s)) & np.uint64(0x1FFF)
+        if drop_rank >= 0:
+            held &= ~np.uint64(1 << drop_rank)
+        if ace_high:
+            held |= (held & np.uint64(1)) << np.uint64(13)
+        found |= (held & (held >> np.uint64(1)) & (held >> np.uint64(2))) != 0
+    return found
+
+
+def indian_dealt(n: int, seed: int, *, rules: Any = None, chunks: int = 8, scheduler: Any = None, workers: int = 1,
+                 progress: bool = False) -> pl.DataFrame:
+    """Dealt 13-card Indian rummy hands, each with a random cut joker: P(a pure sequence),
+    P(two lives), mean loser points, with standard errors."""
+    from ..indian import DEFAULT
+
+    rules = rules or DEFAULT
+    s = _run_counts(_indian_chunk, n, seed, chunks, (rules,), scheduler, workers, progress,
+                    "Monte Carlo Indian rummy")
+    p_pure, p_lives, mean = s[0] / n, s[1] / n, s[2] / n
+    var = max(s[3] / n - mean**2, 0.0)
+    return pl.DataFrame({"statistic": ["p_pure_sequence", "p_two_lives", "mean_loser_points"],
+                         "estimate": [p_pure, p_lives, mean],
+                         "se": [np.sqrt(p_pure * (1 - p_pure) / n), np.sqrt(p_lives * (1 - p_lives) / n),
+                                np.sqrt(var / n)],
+                         "n": [n] * 3})
