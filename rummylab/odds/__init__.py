@@ -2,8 +2,8 @@
 
 from .draws import DrawOdds, draw_odds
 from .exact import exact_gin, exact_histogram, summary
-from .pure_sequence import p_pure_sequence
 from .montecarlo import gin_dealt, gin_dealt_histogram, gin_turns, indian_dealt, three_thirteen_dealt
+from .pure_sequence import p_pure_sequence
 
 __all__ = [
     "DrawOdds",
