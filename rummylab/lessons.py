@@ -59,6 +59,7 @@ HAND_02B = "3H 4H 5H 6H 7H 8H 9H 6S 6D KC"
 KNOCK_03 = ("AS 2S 3S 7H 7D 7C 9C TC JC 4D", "4S 5S 8C KS QH JD 8S 6H 2C 9H")
 UNDERCUT_04 = ("AS 2S 3S 7H 7D 7C 9C TC JC 4D", "5S 6S 7S QH QD QS 2H 3H 4H AD")
 DISCARD_06 = "AS 2S 3S 7H 7D 7C 9C TC JC KD QH"
+NO_LIFE_09 = "AS 2S 3S 5H 9H 8C 9D 9C 9S 2D 4C 6H KD"
 
 EXERCISES: dict[str, Exercise] = {
     "deck_size": Exercise(
@@ -105,12 +106,27 @@ EXERCISES: dict[str, Exercise] = {
         "Round 3 (fives wild): what is the least penalty of 5H 7S 9S KD 2C?",
         lambda: _thirteen().penalty,
         lambda: "The wild 5H fills the gap in 7S _ 9S (as 8S); KD and 2C are left: 10 + 2 = 12.", int),
+    "pure_or_not": Exercise(
+        "Sevens are wild. Is 5H 6H 7H a pure sequence, an impure one, a set, or not a group?",
+        lambda: "pure",
+        lambda: "The 7H is in its own place, right after 6H: no joker stands in for a missing card, so it is pure.",
+        lambda x: str(x).strip().lower().replace(" sequence", "")),
+    "loser_points_no_life": Exercise(
+        f"Sevens are wild. How many points does {NO_LIFE_09} lose when another player declares?",
+        lambda: _indian_points(NO_LIFE_09),
+        lambda: "It holds a pure sequence (AS 2S 3S) but no second sequence, so every card counts: "
+        "86 points, capped at 80.", int),
     "gin_outs": Exercise(
         f"Holding {HAND_02}, how many of the unseen cards make gin on the next draw?",
         lambda: len(_draws().gin_cards),
         lambda: "The gin outs are " + " ".join(str(c) for c in sorted(_draws().gin_cards))
         + ": each completes or extends a meld so that KD can be discarded.", int),
 }
+
+
+def _indian_points(hand: str) -> int:
+    from .indian import loser_points
+    return loser_points(hand, "7").points
 
 
 def _thirteen() -> Any:

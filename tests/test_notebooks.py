@@ -20,6 +20,9 @@ KEY_OUTPUTS = {
     ("05-three-handed-gin-in-the-box", "key-roles"): "Roles(box='P2', captain='P3', sitting_out='P1', dealer='P2')",
 }
 KEY_OUTPUTS[("07-three-thirteen", "key-penalty")] = "12"
+KEY_OUTPUTS[("08-pure-sequence", "key-pure")] = "('pure', 'impure')"
+KEY_OUTPUTS[("08-pure-sequence", "key-exact")] = "0.3659927369240069"
+KEY_OUTPUTS[("09-indian-rummy-scoring", "key-cap")] = "80"
 KEY_CONTAINS = {
     ("10-hand-odds", "key-summary"): "'gin_hands': 136694",
 }

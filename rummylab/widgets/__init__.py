@@ -1,8 +1,10 @@
-"""Jupyter widgets for the lessons: HandAnalyzer, KnockScorer, GinTable (ipywidgets; work in Voilà)."""
+"""Jupyter widgets for the lessons (ipywidgets; they work in Voilà)."""
 
 from .analyzer import HandAnalyzer
+from .indian import GroupingBoard, IndianTable
 from .scorer import KnockScorer, explain
 from .table import GinTable
 from .thirteen import ThirteenAnalyzer, ThirteenTable
 
-__all__ = ["GinTable", "HandAnalyzer", "KnockScorer", "ThirteenAnalyzer", "ThirteenTable", "explain"]
+__all__ = ["GinTable", "GroupingBoard", "HandAnalyzer", "IndianTable", "KnockScorer", "ThirteenAnalyzer",
+           "ThirteenTable", "explain"]

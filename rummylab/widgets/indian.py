@@ -1,0 +1,205 @@
+"""Indian rummy widgets: a grouping board that checks a declaration, and a table to play a pool."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import ipywidgets as w
+
+from .. import indian
+from ..cards import RANKS, Card, cards_str, parse_cards
+from ..indian import game as g
+from ..indian.analysis import parse_hand
+from ..indian.bots import GreedyBot
+from .style import MELD_COLOURS, card_chip, deadwood_colour
+
+GROUPS = 6
+"""At most six groups, as on the common apps (the brief's group button)."""
+LESSON_HAND = "AS 2S 3S 5H 6H JK 9D 9C 9S KD QD 7C 7H"
+KIND_WORDS = {"pure": "pure sequence", "impure": "impure sequence", "set": "set", None: "not a group"}
+
+
+class GroupingBoard(w.VBox):
+    """Pick a group, click cards into it; each group is classified and the declaration checked.
+    "Group for me" finds a valid declaration (or the grouping that loses least)."""
+
+    def __init__(self, hand: str = LESSON_HAND, wild_rank: str = "7", rules: indian.Rules = indian.DEFAULT):
+        self.rules = rules
+        self.cards: list[Card] = list(parse_hand(hand, (13,), rules))
+        self.groups_of = [0] * len(self.cards)  # 0: not in a group yet
+        self.wild = w.Dropdown(options=list(RANKS), value=RANKS[indian.rules.wild_rank_index(wild_rank)],
+                               description="Wild joker", layout=w.Layout(width="180px"))
+        self.wild.add_class("rl-wild-rank")
+        self.target = w.ToggleButtons(options=[(f"Group {i}", i) for i in range(1, GROUPS + 1)] + [("Ungroup", 0)],
+                                      value=1, style={"button_width": "72px"})
+        self.target.add_class("rl-group-target")
+        self.buttons = []
+        for i, c in enumerate(self.cards):
+            b = w.Button(description=c.symbol, layout=w.Layout(width="46px"), tooltip=str(c))
+            b.add_class("rl-card")
+            b.add_class(f"rl-card-{i}")
+            b.on_click(lambda _, i=i: self._put(i))
+            self.buttons.append(b)
+        self.auto = w.Button(description="Group for me")
+        self.auto.add_class("rl-auto-group")
+        self.auto.on_click(lambda _: self.group_for_me())
+        self.clear = w.Button(description="Clear")
+        self.clear.on_click(lambda _: self.set_groups([]))
+        self.output = w.HTML()
+        self.output.add_class("rl-declaration")
+        self.wild.observe(lambda _: self.refresh(), names="value")
+        super().__init__([self.wild, self.target, w.HBox(self.buttons, layout=w.Layout(flex_flow="row wrap")),
+                          w.HBox([self.auto, self.clear]), self.output])
+        self.add_class("rl-grouping-board")
+        self.refresh()
+
+    def _put(self, i: int) -> None:
+        self.groups_of[i] = self.target.value
+        self.refresh()
+
+    def groups(self) -> list[list[Card]]:
+        """The groups made so far (empty ones left out)."""
+        out = [[c for c, k in zip(self.cards, self.groups_of, strict=True) if k == i] for i in range(1, GROUPS + 1)]
+        return [grp for grp in out if grp]
+
+    def set_groups(self, groups: Sequence[str | Sequence[Card]]) -> None:
+        """Put cards into groups 1, 2, … (the cards must be in the hand)."""
+        self.groups_of = [0] * len(self.cards)
+        for k, grp in enumerate(groups[:GROUPS], start=1):
+            for c in parse_cards(grp, copies=2, jokers=self.rules.printed_jokers):
+                free = [i for i, (x, gk) in enumerate(zip(self.cards, self.groups_of, strict=True))
+                        if x == c and gk == 0]
+                if not free:
+                    raise ValueError(f"{c}: not in the hand (or already in a group)")
+                self.groups_of[free[0]] = k
+        self.refresh()
+
+    def group_for_me(self) -> None:
+        found = indian.best_declaration(self.cards, self.wild.value, self.rules)
+        if found is None:
+            lp = indian.loser_points(self.cards, self.wild.value, self.rules)
+            self.set_groups([m.cards for m in lp.groups])
+        else:
+            self.set_groups(list(found))
+
+    def refresh(self) -> None:
+        wild = self.wild.value
+        for b, k in zip(self.buttons, self.groups_of, strict=True):
+            b.style.button_color = MELD_COLOURS[(k - 1) % len(MELD_COLOURS)] if k else None
+        rows = []
+        for k, grp in enumerate(self.groups(), start=1):
+            kind = indian.classify_group(grp, wild, self.rules)
+            why = indian.explain_group(grp, wild, self.rules)
+            colour = MELD_COLOURS[(k - 1) % len(MELD_COLOURS)] if kind else deadwood_colour()
+            chips = "".join(card_chip(c, colour) for c in grp)
+            note = "" if kind else f" — {html.escape(why)}"
+            rows.append(f"<div class='rl-group'>{chips} <b>{KIND_WORDS[kind]}</b>{note}</div>")
+        loose = [c for c, k in zip(self.cards, self.groups_of, strict=True) if k == 0]
+        if loose:
+            verdict = (f"{len(loose)} card{'s' if len(loose) > 1 else ''} not in a group yet: "
+                       + "".join(card_chip(c, deadwood_colour()) for c in loose))
+        else:
+            d = indian.check_declaration(self.cards, self.groups(), wild, self.rules)
+            colour = "#1b5e20" if d.valid else "#b71c1c"
+            verdict = f"<span class='rl-verdict' style='color:{colour};font-weight:700'>{html.escape(d.reason)}</span>"
+        lp = indian.loser_points(self.cards, wild, self.rules)
+        hint = (f"<div>If someone else declared now, this hand would lose <b class='rl-loser-points'>{lp.points}"
+                f"</b> points{'' if lp.lives else ' (no two lives: every card counts)'}.</div>")
+        self.output.value = (f"<div>Wild joker: every <b>{wild}</b>, and the printed jokers.</div>"
+                             + "".join(rows) + f"<div>{verdict}</div>" + hint)
+
+
+class IndianTable(w.VBox):
+    """Play pool rummy against greedy bots: you are player 0."""
+
+    def __init__(self, players: int = 2, pool: int | None = 101, *, seed: int = 0,
+                 rules: indian.Rules = indian.DEFAULT):
+        self.state = g.new_game(players, rules, seed, pool)
+        self.bots = [GreedyBot(seed + i) for i in range(players)]
+        self.status = w.HTML()
+        self.status.add_class("rl-indian-status")
+        self.hand_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.actions = w.HBox()
+        self.log_html = w.HTML()
+        super().__init__([self.status, self.hand_box, self.actions, self.log_html])
+        self.add_class("rl-indian-table")
+        self.moves: list[str] = []
+        self._bots_play()
+        self.refresh()
+
+    def _apply(self, action: g.Action) -> None:
+        who = "You" if self.state.to_play == 0 or self.state.phase is g.Phase.DEAL_OVER else f"Bot {self.state.to_play}"
+        self.state = g.apply(self.state, action)
+        self.moves.append(f"{who}: {action}")
+
+    def _bots_play(self) -> None:
+        s = self.state
+        while s.phase in (g.Phase.DRAW, g.Phase.DISCARD) and s.to_play != 0:
+            self._apply(self.bots[s.to_play].act(s))
+            s = self.state
+
+    def _do(self, action: g.Action) -> None:
+        self._apply(action)
+        self._bots_play()
+        self.refresh()
+
+    def show(self) -> None:
+        """Declare: the table groups your 14 cards into a valid declaration if one exists."""
+        groups = indian.best_declaration(self.state.hands[0], RANKS[self.state.wild_rank], self.state.rules)
+        if groups is None:
+            self.moves.append("No valid declaration yet: a wrong show would cost 80.")
+            self.refresh()
+            return
+        held = list(self.state.hands[0])
+        for grp in groups:
+            for c in grp:
+                held.remove(c)
+        self._do(g.Action("declare", held[0], groups))
+
+    def refresh(self) -> None:
+        s = self.state
+        wild = RANKS[s.wild_rank]
+        top = s.discards[-1] if s.discards else None
+        head = (f"Deal {s.deal_no} · wild joker <b>{wild}</b> (cut {s.cut}) · scores "
+                + ", ".join(f"{'you' if p == 0 else f'bot {p}'} {v}" for p, v in enumerate(s.scores))
+                + (f" · pool {s.pool}" if s.pool else " · points rummy"))
+        self.hand_box.children = []
+        buttons: list[w.Widget] = []
+        if s.phase is g.Phase.DISCARD and s.to_play == 0:
+            cards = []
+            for c in s.hands[0]:
+                b = w.Button(description=c.symbol, layout=w.Layout(width="46px"), tooltip=f"discard {c}")
+                b.add_class("rl-card")
+                b.on_click(lambda _, c=c: self._do(g.Action("discard", c)))
+                cards.append(b)
+            self.hand_box.children = cards
+            show = w.Button(description="Show (declare)")
+            show.on_click(lambda _: self.show())
+            buttons.append(show)
+            note = "Click a card to discard it, or show."
+        else:
+            self.hand_box.children = [w.HTML("".join(card_chip(c) for c in s.hands[0]))]
+            note = ""
+            if s.phase is g.Phase.DRAW and s.to_play == 0 and s.in_deal[0]:
+                for label, act in (("Draw from stock", g.DRAW_STOCK), (f"Take {top}", g.DRAW_DISCARD),
+                                   ("Drop", g.DROP)):
+                    if act in g.legal_actions(s):
+                        b = w.Button(description=label)
+                        b.on_click(lambda _, a=act: self._do(a))
+                        buttons.append(b)
+                note = "Draw a card, or drop."
+            elif s.phase is g.Phase.DEAL_OVER:
+                shown = " | ".join(cards_str(grp) for grp in s.shown)
+                note = (f"Deal over: {'you' if s.winner == 0 else f'bot {s.winner}'} won the deal"
+                        + (f" ({shown})" if shown else "") + f". Points: {s.deal_points}.")
+                for act in g.legal_actions(s):
+                    b = w.Button(description="Next deal" if act.kind == "next_deal" else str(act))
+                    b.on_click(lambda _, a=act: self._do(a))
+                    buttons.append(b)
+            elif s.phase is g.Phase.GAME_OVER:
+                note = f"Game over: {'you win' if s.remaining == (0,) else f'player {s.remaining[0]} wins'}."
+        self.actions.children = buttons
+        self.status.value = (f"<div>{head}</div><div>Top of the discard pile: {top or '-'}</div>"
+                             f"<div class='rl-indian-note'>{html.escape(note)}</div>")
+        self.log_html.value = "<br>".join(html.escape(m) for m in self.moves[-8:])
