@@ -114,7 +114,7 @@ def test_wrong_show_costs_80_and_play_goes_on() -> None:
 
 def test_valid_show_wins_and_losers_pay() -> None:
     for seed in range(200):
-        final = play(new_game(2, seed=seed, pool=None), [GreedyBot(seed), GreedyBot(seed + 1, drop_at=None)])
+        final = play(new_game(2, seed=seed, pool=None), [GreedyBot(seed), GreedyBot(seed + 1, drops=False)])
         if final.shown:
             w = final.winner
             assert final.deal_points[w] == 0

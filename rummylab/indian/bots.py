@@ -66,14 +66,14 @@ class RandomBot:
 
 class GreedyBot:
     """Shows whenever a valid declaration exists, takes the discard when it lowers its loser
-    points, throws the card that leaves the fewest points; drops first when its dealt hand
-    would lose at least ``drop_at`` points (None: never)."""
+    points, throws the card that leaves the fewest points; with ``drops``, drops first when
+    its dealt hand has no pure sequence and no joker (the common advice)."""
 
     name = "greedy"
 
-    def __init__(self, seed: SeedLike = None, drop_at: int | None = 80) -> None:
+    def __init__(self, seed: SeedLike = None, drops: bool = True) -> None:
         self.rng = rng_from(seed)
-        self.drop_at = drop_at
+        self.drops = drops
 
     def _points(self, state: State, cards: Sequence[Card]) -> int:
         return loser_count(state.rules.kernel(), *masks(cards), state.wild_rank, state.rules)
@@ -90,6 +90,11 @@ class GreedyBot:
         options.sort()
         return [(p, c) for p, _, c in options]
 
+    def _hopeless(self, state: State, hand: Sequence[Card]) -> bool:
+        once, twice, _ = masks(hand)
+        jokers = sum(c.is_joker or c.rank == state.wild_rank for c in hand)
+        return jokers == 0 and state.rules.kernel().best_pure_run(once, twice, state.wild_rank) < 0
+
     def act(self, state: State) -> Action:
         if state.phase is Phase.DEAL_OVER:
             acts = legal_actions(state)
@@ -101,7 +106,7 @@ class GreedyBot:
             if state.left[me]:
                 return MISS_TURN
             now = self._points(state, hand)
-            if self.drop_at is not None and not state.drawn[me] and now >= self.drop_at:
+            if self.drops and not state.drawn[me] and self._hopeless(state, hand):
                 return DROP
             if state.discards:
                 top = state.discards[-1]

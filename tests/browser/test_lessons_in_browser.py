@@ -128,3 +128,43 @@ def test_three_thirteen_lesson_analyzer_and_table(page: Any, voila: str) -> None
     page.wait_for_function("b => document.querySelector('.rl-313-table').innerHTML !== b", arg=before)
     assert "You: draw_stock" in page.inner_html(".rl-313-table")
     shot(page, "three-thirteen", ".rl-313-analyzer")
+
+
+def test_pure_sequence_lesson_groups_cards_into_a_valid_declaration(page: Any, voila: str) -> None:
+    board = ".rl-grouping-board"
+    open_lesson(page, voila, "08-pure-sequence", f"{board} .rl-declaration")
+    page.wait_for_function(f"document.querySelector('{board} .rl-declaration').innerText.includes('not in a group')")
+    # AS 2S 3S | 5H 6H JK | 9D 9C 9S | KD QD 7C 7H, card by card
+    for group, cards in ((1, (0, 1, 2)), (2, (3, 4, 5)), (3, (6, 7, 8)), (4, (9, 10, 11, 12))):
+        page.click(f"{board} .rl-group-target button:has-text('Group {group}')")
+        for i in cards:
+            page.click(f"{board} .rl-card-{i}")
+    page.wait_for_function(
+        f"document.querySelector('{board} .rl-declaration').innerText.includes('valid declaration')", timeout=20_000)
+    text = page.inner_text(f"{board} .rl-declaration")
+    assert "pure sequence" in text and "impure sequence" in text and "set" in text
+    # moving the pure sequence's 3S out breaks the first life
+    page.click(f"{board} .rl-group-target button:has-text('Group 3')")
+    page.click(f"{board} .rl-card-2")
+    page.wait_for_function(
+        f"document.querySelector('{board} .rl-declaration').innerText.includes('needs at least 3 cards')",
+        timeout=20_000)
+    shot(page, "pure-sequence", board)
+
+
+def test_indian_scoring_lesson_plays_a_turn(page: Any, voila: str) -> None:
+    table = ".rl-indian-table"
+    open_lesson(page, voila, "09-indian-rummy-scoring", f"{table} .rl-indian-status")
+    draw = page.locator(f"{table} button:has-text('Draw from stock')")
+    for _ in range(10):  # the bot may have ended the deal (a drop): deal again
+        if draw.count():
+            break
+        page.click(f"{table} button:has-text('Next deal')")
+        page.wait_for_timeout(500)
+    draw.click()
+    page.wait_for_selector(f"{table} .rl-card", timeout=20_000)
+    before = page.inner_html(table)
+    page.locator(f"{table} .rl-card").first.click()
+    page.wait_for_function("b => document.querySelector('.rl-indian-table').innerHTML !== b", arg=before)
+    assert "You: draw_stock" in page.inner_html(table)
+    shot(page, "indian-table", table)
