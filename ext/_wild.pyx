@@ -24,6 +24,7 @@ cdef struct Entry:
     uint32_t small
     uint32_t gen
     int32_t value
+    int32_t exact  # 0: value is only a lower bound (the search was cut off there)
 
 
 cdef struct Table:
@@ -68,29 +69,38 @@ cdef int _table_grow(Table *t) noexcept nogil:
     return 0
 
 
-cdef inline int _lookup(Table *t, uint64_t once, uint64_t twice, uint32_t small, int32_t *value) noexcept nogil:
+cdef inline int _lookup(Table *t, uint64_t once, uint64_t twice, uint32_t small, int32_t *value,
+                        int32_t *exact) noexcept nogil:
     cdef uint32_t j = <uint32_t>(_hash(once, twice, small) & t.mask)
     while t.slots[j].gen == t.gen:
         if t.slots[j].once == once and t.slots[j].twice == twice and t.slots[j].small == small:
             value[0] = t.slots[j].value
+            exact[0] = t.slots[j].exact
             return 1
         j = (j + 1) & t.mask
     return 0
 
 
-cdef inline void _store(Table *t, uint64_t once, uint64_t twice, uint32_t small, int32_t value) noexcept nogil:
+cdef inline void _store(Table *t, uint64_t once, uint64_t twice, uint32_t small, int32_t value,
+                        int32_t exact) noexcept nogil:
+    """Record a state's value (exact, or a lower bound), replacing what was known of it."""
     cdef uint32_t j
     if (t.used + 1) * 10 > (t.mask + 1) * 7:
         if _table_grow(t) != 0:
             return  # out of memory: keep searching without memoising this state
     j = <uint32_t>(_hash(once, twice, small) & t.mask)
     while t.slots[j].gen == t.gen:
+        if t.slots[j].once == once and t.slots[j].twice == twice and t.slots[j].small == small:
+            t.slots[j].value = value
+            t.slots[j].exact = exact
+            return
         j = (j + 1) & t.mask
     t.slots[j].once = once
     t.slots[j].twice = twice
     t.slots[j].small = small
     t.slots[j].gen = t.gen
     t.slots[j].value = value
+    t.slots[j].exact = exact
     t.used += 1
 
 
@@ -163,23 +173,24 @@ cdef int _leaf(const Rules *r, int wilds, int jokers, int cap, int lives) noexce
 
 
 cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wilds, int jokers,
-                 int capacity, int lives) noexcept nogil:
-    """Least penalty; ``lives`` holds the pure runs (low two bits) and runs made so far."""
+                 int capacity, int lives, int bound) noexcept nogil:
+    """Least penalty when it is below ``bound`` (else some value >= bound); ``lives`` holds the
+    pure runs (low two bits) and runs made so far."""
     cdef int total = wilds + jokers
     cdef int cap = (capacity if capacity < total else total) if r.room_counts else 0
     cdef uint32_t small = <uint32_t>(wilds | (jokers << 8) | (cap << 16) | (lives << 24))
-    cdef int32_t memo
+    cdef int32_t memo, exact
     cdef uint64_t low, o, tw, bit
     cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k
     cdef int take[4]
     cdef int avail[4]
     cdef bint sets_possible, runs_possible
     cdef uint64_t sbits[4]
-    if _lookup(t, once, twice, small, &memo):
+    if _lookup(t, once, twice, small, &memo, &exact) and (exact or memo >= bound):
         return memo
     if once == 0:
         best = _leaf(r, wilds, jokers, cap, lives)
-        _store(t, once, twice, small, best)
+        _store(t, once, twice, small, best, 1)
         return best
     low = once & (~once + 1)
     pos = __builtin_ctzll(low)
@@ -188,12 +199,7 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     o = once
     tw = twice
     _remove(&o, &tw, low)
-    best = r.points[rank] + _search(r, t, o, tw, wilds, jokers, capacity, lives)
-    if best > BIG:
-        best = BIG
-    if best == 0:
-        _store(t, once, twice, small, best)
-        return best
+    best = BIG  # melds first, so that the deadwood branch can be cut off by what they found
     # sets holding the lowest card (skipped when three cards of its rank cannot be reached)
     naturals = 1
     for s in range(4):
@@ -212,7 +218,7 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
         if need <= r.max_wilds and naturals >= r.min_non_wild and size <= r.set_max and need <= total:
             v = _place_set(r, t, o, tw, sbits, take, need,
                            (r.max_wilds - need) if (r.max_wilds - need) < (r.set_max - size) else (r.set_max - size),
-                           wilds, jokers, capacity, lives)
+                           wilds, jokers, capacity, lives, best if best < bound else bound)
             if v < best:
                 best = v
                 if best == 0:
@@ -230,19 +236,30 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     # a run needs a wild card or the next card of the suit
     runs_possible = total > 0 or (rank < 12 and _copies(o, tw, (<uint64_t>1) << (16 * suit + rank + 1)) > 0)
     if best > 0 and runs_possible:
-        v = _runs(r, t, o, tw, suit, rank, 0, wilds, jokers, capacity, lives)
+        v = _runs(r, t, o, tw, suit, rank, 0, wilds, jokers, capacity, lives, best if best < bound else bound)
         if v < best:
             best = v
     if best > 0 and rank == 0 and r.ace_high and (total > 0 or _copies(o, tw, (<uint64_t>1) << (16 * suit + 12))):
-        v = _runs(r, t, o, tw, suit, rank, 1, wilds, jokers, capacity, lives)
+        v = _runs(r, t, o, tw, suit, rank, 1, wilds, jokers, capacity, lives, best if best < bound else bound)
         if v < best:
             best = v
-    _store(t, once, twice, small, best)
+    # the lowest card as deadwood: only worth searching while it can still beat the best
+    k = (best if best < bound else bound) - r.points[rank]
+    if k > 0:
+        v = r.points[rank] + _search(r, t, o, tw, wilds, jokers, capacity, lives, k)
+        if v < best:
+            best = v
+    if best > BIG:
+        best = BIG
+    if best < bound:
+        _store(t, once, twice, small, best, 1)
+    else:
+        _store(t, once, twice, small, bound, 0)  # cut off: the value is at least the bound
     return best
 
 
 cdef int _place(const Rules *r, Table *t, uint64_t o, uint64_t tw, int need, int extra, int wilds, int jokers,
-                int capacity, int lives) noexcept nogil:
+                int capacity, int lives, int bound) noexcept nogil:
     """Least penalty after a meld needing ``need`` wild cards that can take ``extra`` more."""
     cdef int best = BIG, v, fw, fj, i
     cdef int options[2]
@@ -256,24 +273,24 @@ cdef int _place(const Rules *r, Table *t, uint64_t o, uint64_t tw, int need, int
         fw = options[i]
         fj = need - fw
         if 0 <= fw <= wilds and 0 <= fj <= jokers:
-            v = _search(r, t, o, tw, wilds - fw, jokers - fj, capacity + extra, lives)
+            v = _search(r, t, o, tw, wilds - fw, jokers - fj, capacity + extra, lives, best if best < bound else bound)
             if v < best:
                 best = v
     return best
 
 
 cdef int _place_set(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t *sbits, int *take, int need,
-                    int extra, int wilds, int jokers, int capacity, int lives) noexcept nogil:
+                    int extra, int wilds, int jokers, int capacity, int lives, int bound) noexcept nogil:
     cdef int s, k
     for s in range(4):
         for k in range(take[s]):
             _remove(&o, &tw, sbits[s])
-    return _place(r, t, o, tw, need, extra, wilds, jokers, capacity, lives)
+    return _place(r, t, o, tw, need, extra, wilds, jokers, capacity, lives, bound)
 
 
 cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int rank, bint high,
-               int wilds, int jokers, int capacity, int lives) noexcept nogil:
-    """Least penalty over the runs holding the lowest card at its low place (or at the top
+               int wilds, int jokers, int capacity, int lives, int bound) noexcept nogil:
+    """Least penalty (below ``bound``) over the runs holding the lowest card at its low place (or at the top
     of the ace-high line when ``high``): the other naturals lie on one side of it."""
     cdef int p = 13 if high else rank, step = -1 if high else 1, q, n_others = 0, best = BIG, v
     cdef int places[13]
@@ -281,7 +298,7 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
     cdef uint64_t bit, sub, oo, tt, low, ripple, held
     cdef int runs = (lives >> 2) + 1 if (lives >> 2) < r.min_runs else (lives >> 2)
     cdef int pure = (lives & 3) + 1 if (lives & 3) < r.min_pure else (lives & 3)
-    cdef int i, f, far, span, naturals, length, need, extra, base, budget, skip_n
+    cdef int i, f, far, span, naturals, length, need, extra, base, budget, skip_n, last
     cdef int total = wilds + jokers
     q = p + step
     while 0 <= q <= r.top and (q - p if q > p else p - q) <= 12:
@@ -292,14 +309,19 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
             n_others += 1
         q += step
     budget = total if total < r.max_wilds else r.max_wilds
-    for f in range(-1, n_others):  # the run's farthest natural: none (f = -1) or others[f]
+    # the run's farthest natural: none (f = -1) or others[f]; the longest runs first, as they
+    # leave the least and so bound the rest of the search soonest
+    last = n_others - 1
+    while last >= 0:
+        far = places[last]
+        span = (far - p if far > p else p - far) + 1
+        if span <= 13 and span - 1 - (last + 1) <= budget:
+            break
+        last -= 1
+    for f in range(last, -2, -1):
         far = places[f] if f >= 0 else p
         span = (far - p if far > p else p - far) + 1
-        if span > 13:
-            break
         length = span if span > 3 else 3
-        if span - 1 - (f + 1) > budget:
-            break  # empty places between only grow as the run reaches farther
         base = (span - 1 - (f + 1)) + (length - span)  # empty places + padding to three cards
         if base > budget:
             continue
@@ -327,15 +349,18 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
                         extra = 13 - length
                     if need == 0 and r.min_pure > 0 and (r.wild_natural_pure or not (held & r.wild_mask)):
                         # a pure run: it takes no wilds; as a plain run it could
-                        v = _place(r, t, oo, tt, 0, 0, wilds, jokers, capacity, pure | (runs << 2))
+                        v = _place(r, t, oo, tt, 0, 0, wilds, jokers, capacity, pure | (runs << 2),
+                                   best if best < bound else bound)
                         if v < best:
                             best = v
                         if extra > 0 and r.room_counts:
-                            v = _place(r, t, oo, tt, 0, extra, wilds, jokers, capacity, (lives & 3) | (runs << 2))
+                            v = _place(r, t, oo, tt, 0, extra, wilds, jokers, capacity, (lives & 3) | (runs << 2),
+                                       best if best < bound else bound)
                             if v < best:
                                 best = v
                     else:
-                        v = _place(r, t, oo, tt, need, extra, wilds, jokers, capacity, (lives & 3) | (runs << 2))
+                        v = _place(r, t, oo, tt, need, extra, wilds, jokers, capacity, (lives & 3) | (runs << 2),
+                                   best if best < bound else bound)
                         if v < best:
                             best = v
                 if skip_n == 0:
@@ -434,7 +459,8 @@ cdef class WildKernel:
                            self.min_pure_runs, self.wild_natural_in_pure))
 
     cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, int wild_rank, int jokers,
-                      int joker_value, int wild_value) noexcept nogil:
+                      int joker_value, int wild_value, int bound=BIG) noexcept nogil:
+        """Least penalty when below ``bound`` (else some value >= bound)."""
         cdef Rules r = self.rules
         cdef uint64_t wild_mask = 0, w_once, w_twice, nat_once, nat_twice, oo, tt, bit
         cdef uint64_t wild_bits[8]
@@ -486,9 +512,9 @@ cdef class WildKernel:
                     t.slots[i].gen = 0
                 t.gen = 1
             if r.wild_value == r.joker_value:  # then wild cards and jokers are alike
-                v = _search(&r, t, oo, tt, 0, jokers + n_wild, 0, 0)
+                v = _search(&r, t, oo, tt, 0, jokers + n_wild, 0, 0, best if best < bound else bound)
             else:
-                v = _search(&r, t, oo, tt, n_wild, jokers, 0, 0)
+                v = _search(&r, t, oo, tt, n_wild, jokers, 0, 0, best if best < bound else bound)
             if v < best:
                 best = v
         return best
@@ -537,19 +563,20 @@ cdef class WildKernel:
 
     cdef int _loser(self, Table *t, uint64_t once, uint64_t twice, int jokers, int wild_rank, bint exclude_pure,
                     int cap, int valid_show) noexcept nogil:
-        cdef int v = self._penalty(t, once, twice, wild_rank, jokers, 0, 0), b, alt
-        if v == 0:
-            return valid_show if valid_show < cap else cap
+        cdef int v, b, limit
         # every card counts (bar a pure run, by option) when that is less than the least count
-        # with the runs required (or when those cannot be made)
-        alt = self._every_card(once, twice, wild_rank, False, BIG)
+        # with the runs required (or when those cannot be made): the search only looks below it
+        limit = self._every_card(once, twice, wild_rank, False, BIG)
         if exclude_pure:
             b = _best_pure_run(&self.rules, once, wild_rank)
             if b > 0:
-                alt -= b
-        if alt < v:
-            v = alt
-        return v if v < cap else cap
+                limit -= b
+        if cap < limit:
+            limit = cap
+        v = self._penalty(t, once, twice, wild_rank, jokers, 0, 0, limit if limit > 0 else 1)
+        if v == 0:
+            return valid_show if valid_show < cap else cap
+        return v if v < limit else limit
 
     def loser_points_batch(self, const uint64_t[::1] once, const uint64_t[::1] twice, const uint8_t[::1] jokers,
                            int wild_rank, int32_t[::1] out, bint exclude_pure=False, int cap=80,

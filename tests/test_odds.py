@@ -101,7 +101,11 @@ def test_cli_monte_carlo_and_unavailable_family(tmp_path: Path) -> None:
                        check=False)  # --workers 2: a Dask LocalCluster on 127.0.0.1
     assert r.returncode == 0, r.stderr
     assert "P(knock possible)" in r.stdout and pl.read_csv(out).height == 3
-    bad = subprocess.run([sys.executable, "-m", "rummylab", "odds", "mc", "indian", "--hands", "10"],
+    r = subprocess.run([sys.executable, "-m", "rummylab", "odds", "mc", "indian", "--hands", "4000", "--seed", "1",
+                        "--workers", "2", "--no-progress"], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "p_pure_sequence" in r.stdout and "mean_loser_points" in r.stdout
+    bad = subprocess.run([sys.executable, "-m", "rummylab", "odds", "mc", "canasta", "--hands", "10"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "not available yet" in bad.stderr
 
