@@ -392,6 +392,42 @@ cdef int _best_pure_run(const Rules *r, uint64_t once, int wild_rank) noexcept n
     return best
 
 
+cdef bint _two_runs(const Rules *r, uint64_t once, uint64_t twice) noexcept nogil:
+    """Can two runs of three natural cards be made at once (from two decks)?"""
+    cdef int starts[64]
+    cdef int suits[64]
+    cdef int n = 0, s, q, a, b, k, need
+    cdef int c[14]
+    for s in range(4):
+        for q in range(r.top + 1):
+            c[q] = _copies(once, twice, (<uint64_t>1) << (16 * s + q % 13))
+        for q in range(r.top - 1):
+            if c[q] and c[q + 1] and c[q + 2]:
+                starts[n] = q
+                suits[n] = s
+                n += 1
+    for a in range(n):
+        for b in range(a, n):
+            if suits[a] != suits[b]:
+                return True
+            # same suit: each rank held at least as often as the two runs use it
+            s = suits[a]
+            for k in range(14):
+                c[k] = 0
+            for q in range(starts[a], starts[a] + 3):
+                c[q % 13] += 1
+            for q in range(starts[b], starts[b] + 3):
+                c[q % 13] += 1
+            need = 0
+            for k in range(13):
+                if c[k] > _copies(once, twice, (<uint64_t>1) << (16 * s + k)):
+                    need = 1
+                    break
+            if not need:
+                return True
+    return False
+
+
 cdef bint _in_run_of_three(const Rules *r, uint64_t once, int suit, int rank) noexcept nogil:
     """Is the card at ``rank`` of ``suit`` in three consecutive held cards of its suit?"""
     cdef uint64_t held = (once >> (16 * suit)) & 0x1FFF
@@ -481,6 +517,8 @@ cdef class WildKernel:
         nat_twice = twice & ~wild_mask
         if r.min_pure > 0 and _best_pure_run(&r, once, wild_rank) < 0:
             return BIG  # no pure run to be had
+        if r.min_runs >= 2 and jokers == 0 and (once & wild_mask) == 0 and not _two_runs(&r, once, twice):
+            return BIG  # no wild card, and no two runs of naturals side by side
         n_all = 0
         if wild_rank >= 0:
             for s in range(4):
