@@ -182,6 +182,29 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
     return tuple(out)
 
 
+def bits_of(mask: int) -> list[int]:
+    """The single-bit masks of a hand, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+def two_deck_masks(cards: Iterable[Card]) -> tuple[int, int, int]:
+    """(once, twice, printed jokers) of validated cards from two decks."""
+    once = twice = jokers = 0
+    for c in cards:
+        if c.is_joker:
+            jokers += 1
+        elif once & c.bit:
+            twice |= c.bit
+        else:
+            once |= c.bit
+    return once, twice, jokers
+
+
 def cards_str(cards: Iterable[Card]) -> str:
     """Cards as a space-separated string, e.g. ``"AS 2S 3S"``."""
     return " ".join(str(c) for c in cards)
@@ -208,14 +231,7 @@ class TwoDeckHand:
 
     @classmethod
     def from_cards(cls, cards: CardsLike) -> TwoDeckHand:
-        once = twice = jokers = 0
-        for c in parse_cards(cards, copies=2, jokers=2):
-            if c.is_joker:
-                jokers += 1
-            elif once & c.bit:
-                twice |= c.bit
-            else:
-                once |= c.bit
+        once, twice, jokers = two_deck_masks(parse_cards(cards, copies=2, jokers=2))
         return cls(once=once, twice=twice, jokers=jokers)
 
     def cards(self) -> tuple[Card, ...]:

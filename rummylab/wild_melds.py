@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import BIT_CARD, RANKS, SUITS, Card
+from .cards import BIT_CARD, RANKS, SUITS, Card, bits_of
 
 
 @dataclass(frozen=True)
@@ -21,15 +21,6 @@ class WildMeld:
     def __str__(self) -> str:
         wild = f" (wild as {' '.join(self.stands_for)})" if self.stands_for else ""
         return " ".join(map(str, self.cards)) + wild
-
-
-def bits_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
 
 
 def melds_of(cards: tuple[Card, ...], arrangement: Any, wild_rank: int,

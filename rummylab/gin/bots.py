@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, rng_from
+from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, bits_of, rng_from
 from .analysis import gin_kernel
 from .game import (
     BIG_GIN,
@@ -37,16 +37,6 @@ class Bot(Protocol):
     name: str
 
     def act(self, state: State) -> Action: ...
-
-
-def _bits(mask: int) -> list[int]:
-    """The single-bit masks of a hand."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
 
 
 def _housekeeping(state: State) -> Action | None:
@@ -128,11 +118,11 @@ class StrongBot(GreedyBot):
         me = state.to_play
         mask = state.hands[me]
         taken = state.taken.bit if state.taken else 0
-        unseen = _bits(self.unseen(state))
-        theirs = _bits(state.picked_up[1 - me])
+        unseen = bits_of(self.unseen(state))
+        theirs = bits_of(state.picked_up[1 - me])
         best: tuple[float, ...] | None = None
         choice = (0, 0)
-        for b in _bits(mask & ~taken):
+        for b in bits_of(mask & ~taken):
             left = mask & ~b
             dw = k.deadwood(left)
             ahead = sum(k.discard_deadwood(left | u) for u in unseen) / max(len(unseen), 1)

@@ -9,8 +9,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..cards import Card, CardsLike, cards_str, check_mask, parse_cards
-from ..wild_melds import WildMeld, bits_of, melds_of
+from ..cards import Card, CardsLike, bits_of, cards_str, check_mask, parse_cards, two_deck_masks
+from ..wild_melds import WildMeld, melds_of
 from .rules import DEFAULT, HAND_SIZE, POINTS, Rules, wild_rank_index
 
 GroupKind = Literal["pure", "impure", "set"]
@@ -25,17 +25,7 @@ def parse_hand(hand: CardsLike, sizes: tuple[int, ...], rules: Rules) -> tuple[C
     return parse_cards(hand, size=sizes, copies=2, jokers=rules.printed_jokers)
 
 
-def masks(cards: Iterable[Card]) -> tuple[int, int, int]:
-    """(once, twice, printed jokers) of validated cards."""
-    once = twice = jokers = 0
-    for c in cards:
-        if c.is_joker:
-            jokers += 1
-        elif once & c.bit:
-            twice |= c.bit
-        else:
-            once |= c.bit
-    return once, twice, jokers
+masks = two_deck_masks
 
 
 # -- one group ------------------------------------------------------------------

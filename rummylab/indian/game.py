@@ -16,6 +16,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .._play import apply_checked, evolve, replace_at
 from ..cards import DECK, JOKER, Card
 from .analysis import check_declaration, loser_count, masks
 from .pools import POOLS, REJOIN_MAX
@@ -125,13 +126,6 @@ class State:
         return tuple(p for p in range(self.players) if not self.eliminated[p])
 
 
-def _evolve(s: State, **changes: Any) -> State:
-    new = object.__new__(State)
-    new.__dict__.update(s.__dict__)
-    new.__dict__.update(changes)
-    return new
-
-
 def _toss(rules: Rules, seed: int, players: int) -> tuple[tuple[int, ...], tuple[Card, ...]]:
     """Seats by a toss: the higher card plays first, ties broken by suit order, identical cards redrawn."""
     rng = random.Random(f"indian:{seed}:toss")
@@ -169,7 +163,7 @@ def _deal(s: State, deal_no: int, dealer: int) -> State:
     upcard = cards.pop()
     wild = 0 if cut.is_joker else cut.rank  # a cut printed joker makes the aces wild
     n = s.players
-    return _evolve(s, deal_no=deal_no, dealer=dealer, to_play=order[0], phase=Phase.DRAW,
+    return evolve(s, deal_no=deal_no, dealer=dealer, to_play=order[0], phase=Phase.DRAW,
                    hands=tuple(tuple(sorted(h)) for h in hands), stock=(cut, *cards), discards=(upcard,),
                    cut=cut, wild_rank=wild, in_deal=tuple(not s.eliminated[p] for p in range(n)),
                    drawn=(False,) * n, missed=(0,) * n, left=tuple(s.left[p] and not s.eliminated[p] for p in range(n)),
@@ -232,15 +226,8 @@ def _illegal(s: State, a: object, why: str) -> IllegalAction:
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; raises ``IllegalAction`` (and changes nothing) if not allowed."""
-    if not isinstance(action, Action):
-        raise IllegalAction(f"{action!r} is not an Action")
-    new = _step(state, action)
-    new.__dict__["history"] = state.history + (action,)
-    return new
+    return apply_checked(state, action, Action, _step, IllegalAction)
 
-
-def _with(t: tuple, i: int, v: Any) -> tuple:
-    return t[:i] + (v,) + t[i + 1:]
 
 
 def _draw_stock(s: State) -> tuple[State, Card]:
@@ -251,9 +238,9 @@ def _draw_stock(s: State) -> tuple[State, Card]:
         stock, discards, reshuffles = tuple(pile), discards[-1:], reshuffles + 1
     card = stock[-1]
     me = s.to_play
-    return _evolve(s, stock=stock[:-1], discards=discards, reshuffles=reshuffles, phase=Phase.DISCARD,
-                   hands=_with(s.hands, me, tuple(sorted(s.hands[me] + (card,)))),
-                   drawn=_with(s.drawn, me, True)), card
+    return evolve(s, stock=stock[:-1], discards=discards, reshuffles=reshuffles, phase=Phase.DISCARD,
+                   hands=replace_at(s.hands, me, tuple(sorted(s.hands[me] + (card,)))),
+                   drawn=replace_at(s.drawn, me, True)), card
 
 
 def _step(s: State, a: Action) -> State:
@@ -264,28 +251,28 @@ def _step(s: State, a: Action) -> State:
         if a.kind == "draw_stock":
             if not s.stock and len(s.discards) < 2:
                 raise _illegal(s, a, "the stock and the discard pile are empty")
-            return _evolve(_draw_stock(s)[0], missed=_with(s.missed, me, 0))
+            return evolve(_draw_stock(s)[0], missed=replace_at(s.missed, me, 0))
         if a.kind == "draw_discard":
             if not s.discards:
                 raise _illegal(s, a, "the discard pile is empty")
             hand = tuple(sorted(s.hands[me] + (s.discards[-1],)))
-            return _evolve(s, phase=Phase.DISCARD, hands=_with(s.hands, me, hand), discards=s.discards[:-1],
-                           drawn=_with(s.drawn, me, True), missed=_with(s.missed, me, 0))
+            return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), discards=s.discards[:-1],
+                           drawn=replace_at(s.drawn, me, True), missed=replace_at(s.missed, me, 0))
         if a.kind == "drop":
             return _drop(s, me)
         if a.kind == "leave":
-            return _evolve(s, left=_with(s.left, me, True))
+            return evolve(s, left=replace_at(s.left, me, True))
         if a.kind == "miss_turn":  # the table draws from the stock and throws the card drawn
             missed = s.missed[me] + 1
             if s.rules.missed_turns_drop and missed >= s.rules.missed_turns_drop:
-                return _drop(_evolve(s, drawn=_with(s.drawn, me, True)), me)
+                return _drop(evolve(s, drawn=replace_at(s.drawn, me, True)), me)
             if not s.stock and len(s.discards) < 2:
-                return _end_turn(_evolve(s, missed=_with(s.missed, me, missed)))
+                return _end_turn(evolve(s, missed=replace_at(s.missed, me, missed)))
             after, card = _draw_stock(s)
             kept = list(after.hands[me])
             kept.remove(card)
-            return _end_turn(_evolve(after, hands=_with(after.hands, me, tuple(kept)),
-                                     discards=after.discards + (card,), missed=_with(s.missed, me, missed)))
+            return _end_turn(evolve(after, hands=replace_at(after.hands, me, tuple(kept)),
+                                     discards=after.discards + (card,), missed=replace_at(s.missed, me, missed)))
         raise _illegal(s, a, "draw first (stock or discard pile), or drop")
     if s.phase is Phase.DISCARD:
         if a.kind not in ("discard", "declare") or a.card is None:
@@ -294,7 +281,7 @@ def _step(s: State, a: Action) -> State:
             raise _illegal(s, a, f"{a.card} is not in the hand")
         rest = list(s.hands[me])
         rest.remove(a.card)
-        after = _evolve(s, hands=_with(s.hands, me, tuple(rest)), discards=s.discards + (a.card,))
+        after = evolve(s, hands=replace_at(s.hands, me, tuple(rest)), discards=s.discards + (a.card,))
         if a.kind == "discard":
             return _end_turn(after)
         if a.groups is None:
@@ -304,10 +291,10 @@ def _step(s: State, a: Action) -> State:
         except ValueError as exc:
             raise _illegal(s, a, str(exc)) from None
         if verdict.valid:
-            return _score_deal(_evolve(after, winner=me, shown=verdict.groups))
+            return _score_deal(evolve(after, winner=me, shown=verdict.groups))
         # a wrong show: the declarer pays and is out of the deal; play goes on
-        out = _evolve(after, deal_points=_with(s.deal_points, me, s.rules.wrong_show_points),
-                      in_deal=_with(s.in_deal, me, False))
+        out = evolve(after, deal_points=replace_at(s.deal_points, me, s.rules.wrong_show_points),
+                      in_deal=replace_at(s.in_deal, me, False))
         return _after_leaving(out, me)
     if s.phase is Phase.DEAL_OVER:
         if a.kind == "rejoin":
@@ -316,13 +303,13 @@ def _step(s: State, a: Action) -> State:
                                f"is above {REJOIN_MAX.get(s.pool or 0, '-')}")
             p = a.player
             score = max(s.scores[q] for q in s.remaining) + 1  # the highest remaining score + 1
-            return _evolve(s, eliminated=_with(s.eliminated, p, False), scores=_with(s.scores, p, score),
-                           rejoins=_with(s.rejoins, p, s.rejoins[p] + 1), left=_with(s.left, p, False))
+            return evolve(s, eliminated=replace_at(s.eliminated, p, False), scores=replace_at(s.scores, p, score),
+                           rejoins=replace_at(s.rejoins, p, s.rejoins[p] + 1), left=replace_at(s.left, p, False))
         if a.kind == "next_deal" and len(s.remaining) >= 2:
             nxt = s.seats[(s.seats.index(s.dealer) + 1) % s.players]
             return _deal(s, s.deal_no + 1, nxt)
         if a.kind == "finish" and len(s.remaining) < 2:
-            return _evolve(s, phase=Phase.GAME_OVER)
+            return evolve(s, phase=Phase.GAME_OVER)
     raise _illegal(s, a, f"the legal actions are {', '.join(map(str, legal_actions(s))) or 'none'}")
 
 
@@ -333,8 +320,8 @@ def _rank(s: State) -> str:
 def _drop(s: State, me: int) -> State:
     first, middle = s.rules.drops(s.pool)
     points = middle if s.drawn[me] else first
-    out = _evolve(s, deal_points=_with(s.deal_points, me, points), in_deal=_with(s.in_deal, me, False),
-                  missed=_with(s.missed, me, 0))
+    out = evolve(s, deal_points=replace_at(s.deal_points, me, points), in_deal=replace_at(s.in_deal, me, False),
+                  missed=replace_at(s.missed, me, 0))
     return _after_leaving(out, me)
 
 
@@ -342,12 +329,12 @@ def _after_leaving(s: State, me: int) -> State:
     """After a drop or a wrong show: the last player in wins the deal; else the next plays."""
     playing = [p for p in range(s.players) if s.in_deal[p]]
     if len(playing) == 1:
-        return _score_deal(_evolve(s, winner=playing[0]))
-    return _evolve(s, phase=Phase.DRAW, to_play=_next_player(s, me))
+        return _score_deal(evolve(s, winner=playing[0]))
+    return evolve(s, phase=Phase.DRAW, to_play=_next_player(s, me))
 
 
 def _end_turn(s: State) -> State:
-    return _evolve(s, phase=Phase.DRAW, to_play=_next_player(s, s.to_play))
+    return evolve(s, phase=Phase.DRAW, to_play=_next_player(s, s.to_play))
 
 
 def _score_deal(s: State) -> State:
@@ -362,7 +349,7 @@ def _score_deal(s: State) -> State:
     if s.pool is not None:
         eliminated = tuple(e or v >= s.pool for e, v in zip(s.eliminated, scores, strict=True))
     done = s.pool is None
-    return _evolve(s, phase=Phase.GAME_OVER if done else Phase.DEAL_OVER, deal_points=tuple(points),
+    return evolve(s, phase=Phase.GAME_OVER if done else Phase.DEAL_OVER, deal_points=tuple(points),
                    scores=scores, eliminated=eliminated, deal_history=s.deal_history + (tuple(points),))
 
 

@@ -13,6 +13,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .._play import apply_checked, evolve, replace_at
 from ..cards import DECK, Card
 from .analysis import DEFAULT, Rules, penalty_of_cards
 
@@ -85,13 +86,6 @@ class State:
         return tuple(i for i, s in enumerate(self.scores) if s == low)
 
 
-def _evolve(s: State, **changes: Any) -> State:
-    new = object.__new__(State)
-    new.__dict__.update(s.__dict__)
-    new.__dict__.update(changes)
-    return new
-
-
 def _deal(rules: Rules, seed: int, players: int, decks: int, round_no: int, dealer: int,
           scores: tuple[int, ...], round_scores: tuple[tuple[int, ...], ...]) -> State:
     cards = list(DECK) * decks
@@ -148,11 +142,7 @@ def _illegal(s: State, a: object, why: str) -> IllegalAction:
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; raises ``IllegalAction`` (and changes nothing) if not allowed."""
-    if not isinstance(action, Action):
-        raise IllegalAction(f"{action!r} is not an Action")
-    new = _step(state, action)
-    new.__dict__["history"] = state.history + (action,)
-    return new
+    return apply_checked(state, action, Action, _step, IllegalAction)
 
 
 def _step(s: State, a: Action) -> State:
@@ -167,13 +157,13 @@ def _step(s: State, a: Action) -> State:
                 random.Random(f"313:{s.seed}:{s.round_no}:reshuffle{reshuffles}").shuffle(pile)
                 stock, discards, reshuffles = tuple(pile), discards[-1:], reshuffles + 1
             hand = tuple(sorted(s.hands[me] + (stock[-1],)))
-            return _evolve(s, phase=Phase.DISCARD, hands=_with(s.hands, me, hand), stock=stock[:-1],
+            return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), stock=stock[:-1],
                            discards=discards, reshuffles=reshuffles)
         if a.kind == "draw_discard":
             if not s.discards:
                 raise _illegal(s, a, "the discard pile is empty")
             hand = tuple(sorted(s.hands[me] + (s.discards[-1],)))
-            return _evolve(s, phase=Phase.DISCARD, hands=_with(s.hands, me, hand), discards=s.discards[:-1])
+            return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), discards=s.discards[:-1])
         raise _illegal(s, a, "draw first: from the stock or the discard pile")
     if s.phase is Phase.DISCARD:
         if a.kind not in ("discard", "go_out") or a.card is None:
@@ -187,24 +177,21 @@ def _step(s: State, a: Action) -> State:
                 raise _illegal(s, a, f"the other cards are not all melded after discarding {a.card}")
         rest = list(s.hands[me])
         rest.remove(a.card)
-        after = _evolve(s, hands=_with(s.hands, me, tuple(rest)), discards=s.discards + (a.card,))
+        after = evolve(s, hands=replace_at(s.hands, me, tuple(rest)), discards=s.discards + (a.card,))
         if a.kind == "go_out":
-            return _evolve(after, went_out=me, final_turns=s.players - 1, phase=Phase.DRAW,
+            return evolve(after, went_out=me, final_turns=s.players - 1, phase=Phase.DRAW,
                            to_play=(me + 1) % s.players)
         if s.went_out is not None:
             left = s.final_turns - 1
             if left == 0:
-                return _score(_evolve(after, final_turns=0))
-            return _evolve(after, final_turns=left, phase=Phase.DRAW, to_play=(me + 1) % s.players)
-        return _evolve(after, phase=Phase.DRAW, to_play=(me + 1) % s.players)
+                return _score(evolve(after, final_turns=0))
+            return evolve(after, final_turns=left, phase=Phase.DRAW, to_play=(me + 1) % s.players)
+        return evolve(after, phase=Phase.DRAW, to_play=(me + 1) % s.players)
     if s.phase is Phase.ROUND_OVER and a.kind == "next_round":
         return _deal(s.rules, s.seed, s.players, s.decks, s.round_no + 1, (s.dealer + 1) % s.players,
                      s.scores, s.round_scores)
     raise _illegal(s, a, f"the legal actions are {', '.join(map(str, legal_actions(s))) or 'none'}")
 
-
-def _with(hands: tuple[tuple[Card, ...], ...], i: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-    return hands[:i] + (hand,) + hands[i + 1:]
 
 
 def _score(s: State) -> State:
@@ -212,7 +199,7 @@ def _score(s: State) -> State:
                       for p in range(s.players))
     scores = tuple(a + b for a, b in zip(s.scores, penalties, strict=True))
     phase = Phase.GAME_OVER if s.round_no == 11 else Phase.ROUND_OVER
-    return _evolve(s, phase=phase, scores=scores, round_scores=s.round_scores + (penalties,))
+    return evolve(s, phase=phase, scores=scores, round_scores=s.round_scores + (penalties,))
 
 
 def history_json(state: State) -> dict[str, Any]:

@@ -1,0 +1,31 @@
+"""Pieces shared by the game modules: immutable states changed only by checked actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+S = TypeVar("S")
+
+
+def evolve(state: S, **changes: Any) -> S:
+    """A copy of a frozen state with some fields changed (no re-validation: the caller checked)."""
+    new = object.__new__(type(state))
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+def replace_at(items: tuple, i: int, value: Any) -> tuple:
+    """The tuple with item i replaced."""
+    return items[:i] + (value,) + items[i + 1:]
+
+
+def apply_checked(state: S, action: Any, action_type: type, step: Callable[[S, Any], S],
+                  error: type[Exception]) -> S:
+    """The state after a checked action, with the action added to its history."""
+    if not isinstance(action, action_type):
+        raise error(f"{action!r} is not an Action")
+    new = step(state, action)
+    new.__dict__["history"] = state.history + (action,)  # type: ignore[attr-defined]
+    return new
