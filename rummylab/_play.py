@@ -8,6 +8,10 @@ from typing import Any, TypeVar
 S = TypeVar("S")
 
 
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message names the rule."""
+
+
 def evolve(state: S, **changes: Any) -> S:
     """A copy of a frozen state with some fields changed (no re-validation: the caller checked)."""
     new = object.__new__(type(state))

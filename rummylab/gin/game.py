@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._play import IllegalAction
 from ..cards import BIT_CARD, DECK, Card, mask_cards
 from .analysis import gin_kernel
 from .rules import DEFAULT, Rules
@@ -28,9 +29,6 @@ class Phase(enum.Enum):
     GAME_OVER = "game_over"
     MATCH_OVER = "match_over"
 
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message names the rule."""
 
 
 @dataclass(frozen=True, slots=True)

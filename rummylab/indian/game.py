@@ -16,7 +16,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .._play import apply_checked, evolve, replace_at
+from .._play import IllegalAction, apply_checked, evolve, replace_at
 from ..cards import DECK, JOKER, Card
 from .analysis import check_declaration, loser_count, masks
 from .pools import POOLS, REJOIN_MAX
@@ -33,9 +33,6 @@ class Phase(enum.Enum):
     DEAL_OVER = "deal_over"
     GAME_OVER = "game_over"
 
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message names the rule."""
 
 
 @dataclass(frozen=True, slots=True)

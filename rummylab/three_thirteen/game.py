@@ -13,7 +13,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .._play import apply_checked, evolve, replace_at
+from .._play import IllegalAction, apply_checked, evolve, replace_at
 from ..cards import DECK, Card
 from .analysis import DEFAULT, Rules, penalty_of_cards
 
@@ -27,9 +27,6 @@ class Phase(enum.Enum):
     ROUND_OVER = "round_over"
     GAME_OVER = "game_over"
 
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message names the rule."""
 
 
 @dataclass(frozen=True, slots=True)
