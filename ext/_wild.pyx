@@ -70,15 +70,39 @@ cdef int _table_grow(Table *t) noexcept nogil:
 
 
 cdef inline int _lookup(Table *t, uint64_t once, uint64_t twice, uint32_t small, int32_t *value,
-                        int32_t *exact) noexcept nogil:
+                        int32_t *exact, uint32_t *slot) noexcept nogil:
+    """1 and the state's value if known; ``slot`` is where it is (or would go)."""
     cdef uint32_t j = <uint32_t>(_hash(once, twice, small) & t.mask)
     while t.slots[j].gen == t.gen:
         if t.slots[j].once == once and t.slots[j].twice == twice and t.slots[j].small == small:
             value[0] = t.slots[j].value
             exact[0] = t.slots[j].exact
+            slot[0] = j
             return 1
         j = (j + 1) & t.mask
+    slot[0] = j
     return 0
+
+
+cdef inline void _store_at(Table *t, uint32_t j, uint32_t size, uint64_t once, uint64_t twice, uint32_t small,
+                           int32_t value, int32_t exact) noexcept nogil:
+    """Store at the slot found by _lookup when it is still free (or still this state's) in a
+    table of the same size; else look again."""
+    if t.mask + 1 == size and (t.used + 1) * 10 <= (t.mask + 1) * 7:
+        if t.slots[j].gen != t.gen:
+            t.slots[j].once = once
+            t.slots[j].twice = twice
+            t.slots[j].small = small
+            t.slots[j].gen = t.gen
+            t.slots[j].value = value
+            t.slots[j].exact = exact
+            t.used += 1
+            return
+        if t.slots[j].once == once and t.slots[j].twice == twice and t.slots[j].small == small:
+            t.slots[j].value = value
+            t.slots[j].exact = exact
+            return
+    _store(t, once, twice, small, value, exact)
 
 
 cdef inline void _store(Table *t, uint64_t once, uint64_t twice, uint32_t small, int32_t value,
@@ -180,17 +204,18 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     cdef int cap = (capacity if capacity < total else total) if r.room_counts else 0
     cdef uint32_t small = <uint32_t>(wilds | (jokers << 8) | (cap << 16) | (lives << 24))
     cdef int32_t memo, exact
+    cdef uint32_t slot, table_size = t.mask + 1
     cdef uint64_t low, o, tw, bit
     cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k
     cdef int take[4]
     cdef int avail[4]
     cdef bint sets_possible, runs_possible
     cdef uint64_t sbits[4]
-    if _lookup(t, once, twice, small, &memo, &exact) and (exact or memo >= bound):
+    if _lookup(t, once, twice, small, &memo, &exact, &slot) and (exact or memo >= bound):
         return memo
     if once == 0:
         best = _leaf(r, wilds, jokers, cap, lives)
-        _store(t, once, twice, small, best, 1)
+        _store_at(t, slot, table_size, once, twice, small, best, 1)
         return best
     low = once & (~once + 1)
     pos = __builtin_ctzll(low)
@@ -252,9 +277,9 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     if best > BIG:
         best = BIG
     if best < bound:
-        _store(t, once, twice, small, best, 1)
+        _store_at(t, slot, table_size, once, twice, small, best, 1)
     else:
-        _store(t, once, twice, small, bound, 0)  # cut off: the value is at least the bound
+        _store_at(t, slot, table_size, once, twice, small, bound, 0)  # cut off: the value is at least the bound
     return best
 
 

@@ -153,6 +153,9 @@ class IndianOracle:
     def loser_points_after_discard(self) -> int:
         """14 cards: the least loser points over the 13 kept (valid_show_points <= 2)."""
         c = self.count(drops=1)
-        alt = min(self._without_lives(self.all & ~(1 << i)) for i in range(len(self.hand)))
+        # a discard whose every-card count is 0 leaves a valid hand (all naturals in one pure
+        # sequence, the rest jokers), which scores the valid show instead
+        alt = min((v for i in range(len(self.hand)) if (v := self._without_lives(self.all & ~(1 << i))) > 0),
+                  default=INF)
         v = min(self.spec.valid_show_points, alt) if c == 0 else min(INF if c is None else c, alt)
         return min(v, self.spec.cap)
