@@ -13,6 +13,8 @@ from libc.stdlib cimport calloc, free
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
 
 DEF UNLIMITED = 99
 DEF BIG = 1 << 29
@@ -320,19 +322,33 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
     cdef int p = 13 if high else rank, step = -1 if high else 1, q, n_others = 0, best = BIG, v
     cdef int places[13]
     cdef uint64_t bits[13]
-    cdef uint64_t bit, sub, oo, tt, low, ripple, held
+    cdef uint64_t bit, sub, oo, tt, low, ripple, held, rest
     cdef int runs = (lives >> 2) + 1 if (lives >> 2) < r.min_runs else (lives >> 2)
     cdef int pure = (lives & 3) + 1 if (lives & 3) < r.min_pure else (lives & 3)
     cdef int i, f, far, span, naturals, length, need, extra, base, budget, skip_n, last
     cdef int total = wilds + jokers
-    q = p + step
-    while 0 <= q <= r.top and (q - p if q > p else p - q) <= 12:
-        bit = (<uint64_t>1) << (16 * suit + (q % 13))
-        if (q % 13) != rank and _copies(o, tw, bit):
+    # the other held cards of the suit, nearest first (tw is within o)
+    held = (o >> (16 * suit)) & 0x1FFF
+    if not high:
+        rest = held & ~((<uint64_t>2 << rank) - 1)  # above the card
+        while rest:
+            q = __builtin_ctzll(rest)
             places[n_others] = q
-            bits[n_others] = bit
+            bits[n_others] = (<uint64_t>1) << (16 * suit + q)
             n_others += 1
-        q += step
+            rest &= rest - 1
+        if r.top == 13 and rank >= 1 and held & 1:  # the ace above the king
+            places[n_others] = 13
+            bits[n_others] = (<uint64_t>1) << (16 * suit)
+            n_others += 1
+    else:
+        rest = held & 0x1FFE  # below the ace at the top: the king down to the two
+        while rest:
+            q = 63 - __builtin_clzll(rest)
+            places[n_others] = q
+            bits[n_others] = (<uint64_t>1) << (16 * suit + q)
+            n_others += 1
+            rest &= ~((<uint64_t>1) << q)
     budget = total if total < r.max_wilds else r.max_wilds
     # the run's farthest natural: none (f = -1) or others[f]; the longest runs first, as they
     # leave the least and so bound the rest of the search soonest
@@ -415,6 +431,22 @@ cdef int _best_pure_run(const Rules *r, uint64_t once, int wild_rank) noexcept n
                 value = 0
                 length = 0
     return best
+
+
+cdef bint _has_pure_run(const Rules *r, uint64_t once, int wild_rank) noexcept nogil:
+    """Does the hand hold three consecutive cards of a suit (a wild card in its own place
+    counting when wild_natural_pure)?"""
+    cdef uint64_t held
+    cdef int s
+    for s in range(4):
+        held = (once >> (16 * s)) & 0x1FFF
+        if wild_rank >= 0 and not r.wild_natural_pure:
+            held &= ~((<uint64_t>1) << wild_rank)
+        if r.top == 13:
+            held |= (held & 1) << 13
+        if held & (held >> 1) & (held >> 2):
+            return True
+    return False
 
 
 cdef bint _two_runs(const Rules *r, uint64_t once, uint64_t twice) noexcept nogil:
@@ -540,7 +572,7 @@ cdef class WildKernel:
         w_twice = twice & wild_mask
         nat_once = once & ~wild_mask
         nat_twice = twice & ~wild_mask
-        if r.min_pure > 0 and _best_pure_run(&r, once, wild_rank) < 0:
+        if r.min_pure > 0 and not _has_pure_run(&r, once, wild_rank):
             return BIG  # no pure run to be had
         if r.min_runs >= 2 and jokers == 0 and (once & wild_mask) == 0 and not _two_runs(&r, once, twice):
             return BIG  # no wild card, and no two runs of naturals side by side
@@ -612,14 +644,15 @@ cdef class WildKernel:
 
     cdef int _every_card(self, uint64_t once, uint64_t twice, int wild_rank, bint but_dearest, int cap) noexcept nogil:
         """Points of every natural card (wild cards count nothing), less the dearest one if asked."""
-        cdef int s, q, n, total = 0, dearest = 0
-        for s in range(4):
-            for q in range(13):
-                if q != wild_rank:
-                    n = _copies(once, twice, (<uint64_t>1) << (16 * s + q))
-                    total += self.rules.points[q] * n
-                    if n and self.rules.points[q] > dearest:
-                        dearest = self.rules.points[q]
+        cdef int q, n, total = 0, dearest = 0
+        cdef uint64_t rank_bits
+        for q in range(13):
+            if q != wild_rank:
+                rank_bits = (<uint64_t>0x0001000100010001) << q  # this rank in every suit
+                n = __builtin_popcountll(once & rank_bits) + __builtin_popcountll(twice & rank_bits)
+                total += self.rules.points[q] * n
+                if n and self.rules.points[q] > dearest:
+                    dearest = self.rules.points[q]
         if but_dearest:
             total -= dearest
         return total if total < cap else cap
@@ -668,7 +701,7 @@ cdef class WildKernel:
                         out[i] = self._loser(&t, once[i], twice[i], jokers[i], wild_rank, exclude_pure, cap,
                                              valid_show)
                         continue
-                    if self.rules.min_pure > 0 and _best_pure_run(&self.rules, once[i], wild_rank) < 0:
+                    if self.rules.min_pure > 0 and not _has_pure_run(&self.rules, once[i], wild_rank):
                         # no pure run with any discard: every card counts, bar the dearest
                         out[i] = self._every_card(once[i], twice[i], wild_rank, True, cap)
                         continue
