@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
@@ -48,8 +49,22 @@ def test_toss_seats_by_the_higher_card_then_suit_order() -> None:
         key = [(order.index(str(c)[0]), -s.rules.toss_suit_order.index(str(c)[1])) for c in s.toss]
         assert list(s.seats) == sorted(range(5), key=lambda p: key[p], reverse=True)
         assert len(set(s.toss)) == 5  # identical cards were drawn again
-    other = indian.Rules(toss_suit_order="SDCH")  # the brief's order
-    assert new_game(3, other, seed=1).rules.toss_suit_order == "SDCH"
+
+    # suit order breaks ties of rank, both ways: S > H > D > C by default, the brief's S > D > C > H
+    brief = indian.Rules(toss_suit_order="SDCH")
+    for seed in range(300):
+        a, b = new_game(6, seed=seed), new_game(6, brief, seed=seed)
+        assert a.toss == b.toss  # the same cards are drawn
+        ranks = [str(c)[0] for c in a.toss]
+        tied = [p for p in range(6) if ranks.count(ranks[p]) > 1]
+        if any(str(a.toss[p])[1] in "HD" for p in tied) and a.seats != b.seats:
+            for s, order in ((a, "SHDC"), (b, "SDCH")):
+                for x, y in pairwise(s.seats):
+                    cx, cy = str(s.toss[x]), str(s.toss[y])
+                    if cx[0] == cy[0]:
+                        assert order.index(cx[1]) < order.index(cy[1])
+            return
+    raise AssertionError("no toss in 300 seeds where the suit order decides")
 
 
 def test_a_cut_printed_joker_makes_aces_wild() -> None:
