@@ -86,25 +86,29 @@ cdef inline int _lookup(Table *t, uint64_t once, uint64_t twice, uint32_t small,
     return 0
 
 
+cdef inline void _write(Table *t, uint32_t j, uint64_t once, uint64_t twice, uint32_t small, int32_t value,
+                        int32_t exact) noexcept nogil:
+    """Put a state's value in slot j: a free slot of this generation, or the state's own."""
+    if t.slots[j].gen != t.gen:
+        t.slots[j].once = once
+        t.slots[j].twice = twice
+        t.slots[j].small = small
+        t.slots[j].gen = t.gen
+        t.used += 1
+    t.slots[j].value = value
+    t.slots[j].exact = exact
+
+
 cdef inline void _store_at(Table *t, uint32_t j, uint32_t size, uint64_t once, uint64_t twice, uint32_t small,
                            int32_t value, int32_t exact) noexcept nogil:
     """Store at the slot found by _lookup when it is still free (or still this state's) in a
     table of the same size; else look again."""
-    if t.mask + 1 == size and (t.used + 1) * 10 <= (t.mask + 1) * 7:
-        if t.slots[j].gen != t.gen:
-            t.slots[j].once = once
-            t.slots[j].twice = twice
-            t.slots[j].small = small
-            t.slots[j].gen = t.gen
-            t.slots[j].value = value
-            t.slots[j].exact = exact
-            t.used += 1
-            return
-        if t.slots[j].once == once and t.slots[j].twice == twice and t.slots[j].small == small:
-            t.slots[j].value = value
-            t.slots[j].exact = exact
-            return
-    _store(t, once, twice, small, value, exact)
+    if t.mask + 1 == size and (t.used + 1) * 10 <= (t.mask + 1) * 7 and (
+            t.slots[j].gen != t.gen
+            or (t.slots[j].once == once and t.slots[j].twice == twice and t.slots[j].small == small)):
+        _write(t, j, once, twice, small, value, exact)
+    else:
+        _store(t, once, twice, small, value, exact)
 
 
 cdef inline void _store(Table *t, uint64_t once, uint64_t twice, uint32_t small, int32_t value,
@@ -115,19 +119,10 @@ cdef inline void _store(Table *t, uint64_t once, uint64_t twice, uint32_t small,
         if _table_grow(t) != 0:
             return  # out of memory: keep searching without memoising this state
     j = <uint32_t>(_hash(once, twice, small) & t.mask)
-    while t.slots[j].gen == t.gen:
-        if t.slots[j].once == once and t.slots[j].twice == twice and t.slots[j].small == small:
-            t.slots[j].value = value
-            t.slots[j].exact = exact
-            return
+    while t.slots[j].gen == t.gen and not (
+            t.slots[j].once == once and t.slots[j].twice == twice and t.slots[j].small == small):
         j = (j + 1) & t.mask
-    t.slots[j].once = once
-    t.slots[j].twice = twice
-    t.slots[j].small = small
-    t.slots[j].gen = t.gen
-    t.slots[j].value = value
-    t.slots[j].exact = exact
-    t.used += 1
+    _write(t, j, once, twice, small, value, exact)
 
 
 cdef inline int _copies(uint64_t once, uint64_t twice, uint64_t bit) noexcept nogil:

@@ -223,15 +223,16 @@ def loser_count(kernel: Any, once: int, twice: int, jokers: int, w: int, rules: 
     v = int(kernel.penalty(once, twice, w, jokers, 0, 0))  # 1 << 29 when two lives cannot be made
     if v == 0:
         return min(rules.valid_show_points, rules.cap)
-    every = sum(POINTS_BY_BIT[b] for b in bits_of(once) if b not in _wild_bits(w))
-    every += sum(POINTS_BY_BIT[b] for b in bits_of(twice) if b not in _wild_bits(w))
+    wild = _wild_mask(w)
+    every = sum(POINTS_BY_BIT[b] for b in bits_of(once & ~wild) + bits_of(twice & ~wild))
     if rules.no_second_life_rule == "exclude_pure":
         every -= max(int(kernel.best_pure_run(once, twice, w)), 0)
     return min(v, every, rules.cap)
 
 
-def _wild_bits(w: int) -> frozenset[int]:
-    return frozenset(1 << (16 * s + w) for s in range(4)) if w >= 0 else frozenset()
+def _wild_mask(w: int) -> int:
+    """The four cards of the wild rank (0: none)."""
+    return (0x0001000100010001 << w) if w >= 0 else 0
 
 
 POINTS_BY_BIT = {1 << (16 * s + r): v for s in range(4) for r, v in enumerate(POINTS)}

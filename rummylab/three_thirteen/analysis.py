@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._wild_py import WildKernel
-from ..cards import RANKS, Card, CardsLike, parse_cards
+from ..cards import RANKS, Card, CardsLike, parse_cards, two_deck_masks
 from ..melds import wild_module
 from ..wild_melds import WildMeld, melds_of
 
@@ -96,12 +96,7 @@ def _hand(hand: CardsLike, sizes: tuple[int, ...], rules: Rules) -> tuple[tuple[
         if c.is_joker:
             raise ValueError("JK: Three Thirteen has no printed jokers (the wild rank changes every round)")
     cards = parse_cards(hand, size=sizes, copies=copies, jokers=0)
-    once = twice = 0
-    for c in cards:
-        if once & c.bit:
-            twice |= c.bit
-        else:
-            once |= c.bit
+    once, twice, _ = two_deck_masks(cards)
     return cards, once, twice
 
 
@@ -118,12 +113,7 @@ def analyze(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> Analysis:
 
 def penalty_of_cards(cards: Any, round_no: int, rules: Rules) -> int:
     """Least penalty of already validated cards (a game's own hands)."""
-    once = twice = 0
-    for c in cards:
-        if once & c.bit:
-            twice |= c.bit
-        else:
-            once |= c.bit
+    once, twice, _ = two_deck_masks(cards)
     return int(rules.kernel().penalty(once, twice, round_no + 1))
 
 
