@@ -136,6 +136,43 @@ cdef inline void _remove(uint64_t *once, uint64_t *twice, uint64_t bit) noexcept
         once[0] &= ~bit
 
 
+cdef extern from *:
+    """
+    #define SUIT_LOW 0x0001000100010001ULL  /* the ace of every suit */
+    #define SUIT_ALL 0x1FFF1FFF1FFF1FFFULL  /* every card */
+    """
+    const uint64_t SUIT_LOW
+    const uint64_t SUIT_ALL
+
+
+cdef inline uint64_t _dead(uint64_t once, uint64_t twice, int total, bint ace_high) noexcept nogil:
+    """The cards (``total`` <= 1 wild cards left) that no meld can hold: with no wild card, not in
+    three of a rank or three in a row; with one, no other card of the rank and no card of the
+    suit within two places."""
+    cdef uint64_t h = once, near, starts, t1 = 0, t2 = 0, t3 = 0, v
+    cdef int s
+    if ace_high:
+        h |= (h & SUIT_LOW) << 13  # the ace again above the king
+    if total == 0:
+        starts = h & (h >> 1) & (h >> 2)
+        near = starts | (starts << 1) | (starts << 2)
+    else:
+        near = (h >> 1) | (h << 1) | (h >> 2) | (h << 2)
+    if ace_high:
+        near |= (near >> 13) & SUIT_LOW
+    for s in range(4):  # copies of each rank, counted to three
+        v = (once >> (16 * s)) & 0x1FFF
+        t3 |= t2 & v
+        t2 |= t1 & v
+        t1 |= v
+        v = (twice >> (16 * s)) & 0x1FFF
+        t3 |= t2 & v
+        t2 |= t1 & v
+        t1 |= v
+    near |= (t3 if total == 0 else t2) * SUIT_LOW
+    return once & ~near & SUIT_ALL
+
+
 cdef struct Rules:
     int points[13]
     int top
@@ -208,6 +245,20 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     cdef int avail[4]
     cdef bint sets_possible, runs_possible
     cdef uint64_t sbits[4]
+    if total <= 1:  # first the cards no meld can hold: they are deadwood
+        bit = _dead(once, twice, total, r.top == 13)
+        if bit:
+            v = 0
+            o = once & ~bit
+            tw = twice & ~bit
+            while bit:
+                low = bit & (~bit + 1)
+                bit &= bit - 1
+                v += r.points[__builtin_ctzll(low) & 15] * (2 if twice & low else 1)
+            if v >= bound:
+                return v
+            v += _search(r, t, o, tw, wilds, jokers, capacity, lives, bound - v)
+            return v if v < BIG else BIG
     if _lookup(t, once, twice, small, &memo, &exact, &slot) and (exact or memo >= bound):
         return memo
     if once == 0:

@@ -27,6 +27,31 @@ def _copies(once: int, twice: int, bit: int) -> int:
     return (1 if once & bit else 0) + (1 if twice & bit else 0)
 
 
+SUIT_LOW = 0x0001000100010001  # the ace of every suit
+SUIT_ALL = 0x1FFF1FFF1FFF1FFF  # every card
+
+
+def _dead(once: int, twice: int, total: int, ace_high: bool) -> int:
+    """The cards (``total`` <= 1 wild cards left) that no meld can hold: with no wild card, not in
+    three of a rank or three in a row; with one, no other card of the rank and no card of the
+    suit within two places."""
+    h = once | ((once & SUIT_LOW) << 13 if ace_high else 0)  # the ace again above the king
+    if total == 0:
+        starts = h & (h >> 1) & (h >> 2)
+        near = starts | (starts << 1) | (starts << 2)
+    else:
+        near = (h >> 1) | (h << 1) | (h >> 2) | (h << 2)
+    if ace_high:
+        near |= (near >> 13) & SUIT_LOW
+    t1 = t2 = t3 = 0  # ranks held at least once, twice, three times
+    for v in [(m >> (16 * s)) & RANK_BITS for s in range(4) for m in (once, twice)]:
+        t3 |= t2 & v
+        t2 |= t1 & v
+        t1 |= v
+    near |= (t3 if total == 0 else t2) * SUIT_LOW
+    return once & ~near & SUIT_ALL
+
+
 class WildKernel:
     """Least penalty of two-deck hands with wild cards."""
 
@@ -250,6 +275,16 @@ class _Search:
         key = (once, twice, wilds, jokers, cap, lives)
         if key in self.memo:
             return self.memo[key]
+        dead = _dead(once, twice, total, k.ace_high) if total <= 1 else 0
+        if dead:  # cards no meld can hold are deadwood
+            rest = (once & ~dead, twice & ~dead)
+            points = sum(k.points[p % 16] * (2 if twice >> p & 1 else 1)
+                         for p in range(64) if dead >> p & 1)
+            best = min(IMPOSSIBLE, points + self.value(*rest, wilds, jokers, capacity, lives))
+            if self.choices is not None:
+                self.choices[key] = ("dead", (dead, twice & dead), 0, 0, rest, 0, lives)
+            self.memo[key] = best
+            return best
         if once == 0:
             best = self._leaf(wilds, jokers, cap, lives)
             self.memo[key] = best
@@ -259,7 +294,7 @@ class _Search:
         suit, rank = pos // 16, pos % 16
         rest = _remove(once, twice, low)
         best = min(IMPOSSIBLE, k.points[rank] + self.value(*rest, wilds, jokers, capacity, lives))
-        pick: tuple = ("dead", low, 0, 0, rest, 0, lives)
+        pick: tuple = ("dead", (low, 0), 0, 0, rest, 0, lives)
         for kind, gen in (("set", k._sets), ("run", k._runs)):
             for used, extra, left, info in gen(rest[0], rest[1], suit, rank):
                 for pure, room, after in self._lives(kind, used, extra, info, lives):
@@ -316,7 +351,8 @@ class _Search:
             key = (once, twice, wilds, jokers, cap, lives)
             kind, info, need, extra, left, from_w, lives = self.choices[key]
             if kind == "dead":
-                dead_o, dead_t = (dead_o | info, dead_t) if not dead_o & info else (dead_o, dead_t | info)
+                d_once, d_twice = info
+                dead_o, dead_t = dead_o | d_once, dead_t | d_twice | (dead_o & d_once)
             else:
                 melds.append([*info, need])
                 rooms.append(extra)
