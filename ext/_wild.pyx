@@ -185,6 +185,7 @@ cdef struct Rules:
     int joker_value
     int min_runs
     int min_pure
+    int min_life  # the fewest cards of a run that counts as a life
     int wild_natural_pure
     int room_counts  # a leftover wild or joker costs something, so room in melds matters
     uint64_t wild_mask
@@ -371,7 +372,8 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
     cdef uint64_t bit, sub, oo, tt, low, ripple, held, rest
     cdef int runs = (lives >> 2) + 1 if (lives >> 2) < r.min_runs else (lives >> 2)
     cdef int pure = (lives & 3) + 1 if (lives & 3) < r.min_pure else (lives & 3)
-    cdef int i, f, far, span, naturals, length, need, extra, base, budget, skip_n, last
+    cdef int i, f, far, span, naturals, length, need, extra, base, budget, skip_n, last, pad
+    cdef bint life
     cdef int total = wilds + jokers
     # the other held cards of the suit, nearest first (tw is within o)
     held = (o >> (16 * suit)) & 0x1FFF
@@ -434,7 +436,9 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
                     extra = r.max_wilds - need
                     if 13 - length < extra:
                         extra = 13 - length
-                    if need == 0 and r.min_pure > 0 and (r.wild_natural_pure or not (held & r.wild_mask)):
+                    life = length >= r.min_life
+                    if (life and need == 0 and r.min_pure > 0
+                            and (r.wild_natural_pure or not (held & r.wild_mask))):
                         # a pure run: it takes no wilds; as a plain run it could
                         v = _place(r, t, oo, tt, 0, 0, wilds, jokers, capacity, pure | (runs << 2),
                                    best if best < bound else bound)
@@ -446,8 +450,18 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
                             if v < best:
                                 best = v
                     else:
-                        v = _place(r, t, oo, tt, need, extra, wilds, jokers, capacity, (lives & 3) | (runs << 2),
-                                   best if best < bound else bound)
+                        v = _place(r, t, oo, tt, need, extra, wilds, jokers, capacity,
+                                   ((lives & 3) | (runs << 2)) if life else lives, best if best < bound else bound)
+                        if v < best:
+                            best = v
+                    if not life and (lives >> 2) < r.min_runs and need + r.min_life - length <= budget:
+                        # too short for a life: padded with wild cards to the length of one
+                        pad = r.min_life - length
+                        extra = r.max_wilds - need - pad
+                        if 13 - r.min_life < extra:
+                            extra = 13 - r.min_life
+                        v = _place(r, t, oo, tt, need + pad, extra, wilds, jokers, capacity,
+                                   (lives & 3) | (runs << 2), best if best < bound else bound)
                         if v < best:
                             best = v
                 if skip_n == 0:
@@ -460,8 +474,8 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
 
 
 cdef int _best_pure_run(const Rules *r, uint64_t once, int wild_rank) noexcept nogil:
-    """Most points held in one run without wilds (-1: none); a wild card in its own place
-    counts there, worth nothing, when wild_natural_pure."""
+    """Most points held in one run without wilds that counts as a life (-1: none); a wild card
+    in its own place counts there, worth nothing, when wild_natural_pure."""
     cdef int best = -1, suit, q, rk, value, length
     for suit in range(4):
         value = 0
@@ -471,7 +485,7 @@ cdef int _best_pure_run(const Rules *r, uint64_t once, int wild_rank) noexcept n
             if (once >> (16 * suit + rk)) & 1 and (rk != wild_rank or r.wild_natural_pure):
                 value += 0 if rk == wild_rank else r.points[rk]
                 length += 1
-                if length >= 3 and value > best:
+                if length >= r.min_life and value > best:
                     best = value
             else:
                 value = 0
@@ -550,7 +564,7 @@ cdef class WildKernel:
     cdef Table table
     cdef readonly tuple points
     cdef readonly bint ace_high, identical_in_set
-    cdef readonly int max_wilds, min_non_wild, set_max, min_runs, min_pure_runs
+    cdef readonly int max_wilds, min_non_wild, set_max, min_runs, min_pure_runs, min_life_length
     cdef readonly bint wild_natural_in_pure
 
     def __cinit__(self):
@@ -558,12 +572,16 @@ cdef class WildKernel:
 
     def __init__(self, points, *, bint ace_high=False, max_wilds=None, int min_non_wild=0,
                  bint identical_in_set=True, set_max=None, int min_runs=0, int min_pure_runs=0,
-                 bint wild_natural_in_pure=True):
+                 bint wild_natural_in_pure=True, int min_life_length=3):
         cdef int i
         if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
             raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
         if not (0 <= min_runs <= 3 and 0 <= min_pure_runs <= 3):
             raise ValueError(f"min_runs and min_pure_runs must be 0..3, not {min_runs}, {min_pure_runs}")
+        if not 3 <= min_life_length <= 13:
+            raise ValueError(f"min_life_length must be 3..13, not {min_life_length}")
+        self.min_life_length = min_life_length
+        self.rules.min_life = min_life_length
         self.min_runs = min_runs if min_runs > min_pure_runs else min_pure_runs
         self.min_pure_runs = min_pure_runs
         self.wild_natural_in_pure = wild_natural_in_pure
@@ -595,7 +613,7 @@ cdef class WildKernel:
         return (_rebuild, (self.points, self.ace_high, None if self.max_wilds == UNLIMITED else self.max_wilds,
                            self.min_non_wild, self.identical_in_set,
                            None if self.set_max == UNLIMITED else self.set_max, self.min_runs,
-                           self.min_pure_runs, self.wild_natural_in_pure))
+                           self.min_pure_runs, self.wild_natural_in_pure, self.min_life_length))
 
     cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, int wild_rank, int jokers,
                       int joker_value, int wild_value, int bound=BIG) noexcept nogil:
@@ -680,7 +698,8 @@ cdef class WildKernel:
                     max_wilds=None if self.max_wilds == UNLIMITED else self.max_wilds,
                     min_non_wild=self.min_non_wild, identical_in_set=self.identical_in_set,
                     set_max=None if self.set_max == UNLIMITED else self.set_max, min_runs=self.min_runs,
-                    min_pure_runs=self.min_pure_runs, wild_natural_in_pure=self.wild_natural_in_pure)
+                    min_pure_runs=self.min_pure_runs, wild_natural_in_pure=self.wild_natural_in_pure,
+                    min_life_length=self.min_life_length)
 
     def best_pure_run(self, uint64_t once, uint64_t twice, int wild_rank):
         """Most points held in one run without wilds (-1: none)."""
@@ -789,7 +808,8 @@ cdef class WildKernel:
 
 
 def _rebuild(points, ace_high, max_wilds, min_non_wild, identical_in_set, set_max, min_runs=0, min_pure_runs=0,
-             wild_natural_in_pure=True):
+             wild_natural_in_pure=True, min_life_length=3):
     return WildKernel(points, ace_high=ace_high, max_wilds=max_wilds, min_non_wild=min_non_wild,
                       identical_in_set=identical_in_set, set_max=set_max, min_runs=min_runs,
-                      min_pure_runs=min_pure_runs, wild_natural_in_pure=wild_natural_in_pure)
+                      min_pure_runs=min_pure_runs, wild_natural_in_pure=wild_natural_in_pure,
+                      min_life_length=min_life_length)

@@ -57,11 +57,15 @@ class WildKernel:
 
     def __init__(self, points: Sequence[int], *, ace_high: bool = False, max_wilds: int | None = None,
                  min_non_wild: int = 0, identical_in_set: bool = True, set_max: int | None = None,
-                 min_runs: int = 0, min_pure_runs: int = 0, wild_natural_in_pure: bool = True) -> None:
+                 min_runs: int = 0, min_pure_runs: int = 0, wild_natural_in_pure: bool = True,
+                 min_life_length: int = 3) -> None:
         if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
             raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
         if not (0 <= min_runs <= 3 and 0 <= min_pure_runs <= 3):
             raise ValueError(f"min_runs and min_pure_runs must be 0..3, not {min_runs}, {min_pure_runs}")
+        if not 3 <= min_life_length <= 13:
+            raise ValueError(f"min_life_length must be 3..13, not {min_life_length}")
+        self.min_life_length = int(min_life_length)
         self.min_runs = max(int(min_runs), int(min_pure_runs))
         self.min_pure_runs = int(min_pure_runs)
         self.wild_natural_in_pure = bool(wild_natural_in_pure)
@@ -162,8 +166,8 @@ class WildKernel:
         return best[0], *best[1]
 
     def best_pure_run(self, once: int, twice: int, wild_rank: int) -> int:
-        """Most points held in one run without wilds (-1: none); a wild card in its own place
-        counts there, worth nothing, when ``wild_natural_in_pure``."""
+        """Most points held in one run without wilds that counts as a life (-1: none); a wild
+        card in its own place counts there, worth nothing, when ``wild_natural_in_pure``."""
         best = -1
         for suit in range(4):
             value, length = 0, 0
@@ -172,7 +176,7 @@ class WildKernel:
                 if once >> (16 * suit + r) & 1 and (r != wild_rank or self.wild_natural_in_pure):
                     value += 0 if r == wild_rank else self.points[r]
                     length += 1
-                    if length >= 3:
+                    if length >= self.min_life_length:
                         best = max(best, value)
                 else:
                     value, length = 0, 0
@@ -297,30 +301,38 @@ class _Search:
         pick: tuple = ("dead", (low, 0), 0, 0, rest, 0, lives)
         for kind, gen in (("set", k._sets), ("run", k._runs)):
             for used, extra, left, info in gen(rest[0], rest[1], suit, rank):
-                for pure, room, after in self._lives(kind, used, extra, info, lives):
-                    v, from_w = self._place(left, used, room, wilds, jokers, capacity, after)
+                for pure, need, room, after, shape in self._lives(kind, used, extra, info, lives):
+                    v, from_w = self._place(left, need, room, wilds, jokers, capacity, after)
                     if v < best:
                         tag = "pure" if pure else kind
-                        best, pick = v, (kind, (tag, *info), used, room, left, from_w, after)
+                        best, pick = v, (kind, (tag, *shape), need, room, left, from_w, after)
         if self.choices is not None:
             self.choices[key] = pick
         self.memo[key] = best
         return best
 
     def _lives(self, kind: str, used: int, extra: int, info: tuple, lives: tuple[int, int]):  # type: ignore[no-untyped-def]
-        """(pure, room for wilds, lives after) for a meld: a run without wilds may count as
-        pure (and then takes no more wilds) or as a run that can take them."""
+        """(pure, wilds needed, room for wilds, lives after, meld shape) for a meld: a run without
+        wilds may count as pure (and then takes no more wilds) or as a run that can take them; a
+        run too short for a life counts as one only when padded with wilds to that length."""
         k = self.k
         if kind == "set":
-            yield False, extra, lives
+            yield False, used, extra, lives, info
             return
         runs = min(lives[1] + 1, k.min_runs)
-        natural_wild = any(b & self.wild_mask for b in info[3])
-        if used == 0 and k.min_pure_runs and (k.wild_natural_in_pure or not natural_wild):
-            yield True, 0, (min(lives[0] + 1, k.min_pure_runs), runs)
+        suit, first, length, bits = info
+        life = length >= k.min_life_length
+        natural_wild = any(b & self.wild_mask for b in bits)
+        if life and used == 0 and k.min_pure_runs and (k.wild_natural_in_pure or not natural_wild):
+            yield True, 0, 0, (min(lives[0] + 1, k.min_pure_runs), runs), info
             if extra == 0 or (self.wild_value == 0 and self.joker_value == 0):
                 return  # room for wilds is worth nothing
-        yield False, extra, (lives[0], runs)
+        yield False, used, extra, ((lives[0], runs) if life else lives), info
+        pad = k.min_life_length - length
+        if not life and lives[1] < k.min_runs and used + pad <= k.max_wilds:
+            longer = k.min_life_length
+            yield (False, used + pad, min(k.max_wilds - used - pad, 13 - longer), (lives[0], runs),
+                   (suit, min(first, k.top - longer + 1), longer, bits))
 
     def _place(self, left: tuple[int, int], need: int, extra: int, wilds: int, jokers: int, capacity: int,
                lives: tuple[int, int]) -> tuple[int, int]:

@@ -27,6 +27,7 @@ class IndianSpec:
     set_allow_duplicate_suits: bool = False
     set_max_size: int | None = 4
     max_jokers_per_group: int | None = None
+    min_life_length: int = 3
     no_second_life_rule: str = "all_cards"
     valid_show_points: int = 2
     cap: int = 80
@@ -101,9 +102,13 @@ class IndianOracle:
                     seen.add(m)
                     rs = _roles(tuple(sorted(self.hand[i] for i in sub)), spec)
                     if rs:
-                        # the strongest role is never worse: pure counts as a sequence too
+                        # the strongest role is never worse: pure counts as a sequence too; a
+                        # sequence shorter than min_life_length is a group but not a life
+                        life = k >= spec.min_life_length
                         dp, dq = (1, 1) if "pure" in rs else (0, 1) if "impure" in rs else (0, 0)
-                        self.groups.setdefault(sub[0], []).append((m, dp, dq, "pure" in rs))
+                        if not life:
+                            dp = dq = 0
+                        self.groups.setdefault(sub[0], []).append((m, dp, dq, "pure" in rs and life))
         self.all = (1 << len(self.hand)) - 1
         self.least = lru_cache(maxsize=None)(self._least)
 

@@ -115,6 +115,40 @@ def test_two_lives_rule_needs_two_sequences_one_pure() -> None:
     assert indian.check_declaration(" ".join(groups), groups, "7").reason.startswith("no pure sequence")
 
 
+def test_a_life_of_four_cards_row_20() -> None:
+    """rules.md §5 row 20 (rummyon): with min_life_length=4 a sequence counts as a life only
+    with four or more cards; a shorter one is still a valid group."""
+    four = R(min_life_length=4)
+    hand = "AS 2S 3S 5H 6H JK 8H 9H TD JD QD KD 7C"
+    short = ("AS 2S 3S", "5H 6H JK 8H 9H", "TD JD QD KD 7C")  # the pure sequence has 3 cards
+    assert indian.check_declaration(hand, short, "7").valid
+    d = indian.check_declaration(hand, short, "7", four)
+    assert not d.valid and d.reason.startswith("no pure sequence of 4 or more cards")
+    assert d.types == ("pure", "impure", "impure")  # each still a valid group
+    long = ("AS 2S 3S", "TD JD QD KD", "5H 6H 7C 8H 9H JK")  # pure 4 and impure 6: both lives
+    assert indian.check_declaration(hand, long, "7", four).valid
+    groups = indian.best_declaration(hand, "7", four)
+    assert groups is not None and indian.check_declaration(hand, [list(g) for g in groups], "7", four).valid
+    # a pure sequence of 3 and an impure one: lives by default, not with four
+    hand = "AS 2S 3S 5H 6H JK 9D 9C 9S KD KC 4C 8D"
+    assert indian.loser_points(hand, "7").lives
+    lp = indian.loser_points(hand, "7", four)
+    assert not lp.lives and not lp.has_pure_sequence
+    assert lp.points == 80  # every card: 85, capped
+
+
+def test_a_short_run_padded_to_a_life() -> None:
+    # default: 5H-8H pure, 2C 3C JK, 9S 9D JK, KS KD KC: a valid hand (2 points for a loser);
+    # with four, both jokers lengthen 2C 3C to a second life and 9S 9D are left over
+    hand = "5H 6H 7H 8H 2C 3C JK JK KS KD KC 9S 9D"
+    assert indian.loser_points(hand, "4").points == 2
+    assert indian.loser_points(hand, "4", R(min_life_length=4)).points == 9 + 9
+    hand = "5H 6H 7H 8H 2C 3C JK QS KS KD KC 9S 9D"  # one joker only: no second life of four
+    assert indian.loser_points(hand, "4").points == 10 + 9 + 9
+    lp = indian.loser_points(hand, "4", R(min_life_length=4))
+    assert not lp.lives and lp.points == 80
+
+
 def test_best_declaration_is_valid_or_none() -> None:
     hand = "KD 9S 2S 6H 7C AS JK 3S 9D QD 5H 7H 9C"
     groups = indian.best_declaration(hand, "7")
@@ -205,6 +239,7 @@ def test_pool_status(scores: dict, pool: int, eliminated: bool, rejoin: bool) ->
     (lambda: indian.classify_group("7S 7X 7H", "4"), "unknown suit"),
     (lambda: indian.pool_status({"A": 10}, pool=150), "pool=150"),
     (lambda: indian.Rules(no_second_life_rule="half"), "no_second_life_rule"),
+    (lambda: indian.Rules(min_life_length=2), "min_life_length=2"),
 ])
 def test_bad_input_names_it(call, match: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match=match):
@@ -216,7 +251,8 @@ def test_bad_input_names_it(call, match: str) -> None:  # type: ignore[no-untype
 PACK = [(c.rank, c.suit) for c in DECK] * 2 + [JOKER, JOKER]
 OPTIONS = [{}, {"no_second_life_rule": "exclude_pure"}, {"wild_natural_in_pure": False}, {"max_jokers_per_group": 1},
            {"set_allow_duplicate_suits": True}, {"set_max_size": None}, {"jokers_only_group": False},
-           {"ace_high": False}, {"valid_show_points": 0, "cap": 60}]
+           {"ace_high": False}, {"valid_show_points": 0, "cap": 60}, {"min_life_length": 4},
+           {"min_life_length": 4, "no_second_life_rule": "exclude_pure"}]
 
 
 def deal(rng: np.random.Generator, size: int, dense: bool) -> tuple[list[tuple[int, int]], int, dict]:

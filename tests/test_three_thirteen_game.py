@@ -23,9 +23,11 @@ def test_deal_per_round_and_decks_by_players() -> None:
     s4 = g.new_game(4, seed=1)
     assert s4.decks == 2 and len(s4.stock) == 104 - 13
     assert g.new_game(3, tt.Rules(decks=1), 1).decks == 1
-    with pytest.raises(ValueError, match="2 to 6"):
-        g.new_game(7)
-    with pytest.raises(ValueError, match="2 to 6"):
+    s7 = g.new_game(7, seed=1)
+    assert s7.decks == 2 and len(s7.stock) == 104 - 7 * 3 - 1
+    with pytest.raises(ValueError, match="2 to 7"):
+        g.new_game(8)
+    with pytest.raises(ValueError, match="2 to 7"):
         g.new_game(1)
 
 
@@ -61,7 +63,7 @@ def test_full_games_keep_every_invariant() -> None:
     """Cards conserved at every step; after a player goes out each other player has exactly one
     more turn; round penalties add up to the totals; replay gives the same game."""
     for game_no in range(GAMES):
-        players = 2 + game_no % 3
+        players = 2 + game_no % 3 if game_no % 10 else 7  # every tenth game: 7 players
         kinds = [GreedyBot, PlannerBot] if game_no % 10 == 0 else [GreedyBot]
         bots = [kinds[i % len(kinds)](game_no * 7 + i) for i in range(players)]
         s = g.new_game(players, tt.Rules(ace_high=game_no % 4 == 1), seed=game_no)

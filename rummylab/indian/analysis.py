@@ -152,10 +152,15 @@ def check_declaration(hand: CardsLike, groups: Iterable[CardsLike], wild_rank: W
     for kind, reason in found:
         if kind is None:
             return Declaration(False, reason, types, shown)
-    if "pure" not in types:
-        return Declaration(False, "no pure sequence: the first life must be a sequence without jokers", types, shown)
-    if sum(t in ("pure", "impure") for t in types) < 2:
-        return Declaration(False, "only one sequence: a second sequence (pure or impure) is needed", types, shown)
+    n = rules.min_life_length
+    lives = [t for t, g in zip(types, shown, strict=True) if len(g) >= n]  # sequences long enough for a life
+    long = "" if n == 3 else f" of {n} or more cards"
+    if "pure" not in lives:
+        return Declaration(False, f"no pure sequence{long}: the first life must be a sequence without jokers",
+                           types, shown)
+    if sum(t in ("pure", "impure") for t in lives) < 2:
+        return Declaration(False, f"only one sequence{long}: a second sequence (pure or impure) is needed",
+                           types, shown)
     return Declaration(True, "valid declaration", types, shown)
 
 

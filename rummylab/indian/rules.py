@@ -35,6 +35,9 @@ class Rules:
     jokers_only_group: bool = True
     """Three or more jokers may form a group of their own (it counts as a set, not a life).
     rules.md is silent; rummylab's choice."""
+    min_life_length: int = 3
+    """The fewest cards of a sequence that counts as a life (rummyon: 4); shorter sequences
+    are still valid groups."""
     no_second_life_rule: str = "all_cards"
     """Without both lives: "all_cards" count, or "exclude_pure" (every card but a pure sequence)."""
     valid_show_points: int = 2
@@ -58,6 +61,8 @@ class Rules:
             raise ValueError(f"set_max_size={self.set_max_size}: None or 3 to 8")
         if self.max_jokers_per_group is not None and not 0 <= self.max_jokers_per_group <= 13:
             raise ValueError(f"max_jokers_per_group={self.max_jokers_per_group}: None or 0 to 13")
+        if not 3 <= self.min_life_length <= 13:
+            raise ValueError(f"min_life_length={self.min_life_length}: 3 to 13")
         if self.no_second_life_rule not in NO_SECOND_LIFE_RULES:
             raise ValueError(f"no_second_life_rule={self.no_second_life_rule!r}: one of {NO_SECOND_LIFE_RULES}")
         for name in ("valid_show_points", "cap", "wrong_show_points", "missed_turns_drop"):
@@ -84,7 +89,7 @@ class Rules:
 
     def _options(self) -> tuple[Any, ...]:
         return (self.ace_high, self.max_jokers_per_group, 0 if self.jokers_only_group else 1,
-                self.set_allow_duplicate_suits, self.set_max_size, self.wild_natural_in_pure)
+                self.set_allow_duplicate_suits, self.set_max_size, self.wild_natural_in_pure, self.min_life_length)
 
 
 DEFAULT = Rules()
@@ -93,10 +98,10 @@ DEFAULT = Rules()
 
 @functools.cache
 def _kernel(points: tuple[int, ...], options: tuple[Any, ...], backend: str | None) -> WildKernel:
-    ace_high, max_jokers, min_non_wild, duplicates, set_max, natural_pure = options
+    ace_high, max_jokers, min_non_wild, duplicates, set_max, natural_pure, min_life = options
     kernel: WildKernel = wild_module(backend).WildKernel(
         points, ace_high=ace_high, max_wilds=max_jokers, min_non_wild=min_non_wild, identical_in_set=duplicates,
-        set_max=set_max, min_runs=2, min_pure_runs=1, wild_natural_in_pure=natural_pure)
+        set_max=set_max, min_runs=2, min_pure_runs=1, wild_natural_in_pure=natural_pure, min_life_length=min_life)
     return kernel
 
 

@@ -17,8 +17,10 @@ from .._play import IllegalAction, apply_checked, evolve, replace_at
 from ..cards import DECK, Card
 from .analysis import DEFAULT, Rules, penalty_of_cards
 
-MAX_PLAYERS = 6
-"""Two decks hold 104 cards: enough for 6 players in round 11 (7-8 would need a third deck)."""
+MAX_PLAYERS = 7
+"""Two decks hold 104 cards: 7 hands of 13 and an upcard in round 11 leave a stock of 12, which
+the discard pile refills. 8 players would need a third deck, and a hand could then hold three
+copies of a card, which the meld search does not take."""
 
 
 class Phase(enum.Enum):
