@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..cards import DECK, Card, SeedLike, rng_from
+from ..cards import DECK, Card, SeedLike, bits_of, rng_from, two_deck_masks
 from .analysis import DEFAULT, Rules, penalty_of_cards
 from .game import DRAW_DISCARD, DRAW_STOCK, NEXT_ROUND, Action, Phase, State, apply, new_game
 
@@ -68,30 +69,56 @@ class GreedyBot:
 
 
 class PlannerBot(GreedyBot):
-    """Never throws a wild card away, and among near-best discards keeps the hand with the
-    most cards that would lower its penalty on the next draw."""
+    """Never throws a wild card away, and among near-best discards keeps the hand whose
+    expected penalty after the next stock draw is least (every unseen card, weighted by its
+    unseen copies; the bot then discards its best card)."""
 
     name = "planner"
     keeps_wilds = True
 
     def choose(self, state: State, ranked: list[tuple[int, Card]]) -> Card:
         best = ranked[0][0]
-        close = [c for p, c in ranked[:3] if p <= best + 3]
+        close = [c for p, c in ranked[:4] if p <= best + 5]
         if len(close) == 1:
             return close[0]
         hand = state.hands[state.to_play]
-        seen = set(hand) | set(state.discards)
-        unseen = [c for c in DECK if c not in seen]
-        sample = [unseen[int(i)] for i in self.rng.choice(len(unseen), size=min(12, len(unseen)), replace=False)]
+        unseen = Counter(list(DECK) * state.decks) - Counter(hand) - Counter(state.discards)
+        k = state.rules.kernel()
+        w = state.wild_rank
 
-        def promise(card: Card) -> float:
+        def after_draw(card: Card) -> float:
             left = _without(hand, card)
             now = self._pen(state, left)
-            better = sum(1 for u in sample
-                         if min(self._pen(state, _without(left + [u], x)) for x in set(left)) < now)
-            return better - 0.2 * (now - best)
+            o, t, _ = two_deck_masks(left)
+            total = weight = 0.0
+            for u, n in unseen.items():
+                weight += n
+                if u.rank != w and not _could_meld(o, t, u):
+                    total += n * now  # a card that meets nothing is thrown straight back
+                    continue
+                ou, tu = (o, t | u.bit) if o & u.bit else (o | u.bit, t)
+                least = now
+                for bit in bits_of(ou):  # the best discard after the draw
+                    v = k.penalty(*((ou, tu & ~bit) if tu & bit else (ou & ~bit, tu)), w)
+                    least = min(least, v)
+                total += n * least
+            return total / weight if weight else now
 
-        return max(close, key=promise)
+        return min(close, key=lambda c: (after_draw(c), -state.rules.points[c.rank]))
+
+
+def _could_meld(once: int, twice: int, card: Card) -> bool:
+    """Is ``card`` of the rank of a held card, or of a suit holding a card within two places?"""
+    rank_bits = 0x0001000100010001 << card.rank
+    if (once | twice) & rank_bits:
+        return True
+    suit = (once >> (16 * card.suit)) & 0x1FFF
+    line = suit | ((suit & 1) << 13)  # the ace also above the king (Q-K-A where allowed)
+    place = card.rank
+    near = sum(1 << q for q in (place - 2, place - 1, place + 1, place + 2) if 0 <= q <= 13)
+    if place == 0:
+        near |= (1 << 12) | (1 << 11)
+    return bool(line & near)
 
 
 BOTS: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "planner": PlannerBot}
