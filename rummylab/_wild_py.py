@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import product
 
-RANK_BITS = 0x1FFF
+from .cards import ACES, FULL_DECK, RANK_MASK
+
 UNLIMITED = 99
 IMPOSSIBLE = 1 << 29  # the penalty when no arrangement meets the runs required
 
@@ -27,29 +28,25 @@ def _copies(once: int, twice: int, bit: int) -> int:
     return (1 if once & bit else 0) + (1 if twice & bit else 0)
 
 
-SUIT_LOW = 0x0001000100010001  # the ace of every suit
-SUIT_ALL = 0x1FFF1FFF1FFF1FFF  # every card
-
-
 def _dead(once: int, twice: int, total: int, ace_high: bool) -> int:
     """The cards (``total`` <= 1 wild cards left) that no meld can hold: with no wild card, not in
     three of a rank or three in a row; with one, no other card of the rank and no card of the
     suit within two places."""
-    h = once | ((once & SUIT_LOW) << 13 if ace_high else 0)  # the ace again above the king
+    h = once | ((once & ACES) << 13 if ace_high else 0)  # the ace again above the king
     if total == 0:
         starts = h & (h >> 1) & (h >> 2)
         near = starts | (starts << 1) | (starts << 2)
     else:
         near = (h >> 1) | (h << 1) | (h >> 2) | (h << 2)
     if ace_high:
-        near |= (near >> 13) & SUIT_LOW
+        near |= (near >> 13) & ACES
     t1 = t2 = t3 = 0  # ranks held at least once, twice, three times
-    for v in [(m >> (16 * s)) & RANK_BITS for s in range(4) for m in (once, twice)]:
+    for v in [(m >> (16 * s)) & RANK_MASK for s in range(4) for m in (once, twice)]:
         t3 |= t2 & v
         t2 |= t1 & v
         t1 |= v
-    near |= (t3 if total == 0 else t2) * SUIT_LOW
-    return once & ~near & SUIT_ALL
+    near |= (t3 if total == 0 else t2) * ACES
+    return once & ~near & FULL_DECK
 
 
 class WildKernel:
@@ -121,7 +118,7 @@ class WildKernel:
     def _in_run_of_three(self, once: int, bit: int) -> bool:
         pos = bit.bit_length() - 1
         suit, rank = pos // 16, pos % 16
-        held = once >> (16 * suit) & RANK_BITS
+        held = once >> (16 * suit) & RANK_MASK
         if self.top == 13:
             held |= (held & 1) << 13  # the ace above the king
         starts = [lo for lo in range(rank - 2, rank + 1) if lo >= 0 and lo + 2 <= self.top]

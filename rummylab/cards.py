@@ -25,6 +25,8 @@ RANK_MASK = 0x1FFF
 """The 13 rank bits of one suit."""
 FULL_DECK = sum(RANK_MASK << (16 * s) for s in range(4))
 """Mask of all 52 cards."""
+ACES = sum(1 << (16 * s) for s in range(4))
+"""Mask of the four aces; ``ACES << rank`` is that rank in every suit."""
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -189,6 +191,13 @@ def bits_of(mask: int) -> list[int]:
         low = mask & -mask
         out.append(low)
         mask ^= low
+    return out
+
+
+def without(cards: Iterable[Card], card: Card) -> list[Card]:
+    """The cards with one copy of ``card`` taken out."""
+    out = list(cards)
+    out.remove(card)
     return out
 
 

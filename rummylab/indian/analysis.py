@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..cards import Card, CardsLike, bits_of, cards_str, check_mask, parse_cards, two_deck_masks
+from ..cards import ACES, Card, CardsLike, bits_of, cards_str, check_mask, parse_cards, two_deck_masks
 from ..wild_melds import WildMeld, melds_of
 from .rules import DEFAULT, HAND_SIZE, POINTS, Rules, wild_rank_index
 
@@ -237,7 +237,7 @@ def loser_count(kernel: Any, once: int, twice: int, jokers: int, w: int, rules: 
 
 def _wild_mask(w: int) -> int:
     """The four cards of the wild rank (0: none)."""
-    return (0x0001000100010001 << w) if w >= 0 else 0
+    return (ACES << w) if w >= 0 else 0
 
 
 POINTS_BY_BIT = {1 << (16 * s + r): v for s in range(4) for r, v in enumerate(POINTS)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import Card, SeedLike, rng_from
+from ..cards import Card, SeedLike, rng_from, without
 from .analysis import best_declaration, loser_count, masks
 from .game import (
     DRAW_DISCARD,
@@ -22,12 +22,6 @@ from .game import (
     legal_actions,
     new_game,
 )
-
-
-def _without(hand: Sequence[Card], card: Card) -> list[Card]:
-    out = list(hand)
-    out.remove(card)
-    return out
 
 
 class RandomBot:
@@ -57,7 +51,7 @@ class RandomBot:
         hand = state.hands[state.to_play]
         card = hand[int(self.rng.integers(len(hand)))]
         if self.rng.random() < self.p["wrong_show"]:
-            rest = _without(hand, card)
+            rest = without(hand, card)
             self.rng.shuffle(rest)  # type: ignore[arg-type]
             groups = tuple(tuple(rest[i:i + 3]) for i in range(0, 12, 3))
             return Action("declare", card, groups[:-1] + (groups[-1] + (rest[12],),))
@@ -86,7 +80,7 @@ class GreedyBot:
             if (c.is_joker or c.rank == w) and any(not (x.is_joker or x.rank == w) for x in hand):
                 continue  # never throw a joker while a natural card can go
             value = 0 if c.is_joker or c.rank == w else state.rules.kernel().points[c.rank]
-            options.append((self._points(state, _without(hand, c)), -value, c))
+            options.append((self._points(state, without(hand, c)), -value, c))
         options.sort()
         return [(p, c) for p, _, c in options]
 
@@ -112,13 +106,13 @@ class GreedyBot:
                 top = state.discards[-1]
                 with_top = list(hand) + [top]
                 if top.is_joker or top.rank == state.wild_rank or min(
-                        self._points(state, _without(with_top, c)) for c in set(hand)) < now:
+                        self._points(state, without(with_top, c)) for c in set(hand)) < now:
                     return DRAW_DISCARD
             return DRAW_STOCK if state.stock or len(state.discards) > 1 else DRAW_DISCARD
         dk = state.rules.declaration_kernel()
         rank = "A23456789TJQK"[state.wild_rank]
         for c in sorted(set(hand)):
-            rest = _without(hand, c)
+            rest = without(hand, c)
             if dk.penalty(*masks(rest)[:2], state.wild_rank, masks(rest)[2], 1, 1) == 0:
                 groups = best_declaration(rest, rank, state.rules)
                 if groups is not None:

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .._play import IllegalAction, apply_checked, evolve, replace_at
-from ..cards import DECK, JOKER, Card
+from ..cards import DECK, JOKER, Card, without
 from .analysis import check_declaration, loser_count, masks
 from .pools import POOLS, REJOIN_MAX
 from .rules import DEFAULT, HAND_SIZE, Rules
@@ -266,9 +266,8 @@ def _step(s: State, a: Action) -> State:
             if not s.stock and len(s.discards) < 2:
                 return _end_turn(evolve(s, missed=replace_at(s.missed, me, missed)))
             after, card = _draw_stock(s)
-            kept = list(after.hands[me])
-            kept.remove(card)
-            return _end_turn(evolve(after, hands=replace_at(after.hands, me, tuple(kept)),
+            kept = tuple(without(after.hands[me], card))
+            return _end_turn(evolve(after, hands=replace_at(after.hands, me, kept),
                                      discards=after.discards + (card,), missed=replace_at(s.missed, me, missed)))
         raise _illegal(s, a, "draw first (stock or discard pile), or drop")
     if s.phase is Phase.DISCARD:
@@ -276,9 +275,8 @@ def _step(s: State, a: Action) -> State:
             raise _illegal(s, a, "discard a card, or declare: a discard and the other 13 cards in groups")
         if a.card not in s.hands[me]:
             raise _illegal(s, a, f"{a.card} is not in the hand")
-        rest = list(s.hands[me])
-        rest.remove(a.card)
-        after = evolve(s, hands=replace_at(s.hands, me, tuple(rest)), discards=s.discards + (a.card,))
+        rest = tuple(without(s.hands[me], a.card))
+        after = evolve(s, hands=replace_at(s.hands, me, rest), discards=s.discards + (a.card,))
         if a.kind == "discard":
             return _end_turn(after)
         if a.groups is None:

@@ -8,15 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import DECK, Card, SeedLike, bits_of, rng_from, two_deck_masks
+from .._wild_py import _dead, _remove
+from ..cards import DECK, Card, SeedLike, bits_of, rng_from, two_deck_masks, without
 from .analysis import DEFAULT, Rules, penalty_of_cards
 from .game import DRAW_DISCARD, DRAW_STOCK, NEXT_ROUND, Action, Phase, State, apply, new_game
-
-
-def _without(hand: Sequence[Card], card: Card) -> list[Card]:
-    out = list(hand)
-    out.remove(card)
-    return out
 
 
 class GreedyBot:
@@ -39,7 +34,7 @@ class GreedyBot:
         for c in sorted(set(hand)):
             if self.keeps_wilds and c.rank == w and any(x.rank != w for x in hand):
                 continue
-            options.append((self._pen(state, _without(hand, c)), -state.rules.points[c.rank], c))
+            options.append((self._pen(state, without(hand, c)), -state.rules.points[c.rank], c))
         options.sort()
         return [(p, c) for p, _, c in options]
 
@@ -49,7 +44,7 @@ class GreedyBot:
         now = self._pen(state, hand)
         if self.keeps_wilds and top.rank == state.wild_rank:
             return True
-        return min(self._pen(state, _without(list(hand) + [top], c)) for c in set(hand)) < now
+        return min(self._pen(state, without(list(hand) + [top], c)) for c in set(hand)) < now
 
     def choose(self, state: State, ranked: list[tuple[int, Card]]) -> Card:
         return ranked[0][1]
@@ -87,38 +82,21 @@ class PlannerBot(GreedyBot):
         w = state.wild_rank
 
         def after_draw(card: Card) -> float:
-            left = _without(hand, card)
+            left = without(hand, card)
             now = self._pen(state, left)
             o, t, _ = two_deck_masks(left)
             total = weight = 0.0
             for u, n in unseen.items():
                 weight += n
-                if u.rank != w and not _could_meld(o, t, u):
+                ou, tu = (o, t | u.bit) if o & u.bit else (o | u.bit, t)
+                if u.rank != w and _dead(ou, tu, 1, True) & u.bit:
                     total += n * now  # a card that meets nothing is thrown straight back
                     continue
-                ou, tu = (o, t | u.bit) if o & u.bit else (o | u.bit, t)
-                least = now
-                for bit in bits_of(ou):  # the best discard after the draw
-                    v = k.penalty(*((ou, tu & ~bit) if tu & bit else (ou & ~bit, tu)), w)
-                    least = min(least, v)
-                total += n * least
+                # the best discard after the draw
+                total += n * min([now] + [k.penalty(*_remove(ou, tu, bit), w) for bit in bits_of(ou)])
             return total / weight if weight else now
 
         return min(close, key=lambda c: (after_draw(c), -state.rules.points[c.rank]))
-
-
-def _could_meld(once: int, twice: int, card: Card) -> bool:
-    """Is ``card`` of the rank of a held card, or of a suit holding a card within two places?"""
-    rank_bits = 0x0001000100010001 << card.rank
-    if (once | twice) & rank_bits:
-        return True
-    suit = (once >> (16 * card.suit)) & 0x1FFF
-    line = suit | ((suit & 1) << 13)  # the ace also above the king (Q-K-A where allowed)
-    place = card.rank
-    near = sum(1 << q for q in (place - 2, place - 1, place + 1, place + 2) if 0 <= q <= 13)
-    if place == 0:
-        near |= (1 << 12) | (1 << 11)
-    return bool(line & near)
 
 
 BOTS: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "planner": PlannerBot}

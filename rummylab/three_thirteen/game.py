@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .._play import IllegalAction, apply_checked, evolve, replace_at
-from ..cards import DECK, Card
+from ..cards import DECK, Card, without
 from .analysis import DEFAULT, Rules, penalty_of_cards
 
 MAX_PLAYERS = 7
@@ -115,9 +115,7 @@ def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0) -> State:
 
 def can_go_out(state: State, card: Card) -> bool:
     """Would discarding ``card`` leave every other card melded?"""
-    hand = list(state.hands[state.to_play])
-    hand.remove(card)
-    return penalty_of_cards(hand, state.round_no, state.rules) == 0
+    return penalty_of_cards(without(state.hands[state.to_play], card), state.round_no, state.rules) == 0
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -174,9 +172,8 @@ def _step(s: State, a: Action) -> State:
                 raise _illegal(s, a, f"player {s.went_out} has already gone out: this is a final turn")
             if not can_go_out(s, a.card):
                 raise _illegal(s, a, f"the other cards are not all melded after discarding {a.card}")
-        rest = list(s.hands[me])
-        rest.remove(a.card)
-        after = evolve(s, hands=replace_at(s.hands, me, tuple(rest)), discards=s.discards + (a.card,))
+        rest = tuple(without(s.hands[me], a.card))
+        after = evolve(s, hands=replace_at(s.hands, me, rest), discards=s.discards + (a.card,))
         if a.kind == "go_out":
             return evolve(after, went_out=me, final_turns=s.players - 1, phase=Phase.DRAW,
                            to_play=(me + 1) % s.players)
