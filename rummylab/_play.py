@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -23,6 +24,16 @@ def evolve(state: S, **changes: Any) -> S:
 def replace_at(items: tuple, i: int, value: Any) -> tuple:
     """The tuple with item i replaced."""
     return items[:i] + (value,) + items[i + 1:]
+
+
+def restock(stock: tuple, discards: tuple, reshuffles: int, key: str) -> tuple[tuple, tuple, int]:
+    """(stock, discards, reshuffles): an empty stock is refilled by the discard pile, all but
+    its top card, shuffled by an RNG seeded with ``key`` and the reshuffle count."""
+    if stock:
+        return stock, discards, reshuffles
+    pile = list(discards[:-1])
+    random.Random(f"{key}:reshuffle{reshuffles}").shuffle(pile)
+    return tuple(pile), discards[-1:], reshuffles + 1
 
 
 def apply_checked(state: S, action: Any, action_type: type, step: Callable[[S, Any], S],

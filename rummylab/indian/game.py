@@ -16,7 +16,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .._play import IllegalAction, apply_checked, evolve, replace_at
+from .._play import IllegalAction, apply_checked, evolve, replace_at, restock
 from ..cards import DECK, JOKER, Card, without
 from .analysis import check_declaration, loser_count, masks
 from .pools import POOLS, REJOIN_MAX
@@ -228,11 +228,7 @@ def apply(state: State, action: Action) -> State:
 
 
 def _draw_stock(s: State) -> tuple[State, Card]:
-    stock, discards, reshuffles = s.stock, s.discards, s.reshuffles
-    if not stock:  # the discard pile, all but its top card, becomes a new stock
-        pile = list(discards[:-1])
-        random.Random(f"indian:{s.seed}:{s.deal_no}:reshuffle{reshuffles}").shuffle(pile)
-        stock, discards, reshuffles = tuple(pile), discards[-1:], reshuffles + 1
+    stock, discards, reshuffles = restock(s.stock, s.discards, s.reshuffles, f"indian:{s.seed}:{s.deal_no}")
     card = stock[-1]
     me = s.to_play
     return evolve(s, stock=stock[:-1], discards=discards, reshuffles=reshuffles, phase=Phase.DISCARD,

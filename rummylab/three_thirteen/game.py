@@ -13,7 +13,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .._play import IllegalAction, apply_checked, evolve, replace_at
+from .._play import IllegalAction, apply_checked, evolve, replace_at, restock
 from ..cards import DECK, Card, without
 from .analysis import DEFAULT, Rules, penalty_of_cards
 
@@ -146,13 +146,9 @@ def _step(s: State, a: Action) -> State:
     me = s.to_play
     if s.phase is Phase.DRAW:
         if a.kind == "draw_stock":
-            stock, discards, reshuffles = s.stock, s.discards, s.reshuffles
-            if not stock:  # the discard pile, all but its top card, is shuffled into a new stock
-                if len(discards) < 2:
-                    raise _illegal(s, a, "the stock and the discard pile are empty")
-                pile = list(discards[:-1])
-                random.Random(f"313:{s.seed}:{s.round_no}:reshuffle{reshuffles}").shuffle(pile)
-                stock, discards, reshuffles = tuple(pile), discards[-1:], reshuffles + 1
+            if not s.stock and len(s.discards) < 2:
+                raise _illegal(s, a, "the stock and the discard pile are empty")
+            stock, discards, reshuffles = restock(s.stock, s.discards, s.reshuffles, f"313:{s.seed}:{s.round_no}")
             hand = tuple(sorted(s.hands[me] + (stock[-1],)))
             return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), stock=stock[:-1],
                            discards=discards, reshuffles=reshuffles)
