@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled wild-card, two-deck meld search (twin: rummylab/_wild_py.py).
+"""Compiled wild-card meld search for up to three decks (twin: rummylab/_wild_py.py).
 
 Same search as the twin: the lowest remaining natural card is deadwood, in a set with
 later cards of its rank, or in a run of its suit; melds note how many more wild cards
@@ -20,7 +20,7 @@ DEF UNLIMITED = 99
 DEF BIG = 1 << 29
 
 
-cdef struct Entry:
+cdef struct Entry:  # a hand is keyed as (once ^ thrice, twice): two bits of count per card
     uint64_t once
     uint64_t twice
     uint32_t small
@@ -125,15 +125,29 @@ cdef inline void _store(Table *t, uint64_t once, uint64_t twice, uint32_t small,
     _write(t, j, once, twice, small, value, exact)
 
 
-cdef inline int _copies(uint64_t once, uint64_t twice, uint64_t bit) noexcept nogil:
-    return (1 if once & bit else 0) + (1 if twice & bit else 0)
+cdef inline int _copies(uint64_t once, uint64_t twice, uint64_t thrice, uint64_t bit) noexcept nogil:
+    return (1 if once & bit else 0) + (1 if twice & bit else 0) + (1 if thrice & bit else 0)
 
 
-cdef inline void _remove(uint64_t *once, uint64_t *twice, uint64_t bit) noexcept nogil:
-    if twice[0] & bit:
-        twice[0] &= ~bit
+cdef inline void _remove(uint64_t *once, uint64_t *twice, uint64_t *thrice, uint64_t bit) noexcept nogil:
+    """Take one copy of a card out of the hand."""
+    if twice[0] & bit:  # held twice or more: take the top copy
+        if thrice[0] & bit:
+            thrice[0] &= ~bit
+        else:
+            twice[0] &= ~bit
     else:
         once[0] &= ~bit
+
+
+cdef inline void _add(uint64_t *once, uint64_t *twice, uint64_t *thrice, uint64_t bit) noexcept nogil:
+    """Put one more copy of a card into the hand."""
+    if twice[0] & bit:
+        thrice[0] |= bit
+    elif once[0] & bit:
+        twice[0] |= bit
+    else:
+        once[0] |= bit
 
 
 cdef extern from *:
@@ -145,7 +159,7 @@ cdef extern from *:
     const uint64_t SUIT_ALL
 
 
-cdef inline uint64_t _dead(uint64_t once, uint64_t twice, int total, bint ace_high) noexcept nogil:
+cdef inline uint64_t _dead(uint64_t once, uint64_t twice, uint64_t thrice, int total, bint ace_high) noexcept nogil:
     """The cards (``total`` <= 1 wild cards left) that no meld can hold: with no wild card, not in
     three of a rank or three in a row; with one, no other card of the rank and no card of the
     suit within two places."""
@@ -169,6 +183,8 @@ cdef inline uint64_t _dead(uint64_t once, uint64_t twice, int total, bint ace_hi
         t3 |= t2 & v
         t2 |= t1 & v
         t1 |= v
+    if thrice:  # a third copy: three of a rank at once
+        t3 |= t1 & (thrice | (thrice >> 16) | (thrice >> 32) | (thrice >> 48))
     near |= (t3 if total == 0 else t2) * SUIT_LOW
     return once & ~near & SUIT_ALL
 
@@ -189,6 +205,15 @@ cdef struct Rules:
     int wild_natural_pure
     int room_counts  # a leftover wild or joker costs something, so room in melds matters
     uint64_t wild_mask
+
+
+cdef inline int _points(const Rules *r, uint64_t cards) noexcept nogil:
+    """Points of the cards of a mask."""
+    cdef int v = 0
+    while cards:
+        v += r.points[__builtin_ctzll(cards) & 15]
+        cards &= cards - 1
+    return v
 
 
 cdef int _own_melds(const Rules *r, int n) noexcept nogil:
@@ -231,7 +256,7 @@ cdef int _leaf(const Rules *r, int wilds, int jokers, int cap, int lives) noexce
     return cheap_n * cheap + (left - cheap_n) * dear
 
 
-cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wilds, int jokers,
+cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64_t thrice, int wilds, int jokers,
                  int capacity, int lives, int bound) noexcept nogil:
     """Least penalty when it is below ``bound`` (else some value >= bound); ``lives`` holds the
     pure runs (low two bits) and runs made so far."""
@@ -240,31 +265,29 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     cdef uint32_t small = <uint32_t>(wilds | (jokers << 8) | (cap << 16) | (lives << 24))
     cdef int32_t memo, exact
     cdef uint32_t slot, table_size = t.mask + 1
-    cdef uint64_t low, o, tw, bit
+    cdef uint64_t low, o, tw, th, bit
     cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k
     cdef int take[4]
     cdef int avail[4]
     cdef bint sets_possible, runs_possible
     cdef uint64_t sbits[4]
     if total <= 1:  # first the cards no meld can hold: they are deadwood
-        bit = _dead(once, twice, total, r.top == 13)
+        bit = _dead(once, twice, thrice, total, r.top == 13)
         if bit:
             v = 0
             o = once & ~bit
             tw = twice & ~bit
-            while bit:
-                low = bit & (~bit + 1)
-                bit &= bit - 1
-                v += r.points[__builtin_ctzll(low) & 15] * (2 if twice & low else 1)
+            th = thrice & ~bit
+            v = _points(r, bit) + _points(r, bit & twice) + _points(r, bit & thrice)  # every copy
             if v >= bound:
                 return v
-            v += _search(r, t, o, tw, wilds, jokers, capacity, lives, bound - v)
+            v += _search(r, t, o, tw, th, wilds, jokers, capacity, lives, bound - v)
             return v if v < BIG else BIG
-    if _lookup(t, once, twice, small, &memo, &exact, &slot) and (exact or memo >= bound):
+    if _lookup(t, once ^ thrice, twice, small, &memo, &exact, &slot) and (exact or memo >= bound):
         return memo
     if once == 0:
         best = _leaf(r, wilds, jokers, cap, lives)
-        _store_at(t, slot, table_size, once, twice, small, best, 1)
+        _store_at(t, slot, table_size, 0, 0, small, best, 1)
         return best
     low = once & (~once + 1)
     pos = __builtin_ctzll(low)
@@ -272,25 +295,25 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
     rank = pos & 15
     o = once
     tw = twice
-    _remove(&o, &tw, low)
+    th = thrice
+    _remove(&o, &tw, &th, low)
     best = BIG  # melds first, so that the deadwood branch can be cut off by what they found
     # sets holding the lowest card (skipped when three cards of its rank cannot be reached)
     naturals = 1
     for s in range(4):
-        naturals += _copies(o, tw, (<uint64_t>1) << (16 * s + rank))
-    sets_possible = naturals + (total if total < r.max_wilds else r.max_wilds) >= 3
-    for s in range(4):
         sbits[s] = (<uint64_t>1) << (16 * s + rank)
-        avail[s] = _copies(o, tw, sbits[s])
+        avail[s] = _copies(o, tw, th, sbits[s])
+        naturals += avail[s]
         if not r.identical:
             avail[s] = 0 if s == suit else (1 if avail[s] else 0)
         take[s] = 0
+    sets_possible = naturals + (total if total < r.max_wilds else r.max_wilds) >= 3
     while sets_possible:
         naturals = 1 + take[0] + take[1] + take[2] + take[3]
         need = 3 - naturals if naturals < 3 else 0
         size = naturals + need
         if need <= r.max_wilds and naturals >= r.min_non_wild and size <= r.set_max and need <= total:
-            v = _place_set(r, t, o, tw, sbits, take, need,
+            v = _place_set(r, t, o, tw, th, sbits, take, need,
                            (r.max_wilds - need) if (r.max_wilds - need) < (r.set_max - size) else (r.set_max - size),
                            wilds, jokers, capacity, lives, best if best < bound else bound)
             if v < best:
@@ -308,32 +331,32 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, int wi
         if k == 4:
             break
     # a run needs a wild card or the next card of the suit
-    runs_possible = total > 0 or (rank < 12 and _copies(o, tw, (<uint64_t>1) << (16 * suit + rank + 1)) > 0)
+    runs_possible = total > 0 or (rank < 12 and (o >> (16 * suit + rank + 1)) & 1)
     if best > 0 and runs_possible:
-        v = _runs(r, t, o, tw, suit, rank, 0, wilds, jokers, capacity, lives, best if best < bound else bound)
+        v = _runs(r, t, o, tw, th, suit, rank, 0, wilds, jokers, capacity, lives, best if best < bound else bound)
         if v < best:
             best = v
-    if best > 0 and rank == 0 and r.ace_high and (total > 0 or _copies(o, tw, (<uint64_t>1) << (16 * suit + 12))):
-        v = _runs(r, t, o, tw, suit, rank, 1, wilds, jokers, capacity, lives, best if best < bound else bound)
+    if best > 0 and rank == 0 and r.ace_high and (total > 0 or (o >> (16 * suit + 12)) & 1):
+        v = _runs(r, t, o, tw, th, suit, rank, 1, wilds, jokers, capacity, lives, best if best < bound else bound)
         if v < best:
             best = v
     # the lowest card as deadwood: only worth searching while it can still beat the best
     k = (best if best < bound else bound) - r.points[rank]
     if k > 0:
-        v = r.points[rank] + _search(r, t, o, tw, wilds, jokers, capacity, lives, k)
+        v = r.points[rank] + _search(r, t, o, tw, th, wilds, jokers, capacity, lives, k)
         if v < best:
             best = v
     if best > BIG:
         best = BIG
     if best < bound:
-        _store_at(t, slot, table_size, once, twice, small, best, 1)
+        _store_at(t, slot, table_size, once ^ thrice, twice, small, best, 1)
     else:
-        _store_at(t, slot, table_size, once, twice, small, bound, 0)  # cut off: the value is at least the bound
+        _store_at(t, slot, table_size, once ^ thrice, twice, small, bound, 0)  # cut off: the value is at least the bound
     return best
 
 
-cdef int _place(const Rules *r, Table *t, uint64_t o, uint64_t tw, int need, int extra, int wilds, int jokers,
-                int capacity, int lives, int bound) noexcept nogil:
+cdef int _place(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t th, int need, int extra, int wilds,
+                int jokers, int capacity, int lives, int bound) noexcept nogil:
     """Least penalty after a meld needing ``need`` wild cards that can take ``extra`` more."""
     cdef int best = BIG, v, fw, fj, i
     cdef int options[2]
@@ -347,29 +370,30 @@ cdef int _place(const Rules *r, Table *t, uint64_t o, uint64_t tw, int need, int
         fw = options[i]
         fj = need - fw
         if 0 <= fw <= wilds and 0 <= fj <= jokers:
-            v = _search(r, t, o, tw, wilds - fw, jokers - fj, capacity + extra, lives, best if best < bound else bound)
+            v = _search(r, t, o, tw, th, wilds - fw, jokers - fj, capacity + extra, lives,
+                        best if best < bound else bound)
             if v < best:
                 best = v
     return best
 
 
-cdef int _place_set(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t *sbits, int *take, int need,
-                    int extra, int wilds, int jokers, int capacity, int lives, int bound) noexcept nogil:
+cdef int _place_set(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t th, uint64_t *sbits, int *take,
+                    int need, int extra, int wilds, int jokers, int capacity, int lives, int bound) noexcept nogil:
     cdef int s, k
     for s in range(4):
         for k in range(take[s]):
-            _remove(&o, &tw, sbits[s])
-    return _place(r, t, o, tw, need, extra, wilds, jokers, capacity, lives, bound)
+            _remove(&o, &tw, &th, sbits[s])
+    return _place(r, t, o, tw, th, need, extra, wilds, jokers, capacity, lives, bound)
 
 
-cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int rank, bint high,
+cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t th, int suit, int rank, bint high,
                int wilds, int jokers, int capacity, int lives, int bound) noexcept nogil:
     """Least penalty (below ``bound``) over the runs holding the lowest card at its low place (or at the top
     of the ace-high line when ``high``): the other naturals lie on one side of it."""
     cdef int p = 13 if high else rank, step = -1 if high else 1, q, n_others = 0, best = BIG, v
     cdef int places[13]
     cdef uint64_t bits[13]
-    cdef uint64_t bit, sub, oo, tt, low, ripple, held, rest
+    cdef uint64_t bit, sub, oo, tt, t3, low, ripple, held, rest
     cdef int runs = (lives >> 2) + 1 if (lives >> 2) < r.min_runs else (lives >> 2)
     cdef int pure = (lives & 3) + 1 if (lives & 3) < r.min_pure else (lives & 3)
     cdef int i, f, far, span, naturals, length, need, extra, base, budget, skip_n, last, pad
@@ -428,10 +452,11 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
                 if naturals >= r.min_non_wild:
                     oo = o
                     tt = tw
+                    t3 = th
                     held = (<uint64_t>1) << (16 * suit + rank)
                     for i in range(f + 1):
                         if i == f or not (sub >> i & 1):
-                            _remove(&oo, &tt, bits[i])
+                            _remove(&oo, &tt, &t3, bits[i])
                             held |= bits[i]
                     extra = r.max_wilds - need
                     if 13 - length < extra:
@@ -440,17 +465,17 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
                     if (life and need == 0 and r.min_pure > 0
                             and (r.wild_natural_pure or not (held & r.wild_mask))):
                         # a pure run: it takes no wilds; as a plain run it could
-                        v = _place(r, t, oo, tt, 0, 0, wilds, jokers, capacity, pure | (runs << 2),
+                        v = _place(r, t, oo, tt, t3, 0, 0, wilds, jokers, capacity, pure | (runs << 2),
                                    best if best < bound else bound)
                         if v < best:
                             best = v
                         if extra > 0 and r.room_counts:
-                            v = _place(r, t, oo, tt, 0, extra, wilds, jokers, capacity, (lives & 3) | (runs << 2),
-                                       best if best < bound else bound)
+                            v = _place(r, t, oo, tt, t3, 0, extra, wilds, jokers, capacity,
+                                       (lives & 3) | (runs << 2), best if best < bound else bound)
                             if v < best:
                                 best = v
                     else:
-                        v = _place(r, t, oo, tt, need, extra, wilds, jokers, capacity,
+                        v = _place(r, t, oo, tt, t3, need, extra, wilds, jokers, capacity,
                                    ((lives & 3) | (runs << 2)) if life else lives, best if best < bound else bound)
                         if v < best:
                             best = v
@@ -460,7 +485,7 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, int suit, int 
                         extra = r.max_wilds - need - pad
                         if 13 - r.min_life < extra:
                             extra = 13 - r.min_life
-                        v = _place(r, t, oo, tt, need + pad, extra, wilds, jokers, capacity,
+                        v = _place(r, t, oo, tt, t3, need + pad, extra, wilds, jokers, capacity,
                                    (lives & 3) | (runs << 2), best if best < bound else bound)
                         if v < best:
                             best = v
@@ -509,15 +534,15 @@ cdef bint _has_pure_run(const Rules *r, uint64_t once, int wild_rank) noexcept n
     return False
 
 
-cdef bint _two_runs(const Rules *r, uint64_t once, uint64_t twice) noexcept nogil:
-    """Can two runs of three natural cards be made at once (from two decks)?"""
+cdef bint _two_runs(const Rules *r, uint64_t once, uint64_t twice, uint64_t thrice) noexcept nogil:
+    """Can two runs of three natural cards be made at once?"""
     cdef int starts[64]
     cdef int suits[64]
     cdef int n = 0, s, q, a, b, k, need
     cdef int c[14]
     for s in range(4):
         for q in range(r.top + 1):
-            c[q] = _copies(once, twice, (<uint64_t>1) << (16 * s + q % 13))
+            c[q] = _copies(once, twice, thrice, (<uint64_t>1) << (16 * s + q % 13))
         for q in range(r.top - 1):
             if c[q] and c[q + 1] and c[q + 2]:
                 starts[n] = q
@@ -537,7 +562,7 @@ cdef bint _two_runs(const Rules *r, uint64_t once, uint64_t twice) noexcept nogi
                 c[q % 13] += 1
             need = 0
             for k in range(13):
-                if c[k] > _copies(once, twice, (<uint64_t>1) << (16 * s + k)):
+                if c[k] > _copies(once, twice, thrice, (<uint64_t>1) << (16 * s + k)):
                     need = 1
                     break
             if not need:
@@ -558,7 +583,7 @@ cdef bint _in_run_of_three(const Rules *r, uint64_t once, int suit, int rank) no
 
 
 cdef class WildKernel:
-    """Least penalty of two-deck hands with wild cards (see rummylab/_wild_py.py)."""
+    """Least penalty of hands from up to three decks with wild cards (see rummylab/_wild_py.py)."""
 
     cdef Rules rules
     cdef Table table
@@ -615,12 +640,12 @@ cdef class WildKernel:
                            None if self.set_max == UNLIMITED else self.set_max, self.min_runs,
                            self.min_pure_runs, self.wild_natural_in_pure, self.min_life_length))
 
-    cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, int wild_rank, int jokers,
+    cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, uint64_t thrice, int wild_rank, int jokers,
                       int joker_value, int wild_value, int bound=BIG) noexcept nogil:
         """Least penalty when below ``bound`` (else some value >= bound)."""
         cdef Rules r = self.rules
-        cdef uint64_t wild_mask = 0, w_once, w_twice, nat_once, nat_twice, oo, tt, bit
-        cdef uint64_t wild_bits[8]
+        cdef uint64_t wild_mask = 0, oo, tt, t3, bit
+        cdef uint64_t wild_bits[12]
         cdef int n_w = 0, n_all, s, c, best = BIG, v, n_wild, i
         cdef uint32_t combo, combos
         cdef bint constrained = (r.max_wilds < UNLIMITED or r.min_non_wild > 0
@@ -632,19 +657,15 @@ cdef class WildKernel:
                 wild_mask |= (<uint64_t>1) << (16 * s + wild_rank)
         r.wild_mask = wild_mask
         r.room_counts = r.wild_value != 0 or r.joker_value != 0
-        w_once = once & wild_mask
-        w_twice = twice & wild_mask
-        nat_once = once & ~wild_mask
-        nat_twice = twice & ~wild_mask
         if r.min_pure > 0 and not _has_pure_run(&r, once, wild_rank):
             return BIG  # no pure run to be had
-        if r.min_runs >= 2 and jokers == 0 and (once & wild_mask) == 0 and not _two_runs(&r, once, twice):
+        if r.min_runs >= 2 and jokers == 0 and (once & wild_mask) == 0 and not _two_runs(&r, once, twice, thrice):
             return BIG  # no wild card, and no two runs of naturals side by side
         n_all = 0
         if wild_rank >= 0:
             for s in range(4):
                 bit = (<uint64_t>1) << (16 * s + wild_rank)
-                for c in range(_copies(w_once, w_twice, bit)):
+                for c in range(_copies(once, twice, thrice, bit)):
                     n_all += 1
                     # a wild card standing for itself only helps where melds limit their wilds,
                     # or in a pure run: next to two held cards of its suit
@@ -654,15 +675,13 @@ cdef class WildKernel:
                         n_w += 1
         combos = <uint32_t>1 << n_w
         for combo in range(combos):
-            oo = nat_once
-            tt = nat_twice
+            oo = once & ~wild_mask
+            tt = twice & ~wild_mask
+            t3 = thrice & ~wild_mask
             n_wild = n_all
             for i in range(n_w):
                 if combo >> i & 1:
-                    if oo & wild_bits[i]:
-                        tt |= wild_bits[i]
-                    else:
-                        oo |= wild_bits[i]
+                    _add(&oo, &tt, &t3, wild_bits[i])
                     n_wild -= 1
             t.gen += 1
             t.used = 0
@@ -671,26 +690,25 @@ cdef class WildKernel:
                     t.slots[i].gen = 0
                 t.gen = 1
             if r.wild_value == r.joker_value:  # then wild cards and jokers are alike
-                v = _search(&r, t, oo, tt, 0, jokers + n_wild, 0, 0, best if best < bound else bound)
+                v = _search(&r, t, oo, tt, t3, 0, jokers + n_wild, 0, 0, best if best < bound else bound)
             else:
-                v = _search(&r, t, oo, tt, n_wild, jokers, 0, 0, best if best < bound else bound)
+                v = _search(&r, t, oo, tt, t3, n_wild, jokers, 0, 0, best if best < bound else bound)
             if v < best:
                 best = v
         return best
 
     def penalty(self, uint64_t once, uint64_t twice, int wild_rank, int jokers=0, int joker_value=0,
-                wild_value=None):
+                wild_value=None, uint64_t thrice=0):
         """Least penalty of the hand; cards of ``wild_rank`` (-1: none) are wild. BIG when no
         arrangement has the runs required."""
         if not -1 <= wild_rank <= 12 or not 0 <= jokers <= 4:
             raise ValueError("wild_rank must be -1..12 and jokers 0..4")
-        return self._penalty(&self.table, once, twice, wild_rank, jokers, joker_value,
+        return self._penalty(&self.table, once, twice, thrice, wild_rank, jokers, joker_value,
                              -1 if wild_value is None else int(wild_value))
 
-    def arrangement(self, once, twice, wild_rank, jokers=0, joker_value=0, wild_value=None):
+    def arrangement(self, once, twice, wild_rank, jokers=0, joker_value=0, wild_value=None, thrice=0):
         """An optimal arrangement (computed by the Python twin; not a hot path)."""
-        from rummylab._wild_py import WildKernel as Twin
-        return self._twin().arrangement(once, twice, wild_rank, jokers, joker_value, wild_value)
+        return self._twin().arrangement(once, twice, wild_rank, jokers, joker_value, wild_value, thrice)
 
     def _twin(self):
         from rummylab._wild_py import WildKernel as Twin
@@ -734,7 +752,7 @@ cdef class WildKernel:
                 limit -= b
         if cap < limit:
             limit = cap
-        v = self._penalty(t, once, twice, wild_rank, jokers, 0, 0, limit if limit > 0 else 1)
+        v = self._penalty(t, once, twice, 0, wild_rank, jokers, 0, 0, limit if limit > 0 else 1)
         if v == 0:
             return valid_show if valid_show < cap else cap
         return v if v < limit else limit
@@ -748,7 +766,7 @@ cdef class WildKernel:
         ``discard``, the least such points after discarding one card. Runs without the GIL."""
         cdef Py_ssize_t i, n = once.shape[0]
         cdef Table t
-        cdef uint64_t rest, bit, o2, t2
+        cdef uint64_t rest, bit, o2, t2, t3 = 0
         cdef int v, best
         if twice.shape[0] != n or out.shape[0] != n or jokers.shape[0] != n:
             raise ValueError("once, twice, jokers and out must have the same length")
@@ -780,7 +798,7 @@ cdef class WildKernel:
                         rest &= rest - 1
                         o2 = once[i]
                         t2 = twice[i]
-                        _remove(&o2, &t2, bit)
+                        _remove(&o2, &t2, &t3, bit)
                         v = self._loser(&t, o2, t2, jokers[i], wild_rank, exclude_pure, cap, valid_show)
                         if v < best:
                             best = v
@@ -789,12 +807,14 @@ cdef class WildKernel:
             free(t.slots)
 
     def penalty_batch(self, const uint64_t[::1] once, const uint64_t[::1] twice, int wild_rank,
-                      int32_t[::1] out, int jokers=0, int joker_value=0):
-        """out[i] = penalty of (once[i], twice[i]); runs without the GIL on its own table."""
+                      int32_t[::1] out, int jokers=0, int joker_value=0, const uint64_t[::1] thrice=None):
+        """out[i] = penalty of (once[i], twice[i], thrice[i]) (no thrice: two decks); runs without
+        the GIL on its own table."""
         cdef Py_ssize_t i, n = once.shape[0]
         cdef Table t
-        if twice.shape[0] != n or out.shape[0] != n:
-            raise ValueError("once, twice and out must have the same length")
+        cdef bint three = thrice is not None
+        if twice.shape[0] != n or out.shape[0] != n or (three and thrice.shape[0] != n):
+            raise ValueError("once, twice, thrice and out must have the same length")
         if not -1 <= wild_rank <= 12 or not 0 <= jokers <= 4:
             raise ValueError("wild_rank must be -1..12 and jokers 0..4")
         if _table_init(&t, 1 << 12) != 0:
@@ -802,7 +822,8 @@ cdef class WildKernel:
         try:
             with nogil:
                 for i in range(n):
-                    out[i] = self._penalty(&t, once[i], twice[i], wild_rank, jokers, joker_value, -1)
+                    out[i] = self._penalty(&t, once[i], twice[i], thrice[i] if three else 0, wild_rank, jokers,
+                                           joker_value, -1)
         finally:
             free(t.slots)
 

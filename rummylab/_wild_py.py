@@ -1,11 +1,11 @@
-"""Exact meld search with wild cards and two decks (Three Thirteen; later Indian rummy).
+"""Exact meld search with wild cards and up to three decks (Three Thirteen, Indian rummy).
 
-A hand is two one-deck masks, ``once`` (cards held at least once) and ``twice`` (held
-twice), plus printed jokers. Every card of the wild rank is wild: it stands for any
-card or for itself. The search takes the lowest remaining natural card and tries it as
-deadwood, in a set with later cards of its rank, or in a run of its suit; each meld
-notes how many more wilds it could absorb, so leftover wilds are charged only when no
-meld can take them.
+A hand is three one-deck masks, ``once`` (cards held at least once), ``twice`` (held at
+least twice) and ``thrice`` (held three times; three decks only), plus printed jokers.
+Every card of the wild rank is wild: it stands for any card or for itself. The search
+takes the lowest remaining natural card and tries it as deadwood, in a set with later
+cards of its rank, or in a run of its suit; each meld notes how many more wilds it could
+absorb, so leftover wilds are charged only when no meld can take them.
 """
 
 from __future__ import annotations
@@ -13,25 +13,41 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import product
 
-from .cards import ACES, FULL_DECK, RANK_MASK
+from .cards import ACES, FULL_DECK, RANK_MASK, bits_of
 
 UNLIMITED = 99
 IMPOSSIBLE = 1 << 29  # the penalty when no arrangement meets the runs required
 
 
-def _remove(once: int, twice: int, bit: int) -> tuple[int, int]:
-    """Take one copy of a card out of a two-deck hand."""
-    return (once, twice & ~bit) if twice & bit else (once & ~bit, twice)
+Hand = tuple[int, int, int]
+"""(once, twice, thrice): the cards held at least once, twice, three times."""
 
 
-def _copies(once: int, twice: int, bit: int) -> int:
-    return (1 if once & bit else 0) + (1 if twice & bit else 0)
+def _remove(hand: Hand, bit: int) -> Hand:
+    """Take one copy of a card out of a hand."""
+    once, twice, thrice = hand
+    if thrice & bit:
+        return once, twice, thrice & ~bit
+    return (once, twice & ~bit, thrice) if twice & bit else (once & ~bit, twice, thrice)
 
 
-def _dead(once: int, twice: int, total: int, ace_high: bool) -> int:
+def _add(hand: Hand, bit: int) -> Hand:
+    """Put one more copy of a card into a hand."""
+    once, twice, thrice = hand
+    if twice & bit:
+        return once, twice, thrice | bit
+    return (once, twice | bit, thrice) if once & bit else (once | bit, twice, thrice)
+
+
+def _copies(hand: Hand, bit: int) -> int:
+    return sum(1 for m in hand if m & bit)
+
+
+def _dead(hand: Hand, total: int, ace_high: bool) -> int:
     """The cards (``total`` <= 1 wild cards left) that no meld can hold: with no wild card, not in
     three of a rank or three in a row; with one, no other card of the rank and no card of the
     suit within two places."""
+    once = hand[0]
     h = once | ((once & ACES) << 13 if ace_high else 0)  # the ace again above the king
     if total == 0:
         starts = h & (h >> 1) & (h >> 2)
@@ -41,7 +57,7 @@ def _dead(once: int, twice: int, total: int, ace_high: bool) -> int:
     if ace_high:
         near |= (near >> 13) & ACES
     t1 = t2 = t3 = 0  # ranks held at least once, twice, three times
-    for v in [(m >> (16 * s)) & RANK_MASK for s in range(4) for m in (once, twice)]:
+    for v in [(m >> (16 * s)) & RANK_MASK for s in range(4) for m in hand]:
         t3 |= t2 & v
         t2 |= t1 & v
         t1 |= v
@@ -88,17 +104,18 @@ class WildKernel:
 
     # -- the search ---------------------------------------------------------
 
-    def _wild_cards(self, once: int, twice: int, wild_rank: int) -> list[int]:
+    def _wild_cards(self, hand: Hand, wild_rank: int) -> list[int]:
         if wild_rank < 0:
             return []
-        return [b for s in range(4) for b in [1 << (16 * s + wild_rank)] for _ in range(_copies(once, twice, b))]
+        return [b for s in range(4) for b in [1 << (16 * s + wild_rank)] for _ in range(_copies(hand, b))]
 
-    def _choices_of_wilds(self, once: int, twice: int, wild_rank: int):  # type: ignore[no-untyped-def]
-        """(naturals once, twice, wild cards left wild) for each way of letting wild cards
-        stand for themselves; only one way unless melds limit their wilds or a wild card
-        can keep a run pure."""
+    def _choices_of_wilds(self, hand: Hand, wild_rank: int):  # type: ignore[no-untyped-def]
+        """(naturals, wild cards left wild) for each way of letting wild cards stand for
+        themselves; only one way unless melds limit their wilds or a wild card can keep a
+        run pure."""
         wild_mask = sum(1 << (16 * s + wild_rank) for s in range(4)) if wild_rank >= 0 else 0
-        wild_cards = self._wild_cards(once, twice, wild_rank)
+        wild_cards = self._wild_cards(hand, wild_rank)
+        once = hand[0]
         limited = self.max_wilds < UNLIMITED or self.min_non_wild > 0
         pure = self.min_pure_runs > 0 and self.wild_natural_in_pure
         # a wild card standing for itself only helps where melds limit their wilds, or in a
@@ -106,14 +123,14 @@ class WildKernel:
         free = [b for b in wild_cards if limited or (pure and self._in_run_of_three(once, b))]
         seen = set()
         for as_self in product((False, True), repeat=len(free)):
-            o, t = once & ~wild_mask, twice & ~wild_mask
+            naturals: Hand = (hand[0] & ~wild_mask, hand[1] & ~wild_mask, hand[2] & ~wild_mask)
             for bit, keep in zip(free, as_self, strict=True):
                 if keep:
-                    o, t = (o, t | bit) if o & bit else (o | bit, t)
-            if (o, t) in seen:
+                    naturals = _add(naturals, bit)
+            if naturals in seen:
                 continue
-            seen.add((o, t))
-            yield o, t, len(wild_cards) - sum(as_self)
+            seen.add(naturals)
+            yield naturals, len(wild_cards) - sum(as_self)
 
     def _in_run_of_three(self, once: int, bit: int) -> bool:
         pos = bit.bit_length() - 1
@@ -127,7 +144,7 @@ class WildKernel:
         return any(held >> lo & 7 == 7 for lo in starts)
 
     def penalty(self, once: int, twice: int, wild_rank: int, jokers: int = 0, joker_value: int = 0,
-                wild_value: int | None = None) -> int:
+                wild_value: int | None = None, thrice: int = 0) -> int:
         """Least penalty of the hand: cards of ``wild_rank`` (-1: none) are wild, each worth
         ``wild_value`` (default: its points) when left over; ``jokers`` printed jokers, each
         worth ``joker_value``. IMPOSSIBLE when no arrangement has the runs required."""
@@ -135,31 +152,31 @@ class WildKernel:
         if self.min_pure_runs and self.best_pure_run(once, twice, wild_rank) < 0:
             return IMPOSSIBLE  # no pure run to be had
         best = IMPOSSIBLE
-        for o, t, n_wild in self._choices_of_wilds(once, twice, wild_rank):
+        for naturals, n_wild in self._choices_of_wilds((once, twice, thrice), wild_rank):
             search = _Search(self, wild_rank, wv, joker_value)
             if wv == joker_value:  # then wild cards and jokers are alike
                 n_wild, n_jokers = 0, jokers + n_wild
             else:
                 n_jokers = jokers
-            best = min(best, search.value(o, t, n_wild, n_jokers, 0, (0, 0)))
+            best = min(best, search.value(naturals, n_wild, n_jokers, 0, (0, 0)))
         return best
 
     def arrangement(self, once: int, twice: int, wild_rank: int, jokers: int = 0, joker_value: int = 0,
-                    wild_value: int | None = None) -> tuple[int, list[tuple], tuple[int, int], int]:
-        """(penalty, melds, leftover naturals as (once, twice), wild cards left over).
+                    wild_value: int | None = None, thrice: int = 0) -> tuple[int, list[tuple], Hand, int]:
+        """(penalty, melds, leftover naturals as (once, twice, thrice), wild cards left over).
 
         Each meld is ("set", rank, natural bits, wilds) or ("run", suit, first place, length,
         natural bits, wilds), where bits list one card bit per natural card (repeats allowed);
         a run whose first item is "pure" is a run without wilds that must stay so."""
         wv = (self.points[wild_rank] if wild_rank >= 0 else 0) if wild_value is None else int(wild_value)
         best = None
-        for o, t, n_wild in self._choices_of_wilds(once, twice, wild_rank):
+        for naturals, n_wild in self._choices_of_wilds((once, twice, thrice), wild_rank):
             search = _Search(self, wild_rank, wv, joker_value, walk=True)
-            v = search.value(o, t, n_wild, jokers, 0, (0, 0))
+            v = search.value(naturals, n_wild, jokers, 0, (0, 0))
             if v < IMPOSSIBLE and (best is None or v < best[0]):
-                best = (v, search.walk(o, t, n_wild, jokers))
+                best = (v, search.walk(naturals, n_wild, jokers))
         if best is None:
-            return IMPOSSIBLE, [], (once, twice), 0
+            return IMPOSSIBLE, [], (once, twice, thrice), 0
         return best[0], *best[1]
 
     def best_pure_run(self, once: int, twice: int, wild_rank: int) -> int:
@@ -179,13 +196,13 @@ class WildKernel:
                     value, length = 0, 0
         return best
 
-    def _sets(self, once: int, twice: int, suit: int, rank: int):  # type: ignore[no-untyped-def]
+    def _sets(self, hand: Hand, suit: int, rank: int):  # type: ignore[no-untyped-def]
         """(wilds needed, room for more, hand left, (rank, natural bits)) for each set holding
         the lowest card."""
         counts = []
         for s in range(4):
             bit = 1 << (16 * s + rank)
-            n = _copies(once, twice, bit)
+            n = _copies(hand, bit)
             if not self.identical_in_set:
                 n = 0 if s == suit else min(n, 1)
             counts.append((bit, n))
@@ -195,16 +212,16 @@ class WildKernel:
             size = naturals + need
             if need > self.max_wilds or naturals < self.min_non_wild or size > self.set_max:
                 continue
-            o, t = once, twice
+            left = hand
             bits = [1 << (16 * suit + rank)]
             for (bit, _), k in zip(counts, take, strict=True):
                 for _ in range(k):
-                    o, t = _remove(o, t, bit)
+                    left = _remove(left, bit)
                     bits.append(bit)
             extra = min(self.max_wilds - need, self.set_max - size)
-            yield need, extra, (o, t), (rank, tuple(bits))
+            yield need, extra, left, (rank, tuple(bits))
 
-    def _runs(self, once: int, twice: int, suit: int, rank: int):  # type: ignore[no-untyped-def]
+    def _runs(self, hand: Hand, suit: int, rank: int):  # type: ignore[no-untyped-def]
         """(wilds needed, room for more, hand left, (suit, first place, length, natural bits)) for
         each run holding the lowest card.
 
@@ -221,7 +238,7 @@ class WildKernel:
             while 0 <= q <= self.top and abs(q - p) <= 12:
                 r = q % 13
                 bit = 1 << (shift + r)
-                if r != rank and _copies(once, twice, bit):
+                if r != rank and hand[0] & bit:
                     others.append((q, bit))
                 q += step
             for k in range(len(others) + 1):
@@ -236,14 +253,14 @@ class WildKernel:
                     need = gaps + (length - span)
                     if need > self.max_wilds or naturals < self.min_non_wild:
                         continue
-                    o, t = once, twice
+                    left = hand
                     for _, bit in chosen:
-                        o, t = _remove(o, t, bit)
+                        left = _remove(left, bit)
                     extra = min(self.max_wilds - need, 13 - length)
                     places = sorted([p] + [q for q, _ in chosen])
                     first = min(places[0], self.top - length + 1)
                     bits = tuple(1 << (shift + q % 13) for q in places)
-                    yield need, extra, (o, t), (suit, first, length, bits)
+                    yield need, extra, left, (suit, first, length, bits)
 
 
 class _Search:
@@ -267,25 +284,26 @@ class _Search:
         dear_first = sorted([self.wild_value] * wilds + [self.joker_value] * jokers, reverse=True)
         return sum(dear_first[total - left:]) if left > 0 else 0
 
-    def value(self, once: int, twice: int, wilds: int, jokers: int, capacity: int, lives: tuple[int, int]) -> int:
+    def value(self, hand: Hand, wilds: int, jokers: int, capacity: int, lives: tuple[int, int]) -> int:
         """Least penalty of these naturals, with wilds and printed jokers still to place, room
         for ``capacity`` more of them in melds already made, and (pure runs, runs) made."""
         k = self.k
         total = wilds + jokers
         cap = min(capacity, total) if self.wild_value or self.joker_value else 0  # room matters when leftovers cost
-        key = (once, twice, wilds, jokers, cap, lives)
+        key = (hand, wilds, jokers, cap, lives)
         if key in self.memo:
             return self.memo[key]
-        dead = _dead(once, twice, total, k.ace_high) if total <= 1 else 0
+        dead = _dead(hand, total, k.ace_high) if total <= 1 else 0
         if dead:  # cards no meld can hold are deadwood
-            rest = (once & ~dead, twice & ~dead)
-            points = sum(k.points[p % 16] * (2 if twice >> p & 1 else 1)
-                         for p in range(64) if dead >> p & 1)
-            best = min(IMPOSSIBLE, points + self.value(*rest, wilds, jokers, capacity, lives))
+            rest: Hand = (hand[0] & ~dead, hand[1] & ~dead, hand[2] & ~dead)
+            points = sum(k.points[p % 16] * _copies(hand, 1 << p) for p in range(64) if dead >> p & 1)
+            best = min(IMPOSSIBLE, points + self.value(rest, wilds, jokers, capacity, lives))
             if self.choices is not None:
-                self.choices[key] = ("dead", (dead, twice & dead), 0, 0, rest, 0, lives)
+                dead_hand = (dead, hand[1] & dead, hand[2] & dead)
+                self.choices[key] = ("dead", dead_hand, 0, 0, rest, 0, lives)
             self.memo[key] = best
             return best
+        once = hand[0]
         if once == 0:
             best = self._leaf(wilds, jokers, cap, lives)
             self.memo[key] = best
@@ -293,11 +311,11 @@ class _Search:
         low = once & -once
         pos = low.bit_length() - 1
         suit, rank = pos // 16, pos % 16
-        rest = _remove(once, twice, low)
-        best = min(IMPOSSIBLE, k.points[rank] + self.value(*rest, wilds, jokers, capacity, lives))
-        pick: tuple = ("dead", (low, 0), 0, 0, rest, 0, lives)
+        rest = _remove(hand, low)
+        best = min(IMPOSSIBLE, k.points[rank] + self.value(rest, wilds, jokers, capacity, lives))
+        pick: tuple = ("dead", (low, 0, 0), 0, 0, rest, 0, lives)
         for kind, gen in (("set", k._sets), ("run", k._runs)):
-            for used, extra, left, info in gen(rest[0], rest[1], suit, rank):
+            for used, extra, left, info in gen(rest, suit, rank):
                 for pure, need, room, after, shape in self._lives(kind, used, extra, info, lives):
                     v, from_w = self._place(left, need, room, wilds, jokers, capacity, after)
                     if v < best:
@@ -331,7 +349,7 @@ class _Search:
             yield (False, used + pad, min(k.max_wilds - used - pad, 13 - longer), (lives[0], runs),
                    (suit, min(first, k.top - longer + 1), longer, bits))
 
-    def _place(self, left: tuple[int, int], need: int, extra: int, wilds: int, jokers: int, capacity: int,
+    def _place(self, left: Hand, need: int, extra: int, wilds: int, jokers: int, capacity: int,
                lives: tuple[int, int]) -> tuple[int, int]:
         """(least penalty, wild cards used) after a meld that needs ``need`` wild cards (wild
         cards or printed jokers) and can take ``extra`` more."""
@@ -342,32 +360,33 @@ class _Search:
         for from_wilds in sorted({min(need, wilds), max(0, need - jokers)}):
             from_jokers = need - from_wilds
             if 0 <= from_wilds <= wilds and 0 <= from_jokers <= jokers:
-                v = self.value(left[0], left[1], wilds - from_wilds, jokers - from_jokers, capacity + extra, lives)
+                v = self.value(left, wilds - from_wilds, jokers - from_jokers, capacity + extra, lives)
                 if v < best:
                     best, split = v, from_wilds
         return best, split
 
-    def walk(self, once: int, twice: int, wilds: int, jokers: int) -> tuple[list[tuple], tuple[int, int], int]:
+    def walk(self, hand: Hand, wilds: int, jokers: int) -> tuple[list[tuple], Hand, int]:
         """The melds of an optimal arrangement found by ``value``."""
         melds: list[list] = []
         rooms: list[int] = []
-        dead_o = dead_t = 0
+        dead: Hand = (0, 0, 0)
         capacity = 0
         lives = (0, 0)
         assert self.choices is not None
-        while once:
+        while hand[0]:
             cap = min(capacity, wilds + jokers) if self.wild_value or self.joker_value else 0
-            key = (once, twice, wilds, jokers, cap, lives)
+            key = (hand, wilds, jokers, cap, lives)
             kind, info, need, extra, left, from_w, lives = self.choices[key]
             if kind == "dead":
-                d_once, d_twice = info
-                dead_o, dead_t = dead_o | d_once, dead_t | d_twice | (dead_o & d_once)
+                for layer in info:
+                    for bit in bits_of(layer):
+                        dead = _add(dead, bit)
             else:
                 melds.append([*info, need])
                 rooms.append(extra)
                 wilds, jokers = wilds - from_w, jokers - (need - from_w)
                 capacity += extra
-            once, twice = left
+            hand = left
         left = wilds + jokers
         for i, room in enumerate(rooms):  # leftover wilds join melds with room
             n = min(room, left)
@@ -377,7 +396,7 @@ class _Search:
         if own:
             melds.append(["wild", own])
             left -= own
-        return [tuple(m) for m in melds], (dead_o, dead_t), left
+        return [tuple(m) for m in melds], dead, left
 
 
 def _subsets(items: list, k: int):  # type: ignore[no-untyped-def]

@@ -110,7 +110,7 @@ def parse_cards(
     """Cards from a string, an iterable of strings, or Cards, checked.
 
     ``size``: the allowed hand size(s); ``copies``: how often one card may appear
-    (1 for one deck, 2 for two); ``jokers``: how many printed jokers may appear.
+    (the number of decks); ``jokers``: how many printed jokers may appear.
     Raises ``ValueError`` naming the bad token.
     """
     if isinstance(cards, Card):
@@ -199,6 +199,22 @@ def without(cards: Iterable[Card], card: Card) -> list[Card]:
     out = list(cards)
     out.remove(card)
     return out
+
+
+def deck_masks(cards: Iterable[Card]) -> tuple[int, int, int, int]:
+    """(once, twice, thrice, printed jokers) of validated cards from up to three decks: the
+    cards held at least once, at least twice, three times."""
+    once = twice = thrice = jokers = 0
+    for c in cards:
+        if c.is_joker:
+            jokers += 1
+        elif twice & c.bit:
+            thrice |= c.bit
+        elif once & c.bit:
+            twice |= c.bit
+        else:
+            once |= c.bit
+    return once, twice, thrice, jokers
 
 
 def two_deck_masks(cards: Iterable[Card]) -> tuple[int, int, int]:

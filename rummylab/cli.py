@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     mc.add_argument("--hands", type=int, default=1_000_000)
     mc.add_argument("--seed", type=int, default=1)
     mc.add_argument("--cards", type=int, default=10, help="gin: 10 or 11")
-    mc.add_argument("--decks", type=int, default=1, help="three_thirteen: 1 or 2 decks")
+    mc.add_argument("--decks", type=int, default=1, help="three_thirteen: 1, 2 or 3 decks")
     mc.add_argument("--out", help="write the estimates as Parquet (or CSV)")
     for q in (ex, mc):
         q.add_argument("--workers", type=int, default=1,

@@ -27,7 +27,7 @@ def melds_of(cards: tuple[Card, ...], arrangement: Any, wild_rank: int,
              ace_high: bool) -> tuple[tuple[WildMeld, ...], tuple[Card, ...]]:
     """(melds, leftover cards) of a kernel arrangement of these cards; wild cards that stand
     for themselves are placed as naturals, the others (and printed jokers) where wilds go."""
-    _, melds, (dead_o, dead_t), _ = arrangement
+    _, melds, dead, _ = arrangement
     wilds = [c for c in cards if c.rank == wild_rank] + [c for c in cards if c.is_joker]
     for m in melds:
         if m[0] in ("set", "run", "pure"):
@@ -46,7 +46,7 @@ def melds_of(cards: tuple[Card, ...], arrangement: Any, wild_rank: int,
         mine, wilds = tuple(wilds[:n]), wilds[n:]
         stands = ((RANKS[m[1]],) * n if m[0] == "set" else _run_stand_ins(m[1], m[2], m[3], naturals, n, ace_high))
         out.append(WildMeld(m[0], naturals + mine, stands))
-    leftover = [BIT_CARD[b] for b in bits_of(dead_o)] + [BIT_CARD[b] for b in bits_of(dead_t)] + wilds
+    leftover = [BIT_CARD[b] for layer in dead for b in bits_of(layer)] + wilds
     return tuple(out), tuple(sorted(leftover))
 
 

@@ -199,4 +199,32 @@ def test_three_thirteen_monte_carlo_is_within_4_se_of_exact_round_one() -> None:
     two = odds.three_thirteen_dealt(2_000, 9, decks=2)
     assert two.height == 11 and (two["decks"] == 2).all()
     with pytest.raises(ValueError, match="decks"):
-        odds.three_thirteen_dealt(10, 1, decks=3)
+        odds.three_thirteen_dealt(10, 1, decks=4)
+
+
+@pytest.mark.slow  # 11 rounds of Monte Carlo: a minute on the Python twin
+def test_three_deck_monte_carlo_is_within_4_se_of_exact_round_one() -> None:
+    """Round 1 from three decks (8 players): every multiset of 3 cards, weighted by its ways."""
+    from math import comb
+
+    from rummylab import three_thirteen as tt
+
+    layers: list[list[int]] = [[], [], []]
+    ways = []
+    for hand in itertools.combinations_with_replacement(range(52), 3):
+        masks = [0, 0, 0]
+        for c in hand:
+            bit = 1 << (16 * (c // 13) + c % 13)
+            k = sum(1 for m in masks if m & bit)
+            masks[k] |= bit
+        for layer, m in zip(layers, masks, strict=True):
+            layer.append(m)
+        ways.append(np.prod([comb(3, hand.count(c)) for c in set(hand)]))
+    once, twice, thrice = (np.array(m, dtype=np.uint64) for m in layers)
+    w = np.array(ways, dtype=np.float64)
+    assert w.sum() == comb(156, 3)
+    pen = tt.penalty_batch(once, twice, 1, tt.Rules(decks=3), thrice)
+    exact_mean, exact_melded = float((pen * w).sum() / w.sum()), float(w[pen == 0].sum() / w.sum())
+    mc = odds.three_thirteen_dealt(20_000, 9, decks=3).row(0, named=True)
+    assert abs(mc["mean_penalty"] - exact_mean) <= 4 * mc["se"]
+    assert abs(mc["p_melded"] - exact_melded) <= 4 * mc["se_melded"]

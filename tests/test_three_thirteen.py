@@ -8,7 +8,7 @@ from conftest import AGREEMENT_N, backends
 from oracle_wild import WildOracle, WildSpec
 
 from rummylab import three_thirteen as tt
-from rummylab.cards import DECK
+from rummylab.cards import DECK, Card
 
 
 def test_wild_rank_follows_the_hand_size() -> None:
@@ -20,6 +20,8 @@ def test_wild_rank_follows_the_hand_size() -> None:
     ("7S 8S 9S", 1, tt.Rules(), 0),                               # a run of 3 consecutive, one suit
     ("7S 7H 7D", 1, tt.Rules(), 0),                               # a set of 3 of one rank
     ("7S 7S 7H", 1, tt.Rules(decks=2), 0),                        # identical cards may share a set
+    ("7S 7S 7S", 1, tt.Rules(decks=3), 0),                        # ... three of them with three decks
+    ("4H 4H 5H 5H 5H 6H 6H", 5, tt.Rules(decks=3), 5),            # two runs, a third 5H left over
     ("7S 8H 9S", 1, tt.Rules(), 24),                              # runs are one suit
     ("AS 2S 3S 9H", 2, tt.Rules(), 9),                            # the ace is low: A-2-3 is a run
     ("QS KS AS", 1, tt.Rules(), 21),                              # Q-K-A is not a run by default
@@ -84,10 +86,10 @@ OPTIONS = [{}, {"ace_high": True}, {"max_wilds_per_meld": 1}, {"max_wilds_per_me
            {"min_non_wild": 2}, {"ace_penalty": 15}, {"ace_high": True, "max_wilds_per_meld": 1}]
 
 
-def deal(rng: np.random.Generator, dense: bool) -> tuple[list[tuple[int, int]], int, dict]:
+def deal(rng: np.random.Generator, dense: bool, decks: int | None = None) -> tuple[list[tuple[int, int]], int, dict]:
     rnd = int(rng.integers(1, 12))
     size = rnd + 2 + int(rng.integers(0, 2))
-    decks = int(rng.integers(1, 3))
+    decks = decks or int(rng.integers(1, 4))
     if dense:  # a few suits, neighbouring ranks, and the four wild cards
         suits = rng.choice(4, size=int(rng.integers(1, 4)), replace=False)
         lo, width = int(rng.integers(0, 9)), 6
@@ -104,24 +106,28 @@ def deal(rng: np.random.Generator, dense: bool) -> tuple[list[tuple[int, int]], 
     return [pool[int(i)] for i in pick], rnd, OPTIONS[int(rng.integers(len(OPTIONS)))]
 
 
-def masks(hand: list[tuple[int, int]]) -> tuple[int, int]:
-    once = twice = 0
+def masks(hand: list[tuple[int, int]]) -> tuple[int, int, int]:
+    """(once, twice, thrice) of a hand of (rank, suit) pairs."""
+    once = twice = thrice = 0
     for r, s in hand:
         b = 1 << (16 * s + r)
-        if once & b:
+        if twice & b:
+            thrice |= b
+        elif once & b:
             twice |= b
         else:
             once |= b
-    return once, twice
+    return once, twice, thrice
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("dense", [False, True])
 def test_search_equals_oracle(dense: bool) -> None:
-    """The search and the brute-force oracle agree on seeded hands of every round, one and two decks,
+    """The search and the brute-force oracle agree on seeded hands of every round, one to three decks,
     with and without each option."""
     rng = np.random.default_rng(2026 + dense)
     rounds, options = set(), set()
+    triples = 0
     n = AGREEMENT_N // 10 if dense else AGREEMENT_N * 9 // 10
     twin_every = 4 if dense else 1  # the twin is slow on crowded hands: every 4th of those
     for i in range(n):
@@ -133,19 +139,39 @@ def test_search_equals_oracle(dense: bool) -> None:
         for backend in backends():
             if backend == "python" and i % twin_every:
                 continue
-            got = rules.kernel(backend).penalty(*masks(hand), rnd + 1)
+            once, twice, thrice = masks(hand)
+            got = rules.kernel(backend).penalty(once, twice, rnd + 1, thrice=thrice)
             assert got == want, (backend, hand, rnd, opts)
         rounds.add(rnd)
         options.add(tuple(sorted(opts.items())))
+        triples += masks(hand)[2] != 0
     assert rounds == set(tt.ROUNDS) and len(options) == len(OPTIONS)
+    assert triples >= n // (20 if dense else 1000), triples  # hands holding three copies of a card
+
+
+def test_three_copies_of_a_card_agree_with_the_oracle() -> None:
+    """Crowded three-deck hands that hold a card three times: search == twin == oracle."""
+    rng = np.random.default_rng(313)
+    checked = 0
+    while checked < 150:
+        hand, rnd, opts = deal(rng, dense=True, decks=3)
+        if not masks(hand)[2]:
+            continue
+        rules = tt.Rules(**opts, decks=3)
+        spec = WildSpec(wild_rank=rnd + 1, points=rules.points, ace_high=rules.ace_high,
+                        max_wilds_per_meld=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild)
+        want = WildOracle(hand, spec).penalty()
+        once, twice, thrice = masks(hand)
+        for backend in backends():
+            assert rules.kernel(backend).penalty(once, twice, rnd + 1, thrice=thrice) == want, (backend, hand, rnd)
+        checked += 1
 
 
 def test_analysis_is_consistent_with_the_oracle() -> None:
     rng = np.random.default_rng(5)
     for _ in range(300):
         hand, rnd, opts = deal(rng, dense=True)
-        rules = tt.Rules(**opts)
-        from rummylab.cards import Card
+        rules = tt.Rules(**opts, decks=3)
         cards = [Card(r, s) for r, s in hand]
         a = tt.analyze(cards, rnd, rules)
         melded = [c for m in a.melds for c in m.cards]
@@ -155,24 +181,30 @@ def test_analysis_is_consistent_with_the_oracle() -> None:
 
 def test_batch_equals_single_calls_on_both_backends() -> None:
     rng = np.random.default_rng(12)
-    hands = [masks(deal(rng, False)[0][:13]) for _ in range(200)]
-    once = np.array([h[0] for h in hands], dtype=np.uint64)
-    twice = np.array([h[1] for h in hands], dtype=np.uint64)
+    hands = [masks(deal(rng, dense)[0][:13]) for dense in [False, True] * 100]
+    assert sum(h[2] != 0 for h in hands) >= 5  # some hold three copies of a card
+    once, twice, thrice = (np.array([h[i] for h in hands], dtype=np.uint64) for i in range(3))
     for backend in backends():
         k = tt.Rules().kernel(backend)
-        want = [k.penalty(o, t, 12) for o, t in hands]
+        want = [k.penalty(o, t, 12, thrice=h) for o, t, h in hands]
         if hasattr(k, "penalty_batch"):
             out = np.empty(once.size, dtype=np.int32)
-            k.penalty_batch(once, twice, 12, out)
+            k.penalty_batch(once, twice, 12, out, thrice=thrice)
             assert out.tolist() == want
+            k.penalty_batch(once, twice, 12, out)  # no thrice: two decks
+            assert out.tolist() == [k.penalty(o, t, 12) for o, t, _ in hands]
+        assert tt.penalty_batch(once, twice, 11, tt.Rules(), thrice).tolist() == want
 
 
 def test_batch() -> None:
     rng = np.random.default_rng(8)
     hands = [deal(rng, False) for _ in range(50)]
-    same_round = [(h, 5) for h, _, _ in hands]
-    once, twice = zip(*[masks(h[:7]) for h, _ in same_round], strict=True)
+    once, twice, _ = zip(*[masks(h[:7]) for h, _, _ in hands], strict=True)
     out = tt.penalty_batch(np.array(once, dtype=np.uint64), np.array(twice, dtype=np.uint64), 5)
     assert out.tolist() == [tt.Rules().kernel().penalty(o, t, 6) for o, t in zip(once, twice, strict=True)]
     with pytest.raises(ValueError, match="twice mask"):
         tt.penalty_batch(np.array([1], dtype=np.uint64), np.array([2], dtype=np.uint64), 5)
+    with pytest.raises(ValueError, match="thrice mask 0x2 holds cards missing from twice"):
+        tt.penalty_batch([3], [1], 5, thrice=[2])
+    with pytest.raises(ValueError, match="hand 1: once mask 0x2000 sets bits that are no card"):
+        tt.penalty_batch([1, 1 << 13], [0, 0], 5)

@@ -26,10 +26,24 @@ def test_deal_per_round_and_decks_by_players() -> None:
     assert g.new_game(3, tt.Rules(decks=1), 1).decks == 1
     s7 = g.new_game(7, seed=1)
     assert s7.decks == 2 and len(s7.stock) == 104 - 7 * 3 - 1
-    with pytest.raises(ValueError, match="2 to 7"):
-        g.new_game(8)
-    with pytest.raises(ValueError, match="2 to 7"):
-        g.new_game(1)
+    s8 = g.new_game(8, seed=1)  # round 11 needs 8 * 13 + 1 cards: a third deck
+    assert s8.decks == 3 and len(s8.stock) == 156 - 8 * 3 - 1
+    with pytest.raises(ValueError, match="need more than 2 deck"):
+        g.new_game(8, tt.Rules(decks=2))
+    for players in (1, 9):
+        with pytest.raises(ValueError, match="2 to 8"):
+            g.new_game(players)
+
+
+def test_three_decks_let_a_hand_hold_three_copies() -> None:
+    three = tt.Rules(decks=3)
+    assert tt.penalty("7S 7S 7S", 1, three) == 0  # three identical cards are a set
+    assert tt.penalty("4H 4H 5H 5H 5H 6H 6H", 5, three) == 5  # two runs beat the set of 5s
+    a = tt.analyze("4H 4H 5H 5H 5H 6H 6H", 5, three)
+    assert [str(c) for c in a.leftover] == ["5H"] and len(a.melds) == 2
+    assert {str(c) for c in tt.going_out_discards("9C 9C 9C 2D 3D 4D 5D KS", 5, three)} == {"KS"}
+    with pytest.raises(ValueError, match="7S: duplicate card \\(4 copies in a 3 decks hand"):
+        tt.analyze("7S 7S 7S 7S", 2, three)
 
 
 def test_illegal_actions_raise_and_change_nothing() -> None:
@@ -64,7 +78,8 @@ def test_full_games_keep_every_invariant() -> None:
     """Cards conserved at every step; after a player goes out each other player has exactly one
     more turn; round penalties add up to the totals; replay gives the same game."""
     for game_no in range(GAMES):
-        players = 2 + game_no % 3 if game_no % 10 else 7  # every tenth game: 7 players
+        # every tenth game: 7 players on two decks, or 8 on three
+        players = 2 + game_no % 3 if game_no % 10 else 7 + game_no // 10 % 2
         kinds = [GreedyBot, PlannerBot] if game_no % 20 == 0 else [GreedyBot]
         bots = [kinds[i % len(kinds)](game_no * 7 + i) for i in range(players)]
         s = g.new_game(players, tt.Rules(ace_high=game_no % 4 == 1), seed=game_no)

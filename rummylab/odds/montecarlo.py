@@ -118,26 +118,25 @@ def _three_thirteen_chunk(n: int, seed: np.random.SeedSequence, decks: int, rule
     out = np.zeros((11, 3), dtype=np.float64)
     deck = np.array([1 << (16 * (c // 13) + c % 13) for c in range(52)] * decks, dtype=np.uint64)
     for r in range(1, 12):
-        once = np.zeros(n, dtype=np.uint64)
-        twice = np.zeros(n, dtype=np.uint64)
+        once, twice, thrice = (np.zeros(n, dtype=np.uint64) for _ in range(3))
         picks = np.argsort(rng.random((n, deck.size)), axis=1)[:, : r + 2]
         for k in range(r + 2):
             bits = deck[picks[:, k]]
-            dup = (once & bits) != 0
-            twice |= np.where(dup, bits, 0).astype(np.uint64)
+            thrice |= twice & bits
+            twice |= once & bits
             once |= bits
-        pen = penalty_batch(once, twice, r, rules).astype(np.float64)
+        pen = penalty_batch(once, twice, r, rules, thrice).astype(np.float64)
         out[r - 1] = (pen.sum(), (pen * pen).sum(), float((pen == 0).sum()))
     return out
 
 
 def three_thirteen_dealt(n: int, seed: int, *, decks: int = 1, rules: Any = None, chunks: int = 8,
                          scheduler: Any = None, workers: int = 1, progress: bool = False) -> pl.DataFrame:
-    """Mean dealt penalty by round (one or two decks), and P(a dealt hand is fully melded), with SEs."""
+    """Mean dealt penalty by round (one to three decks), and P(a dealt hand is fully melded), with SEs."""
     from ..three_thirteen import DEFAULT
 
-    if decks not in (1, 2):
-        raise ValueError(f"decks={decks}: 1 or 2")
+    if decks not in (1, 2, 3):
+        raise ValueError(f"decks={decks}: 1, 2 or 3")
     sums = _run_counts(_three_thirteen_chunk, n, seed, chunks, (decks, rules or DEFAULT), scheduler, workers,
                        progress, f"Monte Carlo Three Thirteen ({decks} deck{'s' if decks > 1 else ''})")
     mean = sums[:, 0] / n

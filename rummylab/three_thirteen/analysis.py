@@ -1,4 +1,4 @@
-"""Three Thirteen hand analysis (rules.md §3): the wild rank follows the round; one or two decks."""
+"""Three Thirteen hand analysis (rules.md §3): the wild rank follows the round; one to three decks."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from .._wild_py import WildKernel
-from ..cards import RANKS, Card, CardsLike, parse_cards, two_deck_masks
+from .._wild_py import WildKernel, _remove
+from ..cards import RANKS, Card, CardsLike, deck_masks, parse_cards
 from ..melds import wild_module
 from ..wild_melds import WildMeld, melds_of
 
@@ -28,7 +28,8 @@ class Rules:
     min_non_wild: int = 0
     """1: a meld needs a natural card (no melds of wilds only)."""
     decks: int | None = None
-    """1 or 2; None: by the number of players (1 deck for 2 players, 2 for 3 or more)."""
+    """1, 2 or 3; None: by the number of players (1 deck for 2 players, 2 for 3 to 7, 3 for 8).
+    Analysis of a hand alone takes up to ``decks`` copies of a card (None: 2)."""
 
     def __post_init__(self) -> None:
         if self.ace_penalty not in range(0, 20):
@@ -37,15 +38,16 @@ class Rules:
             raise ValueError(f"max_wilds_per_meld={self.max_wilds_per_meld}: None or >= 0")
         if not 0 <= self.min_non_wild <= 3:
             raise ValueError(f"min_non_wild={self.min_non_wild}: 0 to 3")
-        if self.decks not in (None, 1, 2):
-            raise ValueError(f"decks={self.decks}: 1, 2 or None")
+        if self.decks not in (None, 1, 2, 3):
+            raise ValueError(f"decks={self.decks}: 1, 2, 3 or None")
 
     @property
     def points(self) -> tuple[int, ...]:
         return (self.ace_penalty, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
     def deck_count(self, players: int) -> int:
-        return self.decks or (1 if players <= 2 else 2)
+        """Decks for this many players: enough for round 11's hands and an upcard (rules.md §3)."""
+        return self.decks or (1 if players <= 2 else 2 if players * 13 + 1 <= 104 else 3)
 
     def kernel(self, backend: str | None = None) -> WildKernel:
         """The wild-card search for these rules ("cython", "python", or the selected backend)."""
@@ -90,22 +92,31 @@ class Analysis:
     leftover: tuple[Card, ...]
 
 
-def _hand(hand: CardsLike, sizes: tuple[int, ...], rules: Rules) -> tuple[tuple[Card, ...], int, int]:
+Masks = tuple[int, int, int]
+"""(once, twice, thrice): the cards held at least once, twice, three times."""
+
+
+def _hand(hand: CardsLike, sizes: tuple[int, ...], rules: Rules) -> tuple[tuple[Card, ...], Masks]:
     copies = rules.decks or 2
-    for c in parse_cards(hand, copies=2, jokers=2):
+    for c in parse_cards(hand, copies=3, jokers=2):
         if c.is_joker:
             raise ValueError("JK: Three Thirteen has no printed jokers (the wild rank changes every round)")
     cards = parse_cards(hand, size=sizes, copies=copies, jokers=0)
-    once, twice, _ = two_deck_masks(cards)
-    return cards, once, twice
+    return cards, deck_masks(cards)[:3]
+
+
+def penalty_of_masks(kernel: WildKernel, masks: Masks, wild: int) -> int:
+    """Least penalty of validated (once, twice, thrice) masks with this wild rank."""
+    once, twice, thrice = masks
+    return int(kernel.penalty(once, twice, wild, thrice=thrice))
 
 
 def analyze(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> Analysis:
     """Least penalty of exactly these cards (the round's r + 2), with melds and leftovers."""
     r = _round(round_no)
-    cards, once, twice = _hand(hand, (r + 2, r + 3), rules)
+    cards, (once, twice, thrice) = _hand(hand, (r + 2, r + 3), rules)
     w = r + 1
-    arrangement = rules.kernel().arrangement(once, twice, w)
+    arrangement = rules.kernel().arrangement(once, twice, w, thrice=thrice)
     melds, leftover = melds_of(cards, arrangement, w, rules.ace_high)
     return Analysis(cards=cards, round_no=r, wild_rank=RANKS[w], penalty=int(arrangement[0]), melds=melds,
                     leftover=leftover)
@@ -113,8 +124,7 @@ def analyze(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> Analysis:
 
 def penalty_of_cards(cards: Any, round_no: int, rules: Rules) -> int:
     """Least penalty of already validated cards (a game's own hands)."""
-    once, twice, _ = two_deck_masks(cards)
-    return int(rules.kernel().penalty(once, twice, round_no + 1))
+    return penalty_of_masks(rules.kernel(), deck_masks(cards)[:3], round_no + 1)
 
 
 def penalty(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> int:
@@ -125,34 +135,36 @@ def penalty(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> int:
 def going_out_discards(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> frozenset[Card]:
     """For r + 3 cards (after the draw): every discard that leaves all other cards melded."""
     r = _round(round_no)
-    cards, once, twice = _hand(hand, (r + 3,), rules)
+    cards, masks = _hand(hand, (r + 3,), rules)
     k = rules.kernel()
-    out = set()
-    for c in set(cards):
-        o, t = (once, twice & ~c.bit) if twice & c.bit else (once & ~c.bit, twice)
-        if k.penalty(o, t, r + 1) == 0:
-            out.add(c)
-    return frozenset(out)
+    return frozenset(c for c in set(cards) if penalty_of_masks(k, _remove(masks, c.bit), r + 1) == 0)
 
 
-def penalty_batch(once: Any, twice: Any, round_no: int, rules: Rules = Rules()) -> np.ndarray:
-    """Least penalty of each two-deck hand given as (once, twice) uint64 mask arrays."""
-    from ..cards import check_mask
+def penalty_batch(once: Any, twice: Any, round_no: int, rules: Rules = Rules(), thrice: Any = None) -> np.ndarray:
+    """Least penalty of each hand given as uint64 mask arrays: the cards held at least once, at
+    least twice and (three decks only) three times."""
+    from ..cards import FULL_DECK
 
     r = _round(round_no)
-    a, b = np.asarray(once, dtype=np.uint64), np.asarray(twice, dtype=np.uint64)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError("once and twice must be 1-d arrays of the same length")
-    for i, (o, t) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
-        check_mask(o)
-        check_mask(t)
-        if t & ~o:
-            raise ValueError(f"hand {i}: twice mask {t:#x} holds cards missing from once mask {o:#x}")
+    layers = [np.asarray(m, dtype=np.uint64) for m in (once, twice, np.zeros_like(once) if thrice is None else thrice)]
+    if any(m.shape != layers[0].shape for m in layers) or layers[0].ndim != 1:
+        raise ValueError("once, twice and thrice must be 1-d arrays of the same length")
+    names = ("once", "twice", "thrice")
+    for name, m in zip(names, layers, strict=True):
+        bad = np.flatnonzero(m & np.uint64(~FULL_DECK & (2**64 - 1)))
+        if bad.size:
+            raise ValueError(f"hand {bad[0]}: {name} mask {int(m[bad[0]]):#x} sets bits that are no card")
+    for outer, inner, (o_name, i_name) in ((layers[0], layers[1], names[:2]), (layers[1], layers[2], names[1:])):
+        bad = np.flatnonzero(inner & ~outer)
+        if bad.size:
+            raise ValueError(f"hand {bad[0]}: {i_name} mask {int(inner[bad[0]]):#x} holds cards missing from "
+                             f"{o_name} mask {int(outer[bad[0]]):#x}")
+    a, b, c = (np.ascontiguousarray(m) for m in layers)
     out = np.empty(a.size, dtype=np.int32)
     k = rules.kernel()
     if hasattr(k, "penalty_batch"):
-        k.penalty_batch(np.ascontiguousarray(a), np.ascontiguousarray(b), r + 1, out)
+        k.penalty_batch(a, b, r + 1, out, thrice=c)
     else:
-        for i, (o, t) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
-            out[i] = k.penalty(o, t, r + 1)
+        for i, (o, t, h) in enumerate(zip(a.tolist(), b.tolist(), c.tolist(), strict=True)):
+            out[i] = k.penalty(o, t, r + 1, thrice=h)
     return out

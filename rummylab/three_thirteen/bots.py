@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from .._wild_py import _dead, _remove
-from ..cards import DECK, Card, SeedLike, bits_of, rng_from, two_deck_masks, without
-from .analysis import DEFAULT, Rules, penalty_of_cards
+from .._wild_py import _add, _dead, _remove
+from ..cards import DECK, Card, SeedLike, bits_of, deck_masks, rng_from, without
+from .analysis import DEFAULT, Rules, penalty_of_cards, penalty_of_masks
 from .game import DRAW_DISCARD, DRAW_STOCK, NEXT_ROUND, Action, Phase, State, apply, new_game
 
 
@@ -84,16 +84,16 @@ class PlannerBot(GreedyBot):
         def after_draw(card: Card) -> float:
             left = without(hand, card)
             now = self._pen(state, left)
-            o, t, _ = two_deck_masks(left)
+            masks = deck_masks(left)[:3]
             total = weight = 0.0
             for u, n in unseen.items():
                 weight += n
-                ou, tu = (o, t | u.bit) if o & u.bit else (o | u.bit, t)
-                if u.rank != w and _dead(ou, tu, 1, True) & u.bit:
+                drawn = _add(masks, u.bit)
+                if u.rank != w and _dead(drawn, 1, True) & u.bit:
                     total += n * now  # a card that meets nothing is thrown straight back
                     continue
                 # the best discard after the draw
-                total += n * min([now] + [k.penalty(*_remove(ou, tu, bit), w) for bit in bits_of(ou)])
+                total += n * min([now] + [penalty_of_masks(k, _remove(drawn, bit), w) for bit in bits_of(drawn[0])])
             return total / weight if weight else now
 
         return min(close, key=lambda c: (after_draw(c), -state.rules.points[c.rank]))

@@ -17,10 +17,10 @@ from .._play import IllegalAction, apply_checked, evolve, replace_at, restock
 from ..cards import DECK, Card, without
 from .analysis import DEFAULT, Rules, penalty_of_cards
 
-MAX_PLAYERS = 7
+MAX_PLAYERS = 8
 """Two decks hold 104 cards: 7 hands of 13 and an upcard in round 11 leave a stock of 12, which
-the discard pile refills. 8 players would need a third deck, and a hand could then hold three
-copies of a card, which the meld search does not take."""
+the discard pile refills. 8 players play with three decks (rules.md §3: enough decks for the last
+round), so a hand may hold three copies of a card."""
 
 
 class Phase(enum.Enum):
