@@ -163,8 +163,7 @@ cdef inline uint64_t _dead(uint64_t once, uint64_t twice, uint64_t thrice, int t
     """The cards (``total`` <= 1 wild cards left) that no meld can hold: with no wild card, not in
     three of a rank or three in a row; with one, no other card of the rank and no card of the
     suit within two places."""
-    cdef uint64_t h = once, near, starts, t1 = 0, t2 = 0, t3 = 0, v
-    cdef int s
+    cdef uint64_t h = once, near, starts, b1, b2, b3, many
     if ace_high:
         h |= (h & SUIT_LOW) << 13  # the ace again above the king
     if total == 0:
@@ -174,19 +173,18 @@ cdef inline uint64_t _dead(uint64_t once, uint64_t twice, uint64_t thrice, int t
         near = (h >> 1) | (h << 1) | (h >> 2) | (h << 2)
     if ace_high:
         near |= (near >> 13) & SUIT_LOW
-    for s in range(4):  # copies of each rank, counted to three
-        v = (once >> (16 * s)) & 0x1FFF
-        t3 |= t2 & v
-        t2 |= t1 & v
-        t1 |= v
-        v = (twice >> (16 * s)) & 0x1FFF
-        t3 |= t2 & v
-        t2 |= t1 & v
-        t1 |= v
-    if thrice:  # a third copy: three of a rank at once
-        t3 |= t1 & (thrice | (thrice >> 16) | (thrice >> 32) | (thrice >> 48))
-    near |= (t3 if total == 0 else t2) * SUIT_LOW
-    return once & ~near & SUIT_ALL
+    # copies of each rank, counted to three: fold the four suits' (>= 1, >= 2, >= 3) masks in pairs
+    b1, b2, b3 = once >> 32, twice >> 32, thrice >> 32
+    thrice |= b3 | (twice & b1) | (once & b2)
+    twice |= b2 | (once & b1)
+    once |= b1
+    b1, b2, b3 = once >> 16, twice >> 16, thrice >> 16
+    if total == 0:  # ranks held three times or more
+        many = thrice | b3 | (twice & b1) | (once & b2)
+    else:  # ranks held twice or more
+        many = twice | b2 | (once & b1)
+    near |= (many & 0x1FFF) * SUIT_LOW
+    return h & ~near & SUIT_ALL
 
 
 cdef struct Rules:

@@ -56,12 +56,12 @@ def _dead(hand: Hand, total: int, ace_high: bool) -> int:
         near = (h >> 1) | (h << 1) | (h >> 2) | (h << 2)
     if ace_high:
         near |= (near >> 13) & ACES
-    t1 = t2 = t3 = 0  # ranks held at least once, twice, three times
-    for v in [(m >> (16 * s)) & RANK_MASK for s in range(4) for m in hand]:
-        t3 |= t2 & v
-        t2 |= t1 & v
-        t1 |= v
-    near |= (t3 if total == 0 else t2) * ACES
+    # copies of each rank, counted to three: fold the four suits' (>= 1, >= 2, >= 3) masks in pairs
+    c1, c2, c3 = hand
+    for shift in (32, 16):
+        b1, b2, b3 = c1 >> shift, c2 >> shift, c3 >> shift
+        c1, c2, c3 = c1 | b1, c2 | b2 | (c1 & b1), c3 | b3 | (c2 & b1) | (c1 & b2)
+    near |= ((c3 if total == 0 else c2) & RANK_MASK) * ACES
     return once & ~near & FULL_DECK
 
 
