@@ -1,4 +1,4 @@
-"""Brute-force oracle for hands with wild cards and two decks (Three Thirteen).
+"""Brute-force oracle for hands with wild cards and one to three decks (Three Thirteen).
 
 A hand is a list of (rank, suit) pairs, possibly with repeats. Every card of the wild rank
 is wild: it may stand for any card, or for itself. A meld is any sub-multiset of the hand,
