@@ -98,7 +98,7 @@ Masks = tuple[int, int, int]
 
 def _hand(hand: CardsLike, sizes: tuple[int, ...], rules: Rules) -> tuple[tuple[Card, ...], Masks]:
     copies = rules.decks or 2
-    for c in parse_cards(hand, copies=3, jokers=2):
+    for c in parse_cards(hand, copies=copies, jokers=2):
         if c.is_joker:
             raise ValueError("JK: Three Thirteen has no printed jokers (the wild rank changes every round)")
     cards = parse_cards(hand, size=sizes, copies=copies, jokers=0)
