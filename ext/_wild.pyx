@@ -187,6 +187,17 @@ cdef inline uint64_t _dead(uint64_t once, uint64_t twice, uint64_t thrice, int t
     return h & ~near & SUIT_ALL
 
 
+cdef inline void _fresh(Table *t) noexcept nogil:
+    """A new generation: every stored state is forgotten at once."""
+    cdef uint32_t i
+    t.gen += 1
+    t.used = 0
+    if t.gen == 0:  # wrapped: clear the stamps once
+        for i in range(t.mask + 1):
+            t.slots[i].gen = 0
+        t.gen = 1
+
+
 cdef struct Rules:
     int points[13]
     int top
@@ -639,8 +650,10 @@ cdef class WildKernel:
                            self.min_pure_runs, self.wild_natural_in_pure, self.min_life_length))
 
     cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, uint64_t thrice, int wild_rank, int jokers,
-                      int joker_value, int wild_value, int bound=BIG) noexcept nogil:
-        """Least penalty when below ``bound`` (else some value >= bound)."""
+                      int joker_value, int wild_value, int bound=BIG, bint fresh=True) noexcept nogil:
+        """Least penalty when below ``bound`` (else some value >= bound). A state's value depends on
+        the rules, the wild rank and the values of leftover wild cards and jokers only, so calls that
+        share them may share the memo (``fresh`` False: the same hand less another card)."""
         cdef Rules r = self.rules
         cdef uint64_t wild_mask = 0, oo, tt, t3, bit
         cdef uint64_t wild_bits[12]
@@ -672,6 +685,8 @@ cdef class WildKernel:
                         wild_bits[n_w] = bit
                         n_w += 1
         combos = <uint32_t>1 << n_w
+        if fresh:
+            _fresh(t)
         for combo in range(combos):
             oo = once & ~wild_mask
             tt = twice & ~wild_mask
@@ -681,12 +696,6 @@ cdef class WildKernel:
                 if combo >> i & 1:
                     _add(&oo, &tt, &t3, wild_bits[i])
                     n_wild -= 1
-            t.gen += 1
-            t.used = 0
-            if t.gen == 0:  # wrapped: clear the stamps once
-                for i in range(<int>(t.mask + 1)):
-                    t.slots[i].gen = 0
-                t.gen = 1
             if r.wild_value == r.joker_value:  # then wild cards and jokers are alike
                 v = _search(&r, t, oo, tt, t3, 0, jokers + n_wild, 0, 0, best if best < bound else bound)
             else:
@@ -739,7 +748,7 @@ cdef class WildKernel:
         return total if total < cap else cap
 
     cdef int _loser(self, Table *t, uint64_t once, uint64_t twice, int jokers, int wild_rank, bint exclude_pure,
-                    int cap, int valid_show) noexcept nogil:
+                    int cap, int valid_show, bint fresh=True) noexcept nogil:
         cdef int v, b, limit
         # every card counts (bar a pure run, by option) when that is less than the least count
         # with the runs required (or when those cannot be made): the search only looks below it
@@ -750,7 +759,7 @@ cdef class WildKernel:
                 limit -= b
         if cap < limit:
             limit = cap
-        v = self._penalty(t, once, twice, 0, wild_rank, jokers, 0, 0, limit if limit > 0 else 1)
+        v = self._penalty(t, once, twice, 0, wild_rank, jokers, 0, 0, limit if limit > 0 else 1, fresh)
         if v == 0:
             return valid_show if valid_show < cap else cap
         return v if v < limit else limit
@@ -766,6 +775,7 @@ cdef class WildKernel:
         cdef Table t
         cdef uint64_t rest, bit, o2, t2, t3 = 0
         cdef int v, best
+        cdef bint fresh
         if twice.shape[0] != n or out.shape[0] != n or jokers.shape[0] != n:
             raise ValueError("once, twice, jokers and out must have the same length")
         if not -1 <= wild_rank <= 12:
@@ -787,9 +797,11 @@ cdef class WildKernel:
                         out[i] = self._every_card(once[i], twice[i], wild_rank, True, cap)
                         continue
                     best = BIG
+                    fresh = True  # the discards of one hand share their sub-hands' values
                     if jokers[i] > 0:
                         best = self._loser(&t, once[i], twice[i], jokers[i] - 1, wild_rank, exclude_pure, cap,
                                            valid_show)
+                        fresh = False
                     rest = once[i]
                     while rest and best > 0:
                         bit = rest & (~rest + 1)
@@ -797,7 +809,8 @@ cdef class WildKernel:
                         o2 = once[i]
                         t2 = twice[i]
                         _remove(&o2, &t2, &t3, bit)
-                        v = self._loser(&t, o2, t2, jokers[i], wild_rank, exclude_pure, cap, valid_show)
+                        v = self._loser(&t, o2, t2, jokers[i], wild_rank, exclude_pure, cap, valid_show, fresh)
+                        fresh = False
                         if v < best:
                             best = v
                     out[i] = best
