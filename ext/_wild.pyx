@@ -283,7 +283,6 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64
     if total <= 1:  # first the cards no meld can hold: they are deadwood
         bit = _dead(once, twice, thrice, total, r.top == 13)
         if bit:
-            v = 0
             o = once & ~bit
             tw = twice & ~bit
             th = thrice & ~bit

@@ -219,14 +219,7 @@ def deck_masks(cards: Iterable[Card]) -> tuple[int, int, int, int]:
 
 def two_deck_masks(cards: Iterable[Card]) -> tuple[int, int, int]:
     """(once, twice, printed jokers) of validated cards from two decks."""
-    once = twice = jokers = 0
-    for c in cards:
-        if c.is_joker:
-            jokers += 1
-        elif once & c.bit:
-            twice |= c.bit
-        else:
-            once |= c.bit
+    once, twice, _, jokers = deck_masks(cards)
     return once, twice, jokers
 
 

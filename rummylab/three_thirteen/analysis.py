@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._wild_py import WildKernel, _remove
-from ..cards import RANKS, Card, CardsLike, deck_masks, parse_cards
+from ..cards import FULL_DECK, RANKS, Card, CardsLike, deck_masks, parse_cards
 from ..melds import wild_module
 from ..wild_melds import WildMeld, melds_of
 
@@ -143,8 +143,6 @@ def going_out_discards(hand: CardsLike, round_no: int, rules: Rules = Rules()) -
 def penalty_batch(once: Any, twice: Any, round_no: int, rules: Rules = Rules(), thrice: Any = None) -> np.ndarray:
     """Least penalty of each hand given as uint64 mask arrays: the cards held at least once, at
     least twice and (three decks only) three times."""
-    from ..cards import FULL_DECK
-
     r = _round(round_no)
     layers = [np.asarray(m, dtype=np.uint64) for m in (once, twice, np.zeros_like(once) if thrice is None else thrice)]
     if any(m.shape != layers[0].shape for m in layers) or layers[0].ndim != 1:
