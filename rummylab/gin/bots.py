@@ -18,6 +18,7 @@ from .game import (
     PASS,
     TAKE_UPCARD,
     Action,
+    Kind,
     Phase,
     State,
     apply,
@@ -97,7 +98,7 @@ class GreedyBot:
         if state.rules.big_gin_bonus is not None and gin_kernel().deadwood(mask) == 0:
             return BIG_GIN
         dw, bit = self.choose_discard(state)
-        return Action("knock" if self.knock_now(state, dw) else "discard", BIT_CARD[bit])
+        return Action(Kind.KNOCK if self.knock_now(state, dw) else Kind.DISCARD, BIT_CARD[bit])
 
 
 class StrongBot(GreedyBot):

@@ -13,8 +13,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._play import IllegalAction
+from .. import play
 from ..cards import BIT_CARD, DECK, Card, mask_cards
+from ..play import IllegalAction as IllegalAction
+from ..play import check_seed
 from .analysis import gin_kernel
 from .rules import DEFAULT, Rules
 from .scoring import KnockResult, score_masks
@@ -30,29 +32,29 @@ class Phase(enum.Enum):
     MATCH_OVER = "match_over"
 
 
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One move: take_upcard, pass, draw_stock, draw_discard, discard, knock, big_gin,
-    next_hand or next_game. ``card`` is the card discarded (or discarded face down)."""
-
-    kind: str
-    card: Card | None = None
-
-    def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind, **({"card": str(self.card)} if self.card else {})}
-
-    @classmethod
-    def from_json(cls, data: dict[str, str]) -> Action:
-        return cls(data["kind"], Card.parse(data["card"]) if "card" in data else None)
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.card}" if self.card else self.kind
+class Kind(play.Kind):
+    TAKE_UPCARD = "take_upcard"
+    PASS = "pass"
+    DRAW_STOCK = "draw_stock"
+    DRAW_DISCARD = "draw_discard"
+    DISCARD = "discard"
+    KNOCK = "knock"
+    """Discard ``card`` face down and lay the hand down."""
+    BIG_GIN = "big_gin"
+    NEXT_HAND = "next_hand"
+    NEXT_GAME = "next_game"
 
 
-TAKE_UPCARD, PASS = Action("take_upcard"), Action("pass")
-DRAW_STOCK, DRAW_DISCARD = Action("draw_stock"), Action("draw_discard")
-BIG_GIN, NEXT_HAND, NEXT_GAME = Action("big_gin"), Action("next_hand"), Action("next_game")
+class Action(play.Action):
+    """A gin move; ``card`` is the card discarded (or discarded face down to knock)."""
+
+    __slots__ = ()
+    kinds = Kind
+
+
+TAKE_UPCARD, PASS = Action(Kind.TAKE_UPCARD), Action(Kind.PASS)
+DRAW_STOCK, DRAW_DISCARD = Action(Kind.DRAW_STOCK), Action(Kind.DRAW_DISCARD)
+BIG_GIN, NEXT_HAND, NEXT_GAME = Action(Kind.BIG_GIN), Action(Kind.NEXT_HAND), Action(Kind.NEXT_GAME)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +140,7 @@ def _deal(rules: Rules, seed: int, deal_no: int, dealer: int, **totals: Any) -> 
 
 def new_game(rules: Rules = DEFAULT, seed: int = 0) -> State:
     """A new match: the first dealer is drawn by the seed."""
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed={seed!r}: a non-negative integer")
+    check_seed(seed)
     first_dealer = random.Random(f"gin:{seed}:first-dealer").randrange(2)
     return _deal(rules, seed, 0, first_dealer)
 
@@ -157,110 +158,101 @@ def knock_discards(state: State) -> list[Card]:
 
 def legal_actions(state: State) -> list[Action]:
     """Every action the player to act may take."""
-    p = state.phase
-    if p is Phase.FIRST_UPCARD:
-        return [TAKE_UPCARD, PASS]
-    if p is Phase.DRAW:
-        return [DRAW_STOCK] if state.passes == 2 else [DRAW_STOCK, DRAW_DISCARD]
-    if p is Phase.DISCARD:
-        mask = state.hands[state.to_play]
-        acts = [Action("discard", c) for c in mask_cards(mask) if c != state.taken]
-        acts += [Action("knock", c) for c in knock_discards(state)]
-        if state.rules.big_gin_bonus is not None and _kernel_dw(mask) == 0:
-            acts.append(BIG_GIN)
-        return acts
-    if p is Phase.HAND_OVER:
-        return [NEXT_HAND]
-    if p is Phase.GAME_OVER:
-        return [NEXT_GAME]
-    return []
-
-
-def _illegal(state: State, action: Action, why: str) -> IllegalAction:
-    return IllegalAction(f"{action} is illegal ({state.phase.value}, player {state.to_play}): {why}")
+    return GAME.legal_actions(state)
 
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; raises ``IllegalAction`` (and changes nothing) if not allowed."""
-    if not isinstance(action, Action):
-        raise IllegalAction(f"{action!r} is not an Action")
-    new = _step(state, action)
-    new.__dict__["history"] = state.history + (action,)  # new is fresh: nobody has seen it yet
-    return new
-
-
-def _step(s: State, a: Action) -> State:
-    p, me, k = s.phase, s.to_play, a.kind
-    if p is Phase.FIRST_UPCARD:
-        if k == "take_upcard":
-            return _take(s, s.discards[-1], s.discards[:-1], s.stock)
-        if k == "pass":
-            if s.passes == 0:
-                return replace(s, to_play=1 - me, passes=1)
-            return replace(s, to_play=1 - me, passes=2, phase=Phase.DRAW)
-        raise _illegal(s, a, "on the first turn a player may only take the upcard or pass")
-    if p is Phase.DRAW:
-        if k == "draw_stock":
-            return replace(s, phase=Phase.DISCARD, hands=_with(s.hands, me, s.hands[me] | s.stock[-1].bit),
-                           stock=s.stock[:-1], taken=None)
-        if k == "draw_discard":
-            if s.passes == 2:
-                raise _illegal(s, a, "both players passed the upcard, so the non-dealer draws from the stock")
-            return _take(s, s.discards[-1], s.discards[:-1], s.stock)
-        raise _illegal(s, a, "draw first: from the stock or the discard pile")
-    if p is Phase.DISCARD:
-        return _discard_phase(s, a)
-    if p is Phase.HAND_OVER and k == "next_hand":
-        return _next_hand(s)
-    if p is Phase.GAME_OVER and k == "next_game":
-        return _deal(s.rules, s.seed, s.deal_no + 1, 1 - s.dealer, games_won=s.games_won,
-                     game_totals=s.game_totals)
-    raise _illegal(s, a, f"in phase {p.value} the legal actions are "
-                         f"{', '.join(map(str, legal_actions(s))) or 'none'}")
+    return GAME.apply(state, action)
 
 
 def _with(pair: tuple[int, int], i: int, value: int) -> tuple[int, int]:
     return (value, pair[1]) if i == 0 else (pair[0], value)
 
 
-def _take(s: State, card: Card, discards: tuple[Card, ...], stock: tuple[Card, ...]) -> State:
-    me = s.to_play
+# -- the moves: why not (verify) and what they do ------------------------------------
+
+
+def _take_upcard(s: State, a: Action) -> State:
+    me, card = s.to_play, s.discards[-1]
     return replace(s, phase=Phase.DISCARD, hands=_with(s.hands, me, s.hands[me] | card.bit),
-                   discards=discards, stock=stock, taken=card,
-                   picked_up=_with(s.picked_up, me, s.picked_up[me] | card.bit))
+                   discards=s.discards[:-1], taken=card, picked_up=_with(s.picked_up, me, s.picked_up[me] | card.bit))
 
 
-def _discard_phase(s: State, a: Action) -> State:
-    me, k, rules = s.to_play, a.kind, s.rules
-    mask = s.hands[me]
-    if k == "big_gin":
-        if rules.big_gin_bonus is None:
-            raise _illegal(s, a, "big gin is not played under these rules")
-        if _kernel_dw(mask) != 0:
-            raise _illegal(s, a, "big gin needs all 11 cards melded")
-        return _end_hand(s, me, mask, s.hands[1 - me])
-    if k not in ("discard", "knock") or a.card is None:
-        raise _illegal(s, a, "after drawing, discard a card (or knock, or go big gin)")
-    card = a.card
-    if not mask & card.bit:
-        raise _illegal(s, a, f"{card} is not in the hand")
-    if card == s.taken:
-        raise _illegal(s, a, f"{card} was taken from the discard pile this turn and cannot be discarded")
-    left = mask & ~card.bit
-    if k == "knock":
-        dw = _kernel_dw(left)
-        if dw > rules.knock_limit:
-            raise _illegal(s, a, f"deadwood {dw} after discarding {card} is over the knock limit {rules.knock_limit}")
-        return _end_hand(replace(s, discards=s.discards + (card,)), me, left, s.hands[1 - me])
-    after = replace(s, hands=_with(s.hands, me, left), discards=s.discards + (card,), taken=None,
-                    picked_up=_with(s.picked_up, me, s.picked_up[me] & ~card.bit),
-                    turns=s.turns + 1)
-    if len(after.stock) <= rules.dead_hand_stock:
+def _pass(s: State, a: Action) -> State:
+    if s.passes == 0:
+        return replace(s, to_play=1 - s.to_play, passes=1)
+    return replace(s, to_play=1 - s.to_play, passes=2, phase=Phase.DRAW)
+
+
+def _draw_stock(s: State, a: Action) -> State:
+    me = s.to_play
+    return replace(s, phase=Phase.DISCARD, hands=_with(s.hands, me, s.hands[me] | s.stock[-1].bit),
+                   stock=s.stock[:-1], taken=None)
+
+
+def _why_not_draw_discard(s: State, a: Action) -> str | None:
+    if s.passes == 2:
+        return "both players passed the upcard, so the non-dealer draws from the stock"
+    return None
+
+
+def _why_not_discard(s: State, a: Action) -> str | None:
+    if a.card is None:
+        return "after drawing, discard a card (or knock, or go big gin)"
+    if not s.hands[s.to_play] & a.card.bit:
+        return f"{a.card} is not in the hand"
+    if a.card == s.taken:
+        return f"{a.card} was taken from the discard pile this turn and cannot be discarded"
+    return None
+
+
+def _why_not_knock(s: State, a: Action) -> str | None:
+    why = _why_not_discard(s, a)
+    if why is None and a.card is not None:
+        dw = _kernel_dw(s.hands[s.to_play] & ~a.card.bit)
+        if dw > s.rules.knock_limit:
+            return f"deadwood {dw} after discarding {a.card} is over the knock limit {s.rules.knock_limit}"
+    return why
+
+
+def _why_not_big_gin(s: State, a: Action) -> str | None:
+    if s.rules.big_gin_bonus is None:
+        return "big gin is not played under these rules"
+    if _kernel_dw(s.hands[s.to_play]) != 0:
+        return "big gin needs all 11 cards melded"
+    return None
+
+
+def _big_gin(s: State, a: Action) -> State:
+    return _end_hand(s, s.to_play, s.hands[s.to_play], s.hands[1 - s.to_play])
+
+
+def _knock(s: State, a: Action) -> State:
+    me, card = s.to_play, a.card
+    assert card is not None
+    return _end_hand(replace(s, discards=s.discards + (card,)), me, s.hands[me] & ~card.bit, s.hands[1 - me])
+
+
+def _discard(s: State, a: Action) -> State:
+    me, card = s.to_play, a.card
+    assert card is not None
+    after = replace(s, hands=_with(s.hands, me, s.hands[me] & ~card.bit), discards=s.discards + (card,), taken=None,
+                    picked_up=_with(s.picked_up, me, s.picked_up[me] & ~card.bit), turns=s.turns + 1)
+    if len(after.stock) <= s.rules.dead_hand_stock:
         record = HandRecord(kind="dead", winner=None, points=0, knocker=None,
                             deadwoods=(_kernel_dw(after.hands[0]), _kernel_dw(after.hands[1])), turns=after.turns)
         return replace(after, phase=Phase.HAND_OVER, records=s.records + (record,))
     # after the first turn's upcard decision, every turn is a normal one
     return replace(after, phase=Phase.DRAW, to_play=1 - me, passes=0)
+
+
+def _cards_as(kind: Kind) -> Any:
+    return lambda s: [Action(kind, c) for c in mask_cards(s.hands[s.to_play])]
+
+
+def _next_game(s: State, a: Action) -> State:
+    return _deal(s.rules, s.seed, s.deal_no + 1, 1 - s.dealer, games_won=s.games_won, game_totals=s.game_totals)
 
 
 def _end_hand(s: State, knocker: int, k_mask: int, d_mask: int) -> State:
@@ -316,14 +308,30 @@ def _next_hand(s: State) -> State:
 
 
 def history_json(state: State) -> dict[str, Any]:
-    """The match as plain JSON: rules, seed and every action."""
-    from dataclasses import asdict
-    return {"rules": asdict(state.rules), "seed": state.seed, "actions": [a.to_json() for a in state.history]}
+    """The match as plain JSON: the game, rules, seed and every action."""
+    return GAME.history(state)
 
 
 def replay(data: dict[str, Any]) -> State:
     """Rebuild a state from ``history_json`` output."""
-    state = new_game(Rules(**data["rules"]), data["seed"])
-    for a in data["actions"]:
-        state = apply(state, Action.from_json(a))
-    return state
+    return GAME.replay(data)
+
+
+GAME: play.Game[State] = play.Game(
+    name="gin", action=Action, rules_type=Rules,
+    start=lambda rules, seed: new_game(rules, seed),
+    moves={
+        Phase.FIRST_UPCARD: (play.Move(kind=Kind.TAKE_UPCARD, do=_take_upcard), play.Move(kind=Kind.PASS, do=_pass)),
+        Phase.DRAW: (play.Move(kind=Kind.DRAW_STOCK, do=_draw_stock),
+                     play.Move(kind=Kind.DRAW_DISCARD, do=_take_upcard, verify=_why_not_draw_discard)),
+        Phase.DISCARD: (play.Move(kind=Kind.DISCARD, do=_discard, verify=_why_not_discard,
+                                  candidates=_cards_as(Kind.DISCARD)),
+                        play.Move(kind=Kind.KNOCK, do=_knock, verify=_why_not_knock, candidates=_cards_as(Kind.KNOCK)),
+                        play.Move(kind=Kind.BIG_GIN, do=_big_gin, verify=_why_not_big_gin)),
+        Phase.HAND_OVER: (play.Move(kind=Kind.NEXT_HAND, do=lambda s, a: _next_hand(s)),),
+        Phase.GAME_OVER: (play.Move(kind=Kind.NEXT_GAME, do=_next_game),),
+    },
+    hints={Phase.FIRST_UPCARD: "on the first turn a player may only take the upcard or pass",
+           Phase.DRAW: "draw first: from the stock or the discard pile",
+           Phase.DISCARD: "after drawing, discard a card (or knock, or go big gin)"},
+)

@@ -16,6 +16,7 @@ from .game import (
     MISS_TURN,
     NEXT_DEAL,
     Action,
+    Kind,
     Phase,
     State,
     apply,
@@ -54,8 +55,8 @@ class RandomBot:
             rest = without(hand, card)
             self.rng.shuffle(rest)  # type: ignore[arg-type]
             groups = tuple(tuple(rest[i:i + 3]) for i in range(0, 12, 3))
-            return Action("declare", card, groups[:-1] + (groups[-1] + (rest[12],),))
-        return Action("discard", card)
+            return Action(Kind.DECLARE, card, groups[:-1] + (groups[-1] + (rest[12],),))
+        return Action(Kind.DISCARD, card)
 
 
 class GreedyBot:
@@ -116,8 +117,8 @@ class GreedyBot:
             if dk.penalty(*masks(rest)[:2], state.wild_rank, masks(rest)[2], 1, 1) == 0:
                 groups = best_declaration(rest, rank, state.rules)
                 if groups is not None:
-                    return Action("declare", c, groups)
-        return Action("discard", self.ranked_discards(state, hand)[0][1])
+                    return Action(Kind.DECLARE, c, groups)
+        return Action(Kind.DISCARD, self.ranked_discards(state, hand)[0][1])
 
 
 def play(state: State, bots: Sequence[Any], max_actions: int = 20_000) -> State:

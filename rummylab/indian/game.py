@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from .._play import IllegalAction, apply_checked, evolve, replace_at, restock
+from .. import play
 from ..cards import DECK, JOKER, Card, without
+from ..play import IllegalAction as IllegalAction
+from ..play import check_seed, evolve, replace_at, restock
 from .analysis import check_declaration, loser_count, masks
 from .pools import POOLS, REJOIN_MAX
 from .rules import DEFAULT, HAND_SIZE, Rules
@@ -35,45 +37,32 @@ class Phase(enum.Enum):
 
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """draw_stock, draw_discard, discard, declare (a discard + groups), drop, miss_turn, leave,
-    next_deal, rejoin (player), finish."""
-
-    kind: str
-    card: Card | None = None
-    groups: tuple[tuple[Card, ...], ...] | None = None
-    player: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
-        if self.card is not None:
-            out["card"] = str(self.card)
-        if self.groups is not None:
-            out["groups"] = [" ".join(map(str, g)) for g in self.groups]
-        if self.player is not None:
-            out["player"] = self.player
-        return out
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Action:
-        groups = data.get("groups")
-        return cls(data["kind"], Card.parse(data["card"]) if "card" in data else None,
-                   tuple(tuple(Card.parse(t) for t in g.split()) for g in groups) if groups is not None else None,
-                   data.get("player"))
-
-    def __str__(self) -> str:
-        parts = [self.kind] + ([str(self.card)] if self.card else [])
-        if self.groups is not None:
-            parts.append(" | ".join(" ".join(map(str, g)) for g in self.groups))
-        if self.player is not None:
-            parts.append(f"player {self.player}")
-        return " ".join(parts)
+class Kind(play.Kind):
+    DRAW_STOCK = "draw_stock"
+    DRAW_DISCARD = "draw_discard"
+    DISCARD = "discard"
+    DECLARE = "declare"
+    """Discard ``card`` and show the other 13 cards in ``groups``."""
+    DROP = "drop"
+    MISS_TURN = "miss_turn"
+    """The table plays the turn: it draws from the stock and throws the card drawn."""
+    LEAVE = "leave"
+    NEXT_DEAL = "next_deal"
+    REJOIN = "rejoin"
+    """``player`` re-joins the pool."""
+    FINISH = "finish"
 
 
-DRAW_STOCK, DRAW_DISCARD = Action("draw_stock"), Action("draw_discard")
-DROP, MISS_TURN, LEAVE = Action("drop"), Action("miss_turn"), Action("leave")
-NEXT_DEAL, FINISH = Action("next_deal"), Action("finish")
+class Action(play.Action):
+    """An Indian rummy move: the kind, and the card, groups or player it names."""
+
+    __slots__ = ()
+    kinds = Kind
+
+
+DRAW_STOCK, DRAW_DISCARD = Action(Kind.DRAW_STOCK), Action(Kind.DRAW_DISCARD)
+DROP, MISS_TURN, LEAVE = Action(Kind.DROP), Action(Kind.MISS_TURN), Action(Kind.LEAVE)
+NEXT_DEAL, FINISH = Action(Kind.NEXT_DEAL), Action(Kind.FINISH)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,6 +98,8 @@ class State:
     """Totals over the deals."""
     eliminated: tuple[bool, ...]
     rejoins: tuple[int, ...]
+    taken: Card | None = None
+    """The card just taken from the discard pile (this turn)."""
     winner: int | None = None
     """The deal's winner (valid show or last player in)."""
     shown: tuple[tuple[Card, ...], ...] = ()
@@ -171,8 +162,7 @@ def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0, pool: int 
     """A toss for seats, then the first deal. ``pool``: 101 or 201, or None for points rummy."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"players={players!r}: Indian rummy is played by 2 to {MAX_PLAYERS}")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed={seed!r}: a non-negative integer")
+    check_seed(seed)
     if pool is not None and pool not in POOLS:
         raise ValueError(f"pool={pool!r}: 101, 201 or None (points rummy)")
     seats, toss = _toss(rules, seed, players)
@@ -202,29 +192,13 @@ def can_rejoin(s: State, player: int) -> bool:
 
 
 def legal_actions(state: State) -> list[Action]:
-    s = state
-    if s.phase is Phase.DRAW:
-        if s.left[s.to_play]:
-            return [MISS_TURN]
-        acts = [DRAW_STOCK] if s.stock or len(s.discards) > 1 else []
-        return acts + ([DRAW_DISCARD] if s.discards else []) + [DROP, MISS_TURN, LEAVE]
-    if s.phase is Phase.DISCARD:
-        cards = sorted(set(s.hands[s.to_play]))
-        return [Action("discard", c) for c in cards]  # and declare, with groups of the player's choosing
-    if s.phase is Phase.DEAL_OVER:
-        acts = [Action("rejoin", player=p) for p in range(s.players) if can_rejoin(s, p)]
-        return acts + ([NEXT_DEAL] if len(s.remaining) >= 2 else [FINISH])
-    return []
-
-
-def _illegal(s: State, a: object, why: str) -> IllegalAction:
-    return IllegalAction(f"{a} is illegal (deal {s.deal_no}, {s.phase.value}, player {s.to_play}): {why}")
+    """Every action the player to act may take (a declaration's groups are the player's to choose)."""
+    return GAME.legal_actions(state)
 
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; raises ``IllegalAction`` (and changes nothing) if not allowed."""
-    return apply_checked(state, action, Action, _step, IllegalAction)
-
+    return GAME.apply(state, action)
 
 
 def _draw_stock(s: State) -> tuple[State, Card]:
@@ -232,76 +206,114 @@ def _draw_stock(s: State) -> tuple[State, Card]:
     card = stock[-1]
     me = s.to_play
     return evolve(s, stock=stock[:-1], discards=discards, reshuffles=reshuffles, phase=Phase.DISCARD,
-                   hands=replace_at(s.hands, me, tuple(sorted(s.hands[me] + (card,)))),
-                   drawn=replace_at(s.drawn, me, True)), card
+                  hands=replace_at(s.hands, me, tuple(sorted(s.hands[me] + (card,)))),
+                  drawn=replace_at(s.drawn, me, True)), card
 
 
-def _step(s: State, a: Action) -> State:
+def _present(why: str | None = None) -> Any:
+    """A verify for the draw phase: a player who has left only misses turns."""
+    def verify(s: State, a: Action) -> str | None:
+        if s.left[s.to_play] and a.kind is not Kind.MISS_TURN:
+            return "this player has left: the table plays a missed turn"
+        return why
+    return verify
+
+
+def _why_not_draw_stock(s: State, a: Action) -> str | None:
+    return _present()(s, a) or (None if s.stock or len(s.discards) > 1 else "the stock and the discard pile are empty")
+
+
+def _why_not_draw_discard(s: State, a: Action) -> str | None:
+    return _present()(s, a) or (None if s.discards else "the discard pile is empty")
+
+
+def _take_stock(s: State, a: Action) -> State:
+    return evolve(_draw_stock(s)[0], missed=replace_at(s.missed, s.to_play, 0))
+
+
+def _take_discard(s: State, a: Action) -> State:
     me = s.to_play
-    if s.phase is Phase.DRAW:
-        if s.left[me] and a.kind != "miss_turn":
-            raise _illegal(s, a, "this player has left: the table plays a missed turn")
-        if a.kind == "draw_stock":
-            if not s.stock and len(s.discards) < 2:
-                raise _illegal(s, a, "the stock and the discard pile are empty")
-            return evolve(_draw_stock(s)[0], missed=replace_at(s.missed, me, 0))
-        if a.kind == "draw_discard":
-            if not s.discards:
-                raise _illegal(s, a, "the discard pile is empty")
-            hand = tuple(sorted(s.hands[me] + (s.discards[-1],)))
-            return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), discards=s.discards[:-1],
-                           drawn=replace_at(s.drawn, me, True), missed=replace_at(s.missed, me, 0))
-        if a.kind == "drop":
-            return _drop(s, me)
-        if a.kind == "leave":
-            return evolve(s, left=replace_at(s.left, me, True))
-        if a.kind == "miss_turn":  # the table draws from the stock and throws the card drawn
-            missed = s.missed[me] + 1
-            if s.rules.missed_turns_drop and missed >= s.rules.missed_turns_drop:
-                return _drop(evolve(s, drawn=replace_at(s.drawn, me, True)), me)
-            if not s.stock and len(s.discards) < 2:
-                return _end_turn(evolve(s, missed=replace_at(s.missed, me, missed)))
-            after, card = _draw_stock(s)
-            kept = tuple(without(after.hands[me], card))
-            return _end_turn(evolve(after, hands=replace_at(after.hands, me, kept),
-                                     discards=after.discards + (card,), missed=replace_at(s.missed, me, missed)))
-        raise _illegal(s, a, "draw first (stock or discard pile), or drop")
-    if s.phase is Phase.DISCARD:
-        if a.kind not in ("discard", "declare") or a.card is None:
-            raise _illegal(s, a, "discard a card, or declare: a discard and the other 13 cards in groups")
-        if a.card not in s.hands[me]:
-            raise _illegal(s, a, f"{a.card} is not in the hand")
-        rest = tuple(without(s.hands[me], a.card))
-        after = evolve(s, hands=replace_at(s.hands, me, rest), discards=s.discards + (a.card,))
-        if a.kind == "discard":
-            return _end_turn(after)
-        if a.groups is None:
-            raise _illegal(s, a, "a declaration shows the other 13 cards in groups")
-        try:
-            verdict = check_declaration(rest, a.groups, _rank(s), s.rules)
+    hand = tuple(sorted(s.hands[me] + (s.discards[-1],)))
+    return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), discards=s.discards[:-1],
+                  drawn=replace_at(s.drawn, me, True), missed=replace_at(s.missed, me, 0), taken=s.discards[-1])
+
+
+def _miss_turn(s: State, a: Action) -> State:
+    """The table draws from the stock and throws the card drawn."""
+    me = s.to_play
+    missed = s.missed[me] + 1
+    if s.rules.missed_turns_drop and missed >= s.rules.missed_turns_drop:
+        return _drop(evolve(s, drawn=replace_at(s.drawn, me, True)), me)
+    if not s.stock and len(s.discards) < 2:
+        return _end_turn(evolve(s, missed=replace_at(s.missed, me, missed)))
+    after, card = _draw_stock(s)
+    kept = tuple(without(after.hands[me], card))
+    return _end_turn(evolve(after, hands=replace_at(after.hands, me, kept),
+                            discards=after.discards + (card,), missed=replace_at(s.missed, me, missed)))
+
+
+def _why_not_discard(s: State, a: Action) -> str | None:
+    if a.card is None:
+        return "discard a card, or declare: a discard and the other 13 cards in groups"
+    if a.card not in s.hands[s.to_play]:
+        return f"{a.card} is not in the hand"
+    return None
+
+
+def _why_not_declare(s: State, a: Action) -> str | None:
+    why = _why_not_discard(s, a)
+    if why is None and a.groups is None:
+        return "a declaration shows the other 13 cards in groups"
+    if why is None and a.card is not None and a.groups is not None:
+        try:  # a malformed declaration (a card left out or extra) is refused; a wrong one is a wrong show
+            check_declaration(tuple(without(s.hands[s.to_play], a.card)), a.groups, _rank(s), s.rules)
         except ValueError as exc:
-            raise _illegal(s, a, str(exc)) from None
-        if verdict.valid:
-            return _score_deal(evolve(after, winner=me, shown=verdict.groups))
-        # a wrong show: the declarer pays and is out of the deal; play goes on
-        out = evolve(after, deal_points=replace_at(s.deal_points, me, s.rules.wrong_show_points),
-                      in_deal=replace_at(s.in_deal, me, False))
-        return _after_leaving(out, me)
-    if s.phase is Phase.DEAL_OVER:
-        if a.kind == "rejoin":
-            if a.player is None or not 0 <= a.player < s.players or not can_rejoin(s, a.player):
-                raise _illegal(s, a, "only an eliminated player may re-join, once, while nobody remaining "
-                               f"is above {REJOIN_MAX.get(s.pool or 0, '-')}")
-            p = a.player
-            score = max(s.scores[q] for q in s.remaining) + 1  # the highest remaining score + 1
-            return evolve(s, eliminated=replace_at(s.eliminated, p, False), scores=replace_at(s.scores, p, score),
-                           rejoins=replace_at(s.rejoins, p, s.rejoins[p] + 1), left=replace_at(s.left, p, False))
-        if a.kind == "next_deal" and len(s.remaining) >= 2:
-            nxt = s.seats[(s.seats.index(s.dealer) + 1) % s.players]
-            return _deal(s, s.deal_no + 1, nxt)
-        if a.kind == "finish" and len(s.remaining) < 2:
-            return evolve(s, phase=Phase.GAME_OVER)
-    raise _illegal(s, a, f"the legal actions are {', '.join(map(str, legal_actions(s))) or 'none'}")
+            return str(exc)
+    return why
+
+
+def _discard(s: State, a: Action) -> State:
+    me, card = s.to_play, a.card
+    assert card is not None
+    rest = tuple(without(s.hands[me], card))
+    after = evolve(s, hands=replace_at(s.hands, me, rest), discards=s.discards + (card,), taken=None)
+    if a.kind is Kind.DISCARD:
+        return _end_turn(after)
+    assert a.groups is not None
+    verdict = check_declaration(rest, a.groups, _rank(s), s.rules)
+    if verdict.valid:
+        return _score_deal(evolve(after, winner=me, shown=verdict.groups))
+    # a wrong show: the declarer pays and is out of the deal; play goes on
+    out = evolve(after, deal_points=replace_at(s.deal_points, me, s.rules.wrong_show_points),
+                 in_deal=replace_at(s.in_deal, me, False))
+    return _after_leaving(out, me)
+
+
+def _why_not_rejoin(s: State, a: Action) -> str | None:
+    if a.player is None or not 0 <= a.player < s.players or not can_rejoin(s, a.player):
+        return ("only an eliminated player may re-join, once, while nobody remaining "
+                f"is above {REJOIN_MAX.get(s.pool or 0, '-')}")
+    return None
+
+
+def _rejoin(s: State, a: Action) -> State:
+    p = a.player
+    assert p is not None
+    score = max(s.scores[q] for q in s.remaining) + 1  # the highest remaining score + 1
+    return evolve(s, eliminated=replace_at(s.eliminated, p, False), scores=replace_at(s.scores, p, score),
+                  rejoins=replace_at(s.rejoins, p, s.rejoins[p] + 1), left=replace_at(s.left, p, False))
+
+
+def _why_not_next_deal(s: State, a: Action) -> str | None:
+    return None if len(s.remaining) >= 2 else "one player is left: the game is finished"
+
+
+def _next_deal(s: State, a: Action) -> State:
+    return _deal(s, s.deal_no + 1, s.seats[(s.seats.index(s.dealer) + 1) % s.players])
+
+
+def _why_not_finish(s: State, a: Action) -> str | None:
+    return None if len(s.remaining) < 2 else "two or more players remain: deal the next hand"
 
 
 def _rank(s: State) -> str:
@@ -345,12 +357,34 @@ def _score_deal(s: State) -> State:
 
 
 def history_json(state: State) -> dict[str, Any]:
-    return {"rules": asdict(state.rules), "seed": state.seed, "players": state.players, "pool": state.pool,
-            "actions": [a.to_json() for a in state.history]}
+    return GAME.history(state)
 
 
 def replay(data: dict[str, Any]) -> State:
-    state = new_game(data["players"], Rules(**data["rules"]), data["seed"], data["pool"])
-    for a in data["actions"]:
-        state = apply(state, Action.from_json(a))
-    return state
+    return GAME.replay(data)
+
+
+GAME: play.Game[State] = play.Game(
+    name="indian", action=Action, rules_type=Rules,
+    start=lambda rules, seed, players, pool: new_game(players, rules, seed, pool),
+    params=lambda s: {"players": s.players, "pool": s.pool},
+    moves={
+        Phase.DRAW: (play.Move(kind=Kind.DRAW_STOCK, do=_take_stock, verify=_why_not_draw_stock),
+                     play.Move(kind=Kind.DRAW_DISCARD, do=_take_discard, verify=_why_not_draw_discard),
+                     play.Move(kind=Kind.DROP, do=lambda s, a: _drop(s, s.to_play), verify=_present()),
+                     play.Move(kind=Kind.MISS_TURN, do=_miss_turn, verify=_present()),
+                     play.Move(kind=Kind.LEAVE, do=lambda s, a: evolve(s, left=replace_at(s.left, s.to_play, True)),
+                               verify=_present())),
+        Phase.DISCARD: (play.Move(kind=Kind.DISCARD, do=_discard, verify=_why_not_discard,
+                                  candidates=play.each_card(Action, Kind.DISCARD)),
+                        play.Move(kind=Kind.DECLARE, do=_discard, verify=_why_not_declare, candidates=lambda s: ())),
+        Phase.DEAL_OVER: (play.Move(kind=Kind.REJOIN, do=_rejoin, verify=_why_not_rejoin,
+                                    candidates=lambda s: [Action(Kind.REJOIN, player=p) for p in range(s.players)]),
+                          play.Move(kind=Kind.NEXT_DEAL, do=_next_deal, verify=_why_not_next_deal),
+                          play.Move(kind=Kind.FINISH, do=lambda s, a: evolve(s, phase=Phase.GAME_OVER),
+                                    verify=_why_not_finish)),
+    },
+    hints={Phase.DRAW: "draw first (stock or discard pile), or drop",
+           Phase.DISCARD: "discard a card, or declare: a discard and the other 13 cards in groups"},
+    where=lambda s: f"deal {s.deal_no}, {s.phase.value}, player {s.to_play}",
+)

@@ -11,7 +11,7 @@ import numpy as np
 from .._wild_py import _add, _dead, _remove
 from ..cards import DECK, Card, SeedLike, bits_of, deck_masks, rng_from, without
 from .analysis import DEFAULT, Rules, penalty_of_cards, penalty_of_masks
-from .game import DRAW_DISCARD, DRAW_STOCK, NEXT_ROUND, Action, Phase, State, apply, new_game
+from .game import DRAW_DISCARD, DRAW_STOCK, NEXT_ROUND, Action, Kind, Phase, State, apply, new_game
 
 
 class GreedyBot:
@@ -59,8 +59,8 @@ class GreedyBot:
         hand = state.hands[state.to_play]
         ranked = self.best_discards(state, hand)
         if state.went_out is None and ranked[0][0] == 0:
-            return Action("go_out", ranked[0][1])
-        return Action("discard", self.choose(state, ranked))
+            return Action(Kind.GO_OUT, ranked[0][1])
+        return Action(Kind.DISCARD, self.choose(state, ranked))
 
 
 class PlannerBot(GreedyBot):

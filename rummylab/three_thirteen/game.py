@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from .._play import IllegalAction, apply_checked, evolve, replace_at, restock
+from .. import play
 from ..cards import DECK, Card, without
+from ..play import IllegalAction as IllegalAction
+from ..play import check_seed, evolve, replace_at, restock
 from .analysis import DEFAULT, Rules, penalty_of_cards
 
 MAX_PLAYERS = 8
@@ -31,25 +33,23 @@ class Phase(enum.Enum):
 
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """draw_stock, draw_discard, discard, go_out (discard the last unmelded card), next_round."""
-
-    kind: str
-    card: Card | None = None
-
-    def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind, **({"card": str(self.card)} if self.card else {})}
-
-    @classmethod
-    def from_json(cls, data: dict[str, str]) -> Action:
-        return cls(data["kind"], Card.parse(data["card"]) if "card" in data else None)
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.card}" if self.card else self.kind
+class Kind(play.Kind):
+    DRAW_STOCK = "draw_stock"
+    DRAW_DISCARD = "draw_discard"
+    DISCARD = "discard"
+    GO_OUT = "go_out"
+    """Discard ``card``, the last card not melded."""
+    NEXT_ROUND = "next_round"
 
 
-DRAW_STOCK, DRAW_DISCARD, NEXT_ROUND = Action("draw_stock"), Action("draw_discard"), Action("next_round")
+class Action(play.Action):
+    """A Three Thirteen move; ``card`` is the card discarded."""
+
+    __slots__ = ()
+    kinds = Kind
+
+
+DRAW_STOCK, DRAW_DISCARD, NEXT_ROUND = Action(Kind.DRAW_STOCK), Action(Kind.DRAW_DISCARD), Action(Kind.NEXT_ROUND)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,6 +66,8 @@ class State:
     stock: tuple[Card, ...]
     """Top card last."""
     discards: tuple[Card, ...]
+    taken: Card | None = None
+    """The card just taken from the discard pile (this turn)."""
     went_out: int | None = None
     final_turns: int = 0
     """Turns still owed to the other players after someone went out."""
@@ -104,8 +106,7 @@ def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0) -> State:
     """Round 1 dealt; the first dealer is drawn by the seed."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"players={players!r}: Three Thirteen is played here by 2 to {MAX_PLAYERS}")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed={seed!r}: a non-negative integer")
+    check_seed(seed)
     decks = rules.deck_count(players)
     if players * 13 + 1 > 52 * decks:
         raise ValueError(f"{players} players need more than {decks} deck(s) for round 11")
@@ -119,71 +120,73 @@ def can_go_out(state: State, card: Card) -> bool:
 
 
 def legal_actions(state: State) -> list[Action]:
-    if state.phase is Phase.DRAW:
-        acts = [DRAW_STOCK] if state.stock or len(state.discards) > 1 else []
-        return acts + ([DRAW_DISCARD] if state.discards else [])
-    if state.phase is Phase.DISCARD:
-        cards = sorted(set(state.hands[state.to_play]))
-        acts = [Action("discard", c) for c in cards]
-        if state.went_out is None:
-            acts += [Action("go_out", c) for c in cards if can_go_out(state, c)]
-        return acts
-    if state.phase is Phase.ROUND_OVER:
-        return [NEXT_ROUND]
-    return []
-
-
-def _illegal(s: State, a: object, why: str) -> IllegalAction:
-    return IllegalAction(f"{a} is illegal (round {s.round_no}, {s.phase.value}, player {s.to_play}): {why}")
+    return GAME.legal_actions(state)
 
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; raises ``IllegalAction`` (and changes nothing) if not allowed."""
-    return apply_checked(state, action, Action, _step, IllegalAction)
+    return GAME.apply(state, action)
 
 
-def _step(s: State, a: Action) -> State:
+def _why_not_draw_stock(s: State, a: Action) -> str | None:
+    return None if s.stock or len(s.discards) > 1 else "the stock and the discard pile are empty"
+
+
+def _draw_stock(s: State, a: Action) -> State:
     me = s.to_play
-    if s.phase is Phase.DRAW:
-        if a.kind == "draw_stock":
-            if not s.stock and len(s.discards) < 2:
-                raise _illegal(s, a, "the stock and the discard pile are empty")
-            stock, discards, reshuffles = restock(s.stock, s.discards, s.reshuffles, f"313:{s.seed}:{s.round_no}")
-            hand = tuple(sorted(s.hands[me] + (stock[-1],)))
-            return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), stock=stock[:-1],
-                           discards=discards, reshuffles=reshuffles)
-        if a.kind == "draw_discard":
-            if not s.discards:
-                raise _illegal(s, a, "the discard pile is empty")
-            hand = tuple(sorted(s.hands[me] + (s.discards[-1],)))
-            return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), discards=s.discards[:-1])
-        raise _illegal(s, a, "draw first: from the stock or the discard pile")
-    if s.phase is Phase.DISCARD:
-        if a.kind not in ("discard", "go_out") or a.card is None:
-            raise _illegal(s, a, "discard a card (or go out by discarding the last unmelded card)")
-        if a.card not in s.hands[me]:
-            raise _illegal(s, a, f"{a.card} is not in the hand")
-        if a.kind == "go_out":
-            if s.went_out is not None:
-                raise _illegal(s, a, f"player {s.went_out} has already gone out: this is a final turn")
-            if not can_go_out(s, a.card):
-                raise _illegal(s, a, f"the other cards are not all melded after discarding {a.card}")
-        rest = tuple(without(s.hands[me], a.card))
-        after = evolve(s, hands=replace_at(s.hands, me, rest), discards=s.discards + (a.card,))
-        if a.kind == "go_out":
-            return evolve(after, went_out=me, final_turns=s.players - 1, phase=Phase.DRAW,
-                           to_play=(me + 1) % s.players)
-        if s.went_out is not None:
-            left = s.final_turns - 1
-            if left == 0:
-                return _score(evolve(after, final_turns=0))
-            return evolve(after, final_turns=left, phase=Phase.DRAW, to_play=(me + 1) % s.players)
-        return evolve(after, phase=Phase.DRAW, to_play=(me + 1) % s.players)
-    if s.phase is Phase.ROUND_OVER and a.kind == "next_round":
-        return _deal(s.rules, s.seed, s.players, s.decks, s.round_no + 1, (s.dealer + 1) % s.players,
-                     s.scores, s.round_scores)
-    raise _illegal(s, a, f"the legal actions are {', '.join(map(str, legal_actions(s))) or 'none'}")
+    stock, discards, reshuffles = restock(s.stock, s.discards, s.reshuffles, f"313:{s.seed}:{s.round_no}")
+    hand = tuple(sorted(s.hands[me] + (stock[-1],)))
+    return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), stock=stock[:-1],
+                  discards=discards, reshuffles=reshuffles)
 
+
+def _why_not_draw_discard(s: State, a: Action) -> str | None:
+    return None if s.discards else "the discard pile is empty"
+
+
+def _draw_discard(s: State, a: Action) -> State:
+    me = s.to_play
+    hand = tuple(sorted(s.hands[me] + (s.discards[-1],)))
+    return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), discards=s.discards[:-1],
+                  taken=s.discards[-1])
+
+
+def _why_not_discard(s: State, a: Action) -> str | None:
+    if a.card is None:
+        return "discard a card (or go out by discarding the last unmelded card)"
+    if a.card not in s.hands[s.to_play]:
+        return f"{a.card} is not in the hand"
+    return None
+
+
+def _why_not_go_out(s: State, a: Action) -> str | None:
+    why = _why_not_discard(s, a)
+    if why is None and s.went_out is not None:
+        return f"player {s.went_out} has already gone out: this is a final turn"
+    if why is None and a.card is not None and not can_go_out(s, a.card):
+        return f"the other cards are not all melded after discarding {a.card}"
+    return why
+
+
+def _discard(s: State, a: Action) -> State:
+    me, card = s.to_play, a.card
+    assert card is not None
+    after = evolve(s, hands=replace_at(s.hands, me, tuple(without(s.hands[me], card))),
+                   discards=s.discards + (card,), taken=None)
+    nxt = (me + 1) % s.players
+    if a.kind is Kind.GO_OUT:
+        return evolve(after, went_out=me, final_turns=s.players - 1, phase=Phase.DRAW, to_play=nxt)
+    if s.went_out is not None:
+        left = s.final_turns - 1
+        if left == 0:
+            return _score(evolve(after, final_turns=0))
+        return evolve(after, final_turns=left, phase=Phase.DRAW, to_play=nxt)
+    return evolve(after, phase=Phase.DRAW, to_play=nxt)
+
+
+def _next_round(s: State, a: Action) -> State:
+    return _deal(s.rules, s.seed, s.players, s.decks, s.round_no + 1, (s.dealer + 1) % s.players,
+                 s.scores, s.round_scores)
 
 
 def _score(s: State) -> State:
@@ -195,12 +198,27 @@ def _score(s: State) -> State:
 
 
 def history_json(state: State) -> dict[str, Any]:
-    return {"rules": asdict(state.rules), "seed": state.seed, "players": state.players,
-            "actions": [a.to_json() for a in state.history]}
+    return GAME.history(state)
 
 
 def replay(data: dict[str, Any]) -> State:
-    state = new_game(data["players"], Rules(**data["rules"]), data["seed"])
-    for a in data["actions"]:
-        state = apply(state, Action.from_json(a))
-    return state
+    return GAME.replay(data)
+
+
+GAME: play.Game[State] = play.Game(
+    name="three_thirteen", action=Action, rules_type=Rules,
+    start=lambda rules, seed, players: new_game(players, rules, seed),
+    params=lambda s: {"players": s.players},
+    moves={
+        Phase.DRAW: (play.Move(kind=Kind.DRAW_STOCK, do=_draw_stock, verify=_why_not_draw_stock),
+                     play.Move(kind=Kind.DRAW_DISCARD, do=_draw_discard, verify=_why_not_draw_discard)),
+        Phase.DISCARD: (play.Move(kind=Kind.DISCARD, do=_discard, verify=_why_not_discard,
+                                  candidates=play.each_card(Action, Kind.DISCARD)),
+                        play.Move(kind=Kind.GO_OUT, do=_discard, verify=_why_not_go_out,
+                                  candidates=play.each_card(Action, Kind.GO_OUT))),
+        Phase.ROUND_OVER: (play.Move(kind=Kind.NEXT_ROUND, do=_next_round),),
+    },
+    hints={Phase.DRAW: "draw first: from the stock or the discard pile",
+           Phase.DISCARD: "discard a card (or go out by discarding the last unmelded card)"},
+    where=lambda s: f"round {s.round_no}, {s.phase.value}, player {s.to_play}",
+)

@@ -155,7 +155,7 @@ class IndianTable(w.VBox):
         for grp in groups:
             for c in grp:
                 held.remove(c)
-        self._do(g.Action("declare", held[0], groups))
+        self._do(g.Action(g.Kind.DECLARE, held[0], groups))
 
     def refresh(self) -> None:
         s = self.state
@@ -171,7 +171,7 @@ class IndianTable(w.VBox):
             for c in s.hands[0]:
                 b = w.Button(description=c.symbol, layout=w.Layout(width="46px"), tooltip=f"discard {c}")
                 b.add_class("rl-card")
-                b.on_click(lambda _, c=c: self._do(g.Action("discard", c)))
+                b.on_click(lambda _, c=c: self._do(g.Action(g.Kind.DISCARD, c)))
                 cards.append(b)
             self.hand_box.children = cards
             show = w.Button(description="Show (declare)")

@@ -132,7 +132,7 @@ class GinTable(w.VBox):
         self.refresh()
 
     def _card_click(self, card: Any) -> None:
-        self.play(g.Action("knock" if self.knock_mode.value else "discard", card))
+        self.play(g.Action(g.Kind.KNOCK if self.knock_mode.value else g.Kind.DISCARD, card))
 
     # -- drawing the table --------------------------------------------------
 

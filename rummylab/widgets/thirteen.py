@@ -111,8 +111,8 @@ class ThirteenTable(w.VBox):
         for c in mine:
             b = w.Button(description=c.symbol, tooltip=str(c), layout=w.Layout(width="46px"), disabled=not my_discard)
             b.add_class("rl-313-card")
-            b.on_click(lambda _, c=c: self.play(g.Action("go_out" if s.went_out is None and g.can_go_out(s, c)
-                                                         else "discard", c)))
+            b.on_click(lambda _, c=c: self.play(g.Action(g.Kind.GO_OUT if s.went_out is None and g.can_go_out(s, c)
+                                                         else g.Kind.DISCARD, c)))
             buttons.append(b)
         self.hand_box.children = buttons
         acts = []

@@ -1,0 +1,230 @@
+"""One game engine for every family: typed actions, phases, checked moves, tagged histories.
+
+A family declares a :class:`Game`: for each phase, the moves a player may make there. A
+:class:`Move` offers its candidate actions, says why an action is not allowed now
+(``verify``), and makes it (``do``). ``legal_actions`` lists the candidates that verify;
+``apply`` verifies, then does, and adds the action to the state's history, so every
+state replays from its history (``replay``, for any family).
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .cards import Card
+
+S = TypeVar("S")
+
+HISTORY_VERSION = 1
+"""The version of the history format written by ``history``."""
+
+FAMILIES = {
+    "gin": "rummylab.gin.game",
+    "gin_three_handed": "rummylab.gin.three_handed",
+    "three_thirteen": "rummylab.three_thirteen.game",
+    "indian": "rummylab.indian.game",
+}
+"""Each family's name in a history, and the module that declares its ``GAME``."""
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message names the rule."""
+
+
+class Kind(str, enum.Enum):
+    """An action kind; a family's kinds subclass this (their values are the JSON names)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move: its kind, and the card, groups or player it names (when it names one).
+
+    A family subclasses this with its ``kinds``; a kind may be given by its name
+    (``Action("discard", card)``), and an unknown name is a ``ValueError``.
+    """
+
+    kinds: ClassVar[type[Kind]] = Kind
+    kind: Kind
+    card: Card | None = None
+    groups: tuple[tuple[Card, ...], ...] | None = None
+    player: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, self.kinds):
+            try:
+                object.__setattr__(self, "kind", self.kinds(self.kind))
+            except ValueError:
+                known = ", ".join(k.value for k in self.kinds)
+                raise ValueError(f"unknown action {self.kind!r}: one of {known}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value}
+        if self.card is not None:
+            out["card"] = str(self.card)
+        if self.groups is not None:
+            out["groups"] = [" ".join(map(str, g)) for g in self.groups]
+        if self.player is not None:
+            out["player"] = self.player
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Action:
+        groups = data.get("groups")
+        return cls(data["kind"], Card.parse(data["card"]) if "card" in data else None,
+                   tuple(tuple(Card.parse(t) for t in g.split()) for g in groups) if groups is not None else None,
+                   data.get("player"))
+
+    def __str__(self) -> str:
+        parts = [self.kind.value] + ([str(self.card)] if self.card else [])
+        if self.groups is not None:
+            parts.append(" | ".join(" ".join(map(str, g)) for g in self.groups))
+        if self.player is not None:
+            parts.append(f"player {self.player}")
+        return " ".join(parts)
+
+
+def _no_reason(state: Any, action: Any) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Move(Generic[S]):
+    """One kind of action in one phase: what to offer, why not now, and what it does."""
+
+    kind: Kind
+    do: Callable[[S, Any], S]
+    verify: Callable[[S, Any], str | None] = _no_reason
+    """The rule an action breaks now, or None when it is allowed."""
+    candidates: Callable[[S], Iterable[Any]] | None = None
+    """The actions of this kind worth offering (verified before they are listed); None: the
+    kind alone, with no card."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game(Generic[S]):
+    """A family's game: its actions, its moves per phase, how to start and replay one."""
+
+    name: str
+    action: type[Action]
+    moves: Mapping[Any, tuple[Move[S], ...]]
+    """Per phase, its moves in the order ``legal_actions`` lists them."""
+    start: Callable[..., S]
+    """start(rules, seed, **params) -> the first state."""
+    params: Callable[[S], dict[str, Any]] = field(default=lambda s: {})
+    """What besides rules and seed a history needs to start the game again."""
+    rules_type: type | None = None
+    hints: Mapping[Any, str] = field(default_factory=dict)
+    """Per phase, what to do there, for an action of a kind the phase does not take."""
+    where: Callable[[S], str] = field(default=lambda s: f"{s.phase.value}, player {s.to_play}")  # type: ignore[attr-defined]
+    phase: Callable[[S], Any] = field(default=lambda s: s.phase)  # type: ignore[attr-defined]
+
+    def _move(self, state: S, action: Any) -> tuple[Move[S] | None, str | None]:
+        if not isinstance(action, self.action):
+            return None, f"{action!r} is not an Action of {self.name}"
+        phase = self.phase(state)
+        for m in self.moves.get(phase, ()):
+            if m.kind is action.kind:
+                return m, m.verify(state, action)
+        hint = self.hints.get(phase)
+        return None, hint or f"the legal actions are {', '.join(map(str, self.legal_actions(state))) or 'none'}"
+
+    def verify(self, state: S, action: Any) -> str | None:
+        """The rule ``action`` breaks in ``state``, or None when it is legal."""
+        return self._move(state, action)[1]
+
+    def legal_actions(self, state: S) -> list[Any]:
+        """Every action the player to act may take (of each kind, the offered ones)."""
+        out: list[Any] = []
+        for m in self.moves.get(self.phase(state), ()):
+            offered = m.candidates(state) if m.candidates else (self.action(m.kind),)
+            out.extend(a for a in offered if m.verify(state, a) is None)
+        return out
+
+    def apply(self, state: S, action: Any) -> S:
+        """The state after ``action``; raises ``IllegalAction`` (and changes nothing) if not allowed."""
+        move, why = self._move(state, action)
+        if move is None or why is not None:
+            raise IllegalAction(f"{action} is illegal ({self.where(state)}): {why}")
+        new = move.do(state, action)
+        new.__dict__["history"] = state.history + (action,)  # type: ignore[attr-defined]  # new: nobody has it yet
+        return new
+
+    def history(self, state: S) -> dict[str, Any]:
+        """The game as plain JSON: family, format version, rules, seed, what else starts it, actions."""
+        return {"game": self.name, "version": HISTORY_VERSION, "rules": asdict(state.rules),  # type: ignore[attr-defined]
+                "seed": state.seed, **self.params(state),  # type: ignore[attr-defined]
+                "actions": [a.to_json() for a in state.history]}  # type: ignore[attr-defined]
+
+    def replay(self, data: Mapping[str, Any]) -> S:
+        """The state a ``history`` describes (older histories without the tag too)."""
+        if data.get("game", self.name) != self.name:
+            raise ValueError(f"a history of {data['game']!r}, not of {self.name!r}")
+        if data.get("version", HISTORY_VERSION) > HISTORY_VERSION:
+            raise ValueError(f"history version {data['version']} is newer than this rummylab reads")
+        rules = self.rules_type(**data["rules"]) if self.rules_type else data["rules"]
+        params = {k: v for k, v in data.items() if k not in ("game", "version", "rules", "seed", "actions")}
+        state = self.start(rules, data["seed"], **params)
+        for a in data["actions"]:
+            state = self.apply(state, self.action.from_json(a))
+        return state
+
+
+def game_of(name: str) -> Game[Any]:
+    """The declared game of a family name ("gin", "gin_three_handed", "three_thirteen", "indian")."""
+    if name not in FAMILIES:
+        raise ValueError(f"unknown game {name!r}: one of {', '.join(FAMILIES)}")
+    game: Game[Any] = importlib.import_module(FAMILIES[name]).GAME
+    return game
+
+
+def replay(data: Mapping[str, Any]) -> Any:
+    """Any family's tagged history (``history_json`` of a game) -> the same state."""
+    if "game" not in data:
+        raise ValueError("this history names no game: replay it with its family's replay")
+    return game_of(str(data["game"])).replay(data)
+
+
+# -- small pieces the families share ------------------------------------------------
+
+
+def evolve(state: S, **changes: Any) -> S:
+    """A copy of a frozen state with some fields changed (no re-validation: the caller checked)."""
+    new = object.__new__(type(state))
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+def replace_at(items: tuple, i: int, value: Any) -> tuple:
+    """The tuple with item i replaced."""
+    return items[:i] + (value,) + items[i + 1:]
+
+
+def restock(stock: tuple, discards: tuple, reshuffles: int, key: str) -> tuple[tuple, tuple, int]:
+    """(stock, discards, reshuffles): an empty stock is refilled by the discard pile, all but
+    its top card, shuffled by an RNG seeded with ``key`` and the reshuffle count."""
+    if stock:
+        return stock, discards, reshuffles
+    pile = list(discards[:-1])
+    random.Random(f"{key}:reshuffle{reshuffles}").shuffle(pile)
+    return tuple(pile), discards[-1:], reshuffles + 1
+
+
+def each_card(action: type[Action], kind: Kind) -> Callable[[Any], list[Action]]:
+    """Candidates: one action of ``kind`` for each distinct card in the hand of the player to act."""
+    return lambda s: [action(kind, c) for c in sorted(set(s.hands[s.to_play]))]
+
+
+def check_seed(seed: object) -> int:
+    """A game seed: a non-negative integer."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed={seed!r}: a non-negative integer")
+    return seed
