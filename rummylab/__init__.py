@@ -1,5 +1,6 @@
 """rummylab: teach and analyse rummy games: exact meld search, lessons, odds."""
 
+from .backend import BACKEND
 from .cards import (
     DECK,
     JOKER,
@@ -11,7 +12,7 @@ from .cards import (
     random_hands,
     to_mask,
 )
-from .melds import BACKEND, Meld, MeldRules
+from .melds import Meld, MeldRules
 
 __version__ = "0.1.0"
 

@@ -44,12 +44,12 @@ class MeldKernel:
             if ace_high and m & 1:
                 dw = min(dw, _line_deadwood(m >> 1 | 1 << 12, 13, value[1:], min_run))
             run[m] = dw
-        self.run_deadwood = run
-        self.discard_gain = [
+        self._run_deadwood = run
+        self._discard_gain = [
             min((run[m & ~(1 << r)] - run[m] for r in range(13) if m >> r & 1), default=NO_CARD)
             for m in range(NMASKS)
         ]
-        self.set_options = [
+        self._set_options = [
             [q for q in range(1, 16) if not q & ~p and set_min <= q.bit_count() <= set_max]
             for p in range(16)
         ]
@@ -65,10 +65,10 @@ class MeldKernel:
         return (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
 
     def _leaf(self, a: int, b: int, c: int, d: int, discard: bool) -> int:
-        run = self.run_deadwood
+        run = self._run_deadwood
         total = run[a] + run[b] + run[c] + run[d]
         if discard:
-            gain = self.discard_gain
+            gain = self._discard_gain
             total += min(gain[a], gain[b], gain[c], gain[d])
         return total
 
@@ -81,7 +81,7 @@ class MeldKernel:
         rest = ranks & (ranks - 1)
         best, best_sets = self._search(a, b, c, d, rest, discard)
         p = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
-        for q in self.set_options[p]:
+        for q in self._set_options[p]:
             if best <= 0 and not discard:
                 break
             v, sub_sets = self._search(a & ~(bit if q & 1 else 0), b & ~(bit if q & 2 else 0),
@@ -142,7 +142,7 @@ class MeldKernel:
 
     def suit_deadwood(self, suit_mask: int) -> int:
         """Run-only deadwood of one suit's 13-bit mask."""
-        return self.run_deadwood[suit_mask & 0x1FFF]
+        return self._run_deadwood[suit_mask & 0x1FFF]
 
     def deadwood_batch(self, masks: np.ndarray, out: np.ndarray, discard: bool = False) -> None:
         """out[i] = deadwood of masks[i] (after the best discard if discard)."""

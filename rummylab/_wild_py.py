@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from typing import Any
 
 from .cards import ACES, FULL_DECK, RANK_MASK, bits_of
 
@@ -88,7 +89,7 @@ class WildKernel:
         self.min_non_wild = int(min_non_wild)
         self.identical_in_set = bool(identical_in_set)
         self.set_max = UNLIMITED if set_max is None else int(set_max)
-        self.top = 13 if ace_high else 12
+        self._top = 13 if ace_high else 12
 
     # -- leftover wilds -----------------------------------------------------
 
@@ -136,10 +137,10 @@ class WildKernel:
         pos = bit.bit_length() - 1
         suit, rank = pos // 16, pos % 16
         held = once >> (16 * suit) & RANK_MASK
-        if self.top == 13:
+        if self._top == 13:
             held |= (held & 1) << 13  # the ace above the king
-        starts = [lo for lo in range(rank - 2, rank + 1) if lo >= 0 and lo + 2 <= self.top]
-        if rank == 0 and self.top == 13:
+        starts = [lo for lo in range(rank - 2, rank + 1) if lo >= 0 and lo + 2 <= self._top]
+        if rank == 0 and self._top == 13:
             starts.append(11)
         return any(held >> lo & 7 == 7 for lo in starts)
 
@@ -185,7 +186,7 @@ class WildKernel:
         best = -1
         for suit in range(4):
             value, length = 0, 0
-            for q in range(self.top + 1):
+            for q in range(self._top + 1):
                 r = q % 13
                 if once >> (16 * suit + r) & 1 and (r != wild_rank or self.wild_natural_in_pure):
                     value += 0 if r == wild_rank else self.points[r]
@@ -195,6 +196,45 @@ class WildKernel:
                 else:
                     value, length = 0, 0
         return best
+
+    def _loser(self, once: int, twice: int, jokers: int, wild_rank: int, exclude_pure: bool, cap: int,
+               valid_show: int) -> int:
+        return loser_count(self, once, twice, jokers, wild_rank, exclude_pure, cap, valid_show)
+
+    def loser_points_batch(self, once: Any, twice: Any, jokers: Any, wild_rank: int,
+                           out: Any, exclude_pure: bool = False, cap: int = 80, valid_show: int = 2,
+                           discard: bool = False) -> None:
+        """out[i] = points of hand i: ``valid_show`` when every card fits the runs required, else
+        the least of the cards left over with those runs and every card (or every card but the
+        best pure run); at most ``cap``; wild cards and jokers count nothing. With ``discard``,
+        the least such points after discarding one card."""
+        if not len(once) == len(twice) == len(jokers) == len(out):
+            raise ValueError("once, twice, jokers and out must have the same length")
+        if not -1 <= wild_rank <= 12:
+            raise ValueError("wild_rank must be -1..12")
+        for i, (o, t, n) in enumerate(zip(once, twice, jokers, strict=True)):
+            o, t, n = int(o), int(t), int(n)
+            if n > 4:
+                raise ValueError(f"hand {i} holds {n} jokers; at most 4")
+            if not discard:
+                out[i] = self._loser(o, t, n, wild_rank, exclude_pure, cap, valid_show)
+                continue
+            options = [self._loser(o, t, n - 1, wild_rank, exclude_pure, cap, valid_show)] if n else []
+            for bit in bits_of(o):
+                o2, t2, _ = _remove((o, t, 0), bit)
+                options.append(self._loser(o2, t2, n, wild_rank, exclude_pure, cap, valid_show))
+            out[i] = min(options)
+
+    def penalty_batch(self, once: Any, twice: Any, wild_rank: int, out: Any, jokers: int = 0,
+                      joker_value: int = 0, thrice: Any = None) -> None:
+        """out[i] = penalty of (once[i], twice[i], thrice[i]) (no thrice: two decks)."""
+        if not len(once) == len(twice) == len(out) or (thrice is not None and len(thrice) != len(once)):
+            raise ValueError("once, twice, thrice and out must have the same length")
+        if not -1 <= wild_rank <= 12 or not 0 <= jokers <= 4:
+            raise ValueError("wild_rank must be -1..12 and jokers 0..4")
+        for i in range(len(once)):
+            out[i] = self.penalty(int(once[i]), int(twice[i]), wild_rank, jokers, joker_value, None,
+                                  int(thrice[i]) if thrice is not None else 0)
 
     def _sets(self, hand: Hand, suit: int, rank: int):  # type: ignore[no-untyped-def]
         """(wilds needed, room for more, hand left, (rank, natural bits)) for each set holding
@@ -235,7 +275,7 @@ class WildKernel:
             # places beyond p, away from it, that hold a remaining natural of this suit
             others = []
             q = p + step
-            while 0 <= q <= self.top and abs(q - p) <= 12:
+            while 0 <= q <= self._top and abs(q - p) <= 12:
                 r = q % 13
                 bit = 1 << (shift + r)
                 if r != rank and hand[0] & bit:
@@ -258,7 +298,7 @@ class WildKernel:
                         left = _remove(left, bit)
                     extra = min(self.max_wilds - need, 13 - length)
                     places = sorted([p] + [q for q, _ in chosen])
-                    first = min(places[0], self.top - length + 1)
+                    first = min(places[0], self._top - length + 1)
                     bits = tuple(1 << (shift + q % 13) for q in places)
                     yield need, extra, left, (suit, first, length, bits)
 
@@ -347,7 +387,7 @@ class _Search:
         if not life and lives[1] < k.min_runs and used + pad <= k.max_wilds:
             longer = k.min_life_length
             yield (False, used + pad, min(k.max_wilds - used - pad, 13 - longer), (lives[0], runs),
-                   (suit, min(first, k.top - longer + 1), longer, bits))
+                   (suit, min(first, k._top - longer + 1), longer, bits))
 
     def _place(self, left: Hand, need: int, extra: int, wilds: int, jokers: int, capacity: int,
                lives: tuple[int, int]) -> tuple[int, int]:
@@ -404,3 +444,18 @@ def _subsets(items: list, k: int):  # type: ignore[no-untyped-def]
 
     for c in combinations(items, k):
         yield list(c)
+
+
+def loser_count(kernel: Any, once: int, twice: int, jokers: int, wild_rank: int, exclude_pure: bool, cap: int,
+                valid_show: int) -> int:
+    """Loser points of one hand by either kernel: ``valid_show`` when every card fits the runs
+    required, else the least of the count with those runs and every natural card (bar the best
+    pure run, with ``exclude_pure``); at most ``cap``."""
+    v = int(kernel.penalty(once, twice, wild_rank, jokers, 0, 0))
+    if v == 0:
+        return min(valid_show, cap)
+    wild = (ACES << wild_rank) if wild_rank >= 0 else 0
+    every = sum(kernel.points[(b.bit_length() - 1) % 16] for m in (once, twice) for b in bits_of(m & ~wild))
+    if exclude_pure:
+        every -= max(int(kernel.best_pure_run(once, twice, wild_rank)), 0)
+    return min(v, every, cap)

@@ -1,73 +1,13 @@
-"""Melds, meld rules and the kernel selector (compiled kernel or its Python twin).
-
-``RUMMYLAB_PURE_PYTHON=1`` forces the twin; ``RUMMYLAB_REQUIRE_COMPILED=1`` makes a
-missing compiled kernel an ImportError instead of a warning.
-"""
+"""Melds and meld rules (one deck, no wild cards); the kernels behind them are in ``backend``."""
 
 from __future__ import annotations
 
-import functools
-import os
-import warnings
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Literal
 
-from . import _kernel_py
+from ._kernel_py import MeldKernel
+from .backend import meld_kernel
 from .cards import RANK_MASK, Card, cards_str, mask_cards
-
-BUILD_HINT = ("run `make lab` (or `pip install -e .` in the project folder) to build it; "
-              "gcc and the Python headers are needed")
-
-
-class CompiledKernelMissing(RuntimeWarning):
-    """The compiled kernel did not load: rummylab runs on its (slower) Python twin."""
-
-
-def _truthy(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
-
-
-def _select() -> tuple[str, ModuleType]:
-    if _truthy("RUMMYLAB_PURE_PYTHON"):
-        return "python", _kernel_py
-    try:
-        from . import _kernel  # type: ignore[attr-defined]
-    except ImportError as exc:
-        if _truthy("RUMMYLAB_REQUIRE_COMPILED"):
-            raise ImportError(f"rummylab's compiled kernel is missing ({exc}); {BUILD_HINT}") from exc
-        warnings.warn(f"rummylab's compiled kernel is missing, using the slow Python twin; {BUILD_HINT}",
-                      CompiledKernelMissing, stacklevel=3)
-        return "python", _kernel_py
-    return "cython", _kernel
-
-
-BACKEND, _backend = _select()
-
-
-def compiled_module() -> ModuleType | None:
-    """The compiled kernel module, or None when it is not built."""
-    try:
-        from . import _kernel  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _kernel  # type: ignore[no-any-return]
-
-
-def wild_module(backend: str | None = None) -> ModuleType:
-    """The wild-card kernel module of a backend ("cython", "python", or the selected one)."""
-    if (backend or BACKEND) == "python":
-        from . import _wild_py
-        return _wild_py
-    try:
-        from . import _wild  # type: ignore[attr-defined]
-    except ImportError as exc:
-        if backend == "cython":
-            raise ValueError("the compiled wild-card kernel is not built") from exc
-        from . import _wild_py
-        return _wild_py
-    return _wild  # type: ignore[no-any-return]
-
 
 GIN_POINTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 """Deadwood values ace to king: A = 1, 2-10 face value, J/Q/K = 10."""
@@ -83,19 +23,9 @@ class MeldRules:
     set_min: int = 3
     set_max: int = 4
 
-    def kernel(self, backend: str | None = None) -> _kernel_py.MeldKernel:
+    def kernel(self, backend: str | None = None) -> MeldKernel:
         """The search kernel for these rules ("cython", "python", or the selected one)."""
-        return _kernel_for(self, backend or BACKEND)
-
-
-@functools.lru_cache(maxsize=64)
-def _kernel_for(rules: MeldRules, backend: str) -> _kernel_py.MeldKernel:
-    module = {"python": _kernel_py, "cython": compiled_module()}.get(backend)
-    if module is None:
-        raise ValueError(f"backend {backend!r} is not available (built: {compiled_module() is not None})")
-    kernel: _kernel_py.MeldKernel = module.MeldKernel(rules.points, rules.ace_high, rules.min_run,
-                                                      rules.set_min, rules.set_max)
-    return kernel
+        return meld_kernel(self, backend)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from rummylab.melds import compiled_module  # noqa: E402
+from rummylab.backend import compiled_module  # noqa: E402
 
 AGREEMENT_N = int(os.environ.get("RUMMYLAB_AGREEMENT_N", "20000"))
 """Seeded hands per (generator, size) in the kernel == twin == oracle check."""

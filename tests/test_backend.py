@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import rummylab
-from rummylab.melds import compiled_module
+from rummylab.backend import compiled_module
 
 
 def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -56,3 +56,33 @@ def test_require_compiled_fails_loudly_when_missing() -> None:
     r = _python(BLOCK_KERNEL + "import rummylab", RUMMYLAB_REQUIRE_COMPILED="1")
     assert r.returncode != 0
     assert "ImportError" in r.stderr and "make lab" in r.stderr
+
+
+def _public(obj: object) -> set[str]:
+    return {n for n in dir(obj) if not n.startswith("_")}
+
+
+@pytest.mark.skipif(compiled_module() is None, reason="needs the compiled kernel")
+def test_twins_offer_exactly_the_compiled_methods() -> None:
+    """Methods and option attributes alike, so no caller needs to ask which kernel it has."""
+    from rummylab import _kernel, _kernel_py, _wild, _wild_py  # type: ignore[attr-defined]
+
+    points = (1,) * 13
+    assert _public(_kernel.MeldKernel(points)) == _public(_kernel_py.MeldKernel(points))
+    assert _public(_wild.WildKernel(points)) == _public(_wild_py.WildKernel(points))
+
+
+def test_one_place_maps_rules_to_kernels() -> None:
+    from rummylab import backend, indian, three_thirteen
+    from rummylab.gin import DEFAULT as GIN
+
+    k = backend.wild_kernel(indian.Rules(min_life_length=4))
+    assert (k.min_runs, k.min_pure_runs, k.min_life_length, k.ace_high) == (2, 1, 4, True)
+    assert k is indian.Rules(min_life_length=4).kernel()
+    t = backend.wild_kernel(three_thirteen.Rules(max_wilds_per_meld=1, ace_penalty=15))
+    assert (t.max_wilds, t.points[0], t.min_runs) == (1, 15, 0)
+    assert backend.wild_kernel(backend.WildOptions(points=(1,) * 13)).points == (1,) * 13
+    with pytest.raises(ValueError, match="no wild-card search for Rules"):
+        backend.wild_kernel(GIN)
+    with pytest.raises(ValueError, match="'fortran'"):
+        backend.meld_module("fortran")

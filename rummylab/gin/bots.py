@@ -119,6 +119,9 @@ class StrongBot(GreedyBot):
         me = state.to_play
         mask = state.hands[me]
         taken = state.taken.bit if state.taken else 0
+        # a card taken from the pile must pay for itself: the hand ends below its deadwood before
+        # the take, so two bots can never trade discards back and forth for ever
+        cap = k.deadwood(mask & ~taken) if taken else 1 << 30
         unseen = bits_of(self.unseen(state))
         theirs = bits_of(state.picked_up[1 - me])
         best: tuple[float, ...] | None = None
@@ -126,6 +129,8 @@ class StrongBot(GreedyBot):
         for b in bits_of(mask & ~taken):
             left = mask & ~b
             dw = k.deadwood(left)
+            if dw >= cap:
+                continue
             ahead = sum(k.discard_deadwood(left | u) for u in unseen) / max(len(unseen), 1)
             danger = sum(1 for t in theirs if _RANK[t] == _RANK[b]
                          or (_SUIT[t] == _SUIT[b] and abs(_RANK[t] - _RANK[b]) <= 2))

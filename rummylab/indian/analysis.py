@@ -9,7 +9,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..cards import ACES, Card, CardsLike, bits_of, cards_str, check_mask, parse_cards, two_deck_masks
+from .._wild_py import loser_count as _loser_count
+from ..backend import IMPOSSIBLE
+from ..cards import ACES, Card, CardsLike, cards_str, check_mask, parse_cards, two_deck_masks
 from ..wild_melds import WildMeld, melds_of
 from .rules import DEFAULT, HAND_SIZE, POINTS, Rules, wild_rank_index
 
@@ -225,14 +227,8 @@ class LoserPoints:
 def loser_count(kernel: Any, once: int, twice: int, jokers: int, w: int, rules: Rules) -> int:
     """Loser points of validated masks (13 cards): valid show, or the least of the count with
     two lives and every card (bar a pure sequence, by option); at most the cap."""
-    v = int(kernel.penalty(once, twice, w, jokers, 0, 0))  # 1 << 29 when two lives cannot be made
-    if v == 0:
-        return min(rules.valid_show_points, rules.cap)
-    wild = _wild_mask(w)
-    every = sum(POINTS_BY_BIT[b] for b in bits_of(once & ~wild) + bits_of(twice & ~wild))
-    if rules.no_second_life_rule == "exclude_pure":
-        every -= max(int(kernel.best_pure_run(once, twice, w)), 0)
-    return min(v, every, rules.cap)
+    return _loser_count(kernel, once, twice, jokers, w, rules.no_second_life_rule == "exclude_pure", rules.cap,
+                        rules.valid_show_points)
 
 
 def _wild_mask(w: int) -> int:
@@ -261,7 +257,7 @@ def loser_points(hand: CardsLike, wild_rank: WildRank, rules: Rules = DEFAULT) -
     points, hold = best
     once, twice, jokers = masks(hold)
     arrangement = k.arrangement(once, twice, w, jokers, 0, 0)
-    lives = arrangement[0] < 1 << 29
+    lives = arrangement[0] < IMPOSSIBLE
     pure = int(k.best_pure_run(once, twice, w)) >= 0
     if lives:
         groups, ungrouped = melds_of(hold, arrangement, w, rules.ace_high)
@@ -295,18 +291,6 @@ def loser_points_batch(once: Any, twice: Any, jokers: Any, wild_rank: WildRank, 
             raise ValueError(f"hand {i}: {o.bit_count() + t.bit_count() + n} cards; {size} expected")
     out = np.empty(a.size, dtype=np.int32)
     k = rules.kernel(backend)
-    if hasattr(k, "loser_points_batch"):
-        k.loser_points_batch(np.ascontiguousarray(a), np.ascontiguousarray(b), np.ascontiguousarray(j), w, out,
-                             rules.no_second_life_rule == "exclude_pure", rules.cap, rules.valid_show_points,
-                             discard)
-        return out
-    for i, (o, t, n) in enumerate(zip(a.tolist(), b.tolist(), j.tolist(), strict=True)):
-        if not discard:
-            out[i] = loser_count(k, o, t, n, w, rules)
-            continue
-        options = [loser_count(k, o, t, n - 1, w, rules)] if n else []
-        for bit in bits_of(o):
-            o2, t2 = (o, t & ~bit) if t & bit else (o & ~bit, t)
-            options.append(loser_count(k, o2, t2, n, w, rules))
-        out[i] = min(options)
+    k.loser_points_batch(np.ascontiguousarray(a), np.ascontiguousarray(b), np.ascontiguousarray(j), w, out,
+                         rules.no_second_life_rule == "exclude_pure", rules.cap, rules.valid_show_points, discard)
     return out

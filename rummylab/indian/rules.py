@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
-from typing import Any
 
 from .._wild_py import WildKernel
+from ..backend import wild_kernel, wild_options
 from ..cards import RANKS, Card, parse_cards
-from ..melds import wild_module
 
 POINTS = (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 """Loser points ace to king: A, K, Q, J = 10; 2-10 face value. Jokers count nothing."""
@@ -79,30 +77,21 @@ class Rules:
         return (first if self.first_drop is None else self.first_drop,
                 middle if self.middle_drop is None else self.middle_drop)
 
+    @property
+    def points(self) -> tuple[int, ...]:
+        return POINTS
+
     def kernel(self, backend: str | None = None) -> WildKernel:
         """The search for the least loser count with two lives ("cython", "python" or selected)."""
-        return _kernel(POINTS, self._options(), backend)
+        return wild_kernel(wild_options(self), backend)
 
     def declaration_kernel(self, backend: str | None = None) -> WildKernel:
         """The same search counting every card 1: 0 means a valid declaration exists."""
-        return _kernel((1,) * 13, self._options(), backend)
-
-    def _options(self) -> tuple[Any, ...]:
-        return (self.ace_high, self.max_jokers_per_group, 0 if self.jokers_only_group else 1,
-                self.set_allow_duplicate_suits, self.set_max_size, self.wild_natural_in_pure, self.min_life_length)
+        return wild_kernel(wild_options(self, every_card_one=True), backend)
 
 
 DEFAULT = Rules()
 """The rules.md defaults."""
-
-
-@functools.cache
-def _kernel(points: tuple[int, ...], options: tuple[Any, ...], backend: str | None) -> WildKernel:
-    ace_high, max_jokers, min_non_wild, duplicates, set_max, natural_pure, min_life = options
-    kernel: WildKernel = wild_module(backend).WildKernel(
-        points, ace_high=ace_high, max_wilds=max_jokers, min_non_wild=min_non_wild, identical_in_set=duplicates,
-        set_max=set_max, min_runs=2, min_pure_runs=1, wild_natural_in_pure=natural_pure, min_life_length=min_life)
-    return kernel
 
 
 def wild_rank_for_cut(card: Card | str) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from ..backend import IMPOSSIBLE
 from ..cards import random_hands
 from .scale import run_tasks
 
@@ -163,20 +164,13 @@ def _indian_chunk(n: int, seed: np.random.SeedSequence, rules: Any) -> np.ndarra
         o, t, j = once[sel], twice[sel], jokers[sel]
         points = np.empty(o.size, dtype=np.int32)
         lives = np.zeros(o.size, dtype=bool)
-        if hasattr(k, "loser_points_batch"):
-            k.loser_points_batch(o, t, j, w, points, rules.no_second_life_rule == "exclude_pure", rules.cap,
-                                 rules.valid_show_points, False)
-            for nj in np.unique(j):  # two lives: the search finds an arrangement with them
-                part = j == nj
-                pen = np.empty(int(part.sum()), dtype=np.int32)
-                k.penalty_batch(np.ascontiguousarray(o[part]), np.ascontiguousarray(t[part]), w, pen, int(nj), 0)
-                lives[part] = pen < 1 << 29
-        else:
-            from ..indian.analysis import loser_count
-
-            for i, (a, b, c) in enumerate(zip(o.tolist(), t.tolist(), j.tolist(), strict=True)):
-                points[i] = loser_count(k, a, b, c, w, rules)
-                lives[i] = k.penalty(a, b, w, c, 0, 0) < 1 << 29
+        k.loser_points_batch(o, t, j, w, points, rules.no_second_life_rule == "exclude_pure", rules.cap,
+                             rules.valid_show_points, False)
+        for nj in np.unique(j):  # two lives: the search finds an arrangement with them
+            part = j == nj
+            pen = np.empty(int(part.sum()), dtype=np.int32)
+            k.penalty_batch(np.ascontiguousarray(o[part]), np.ascontiguousarray(t[part]), w, pen, int(nj), 0)
+            lives[part] = pen < IMPOSSIBLE
         pure = _has_pure_sequence(o, w if not rules.wild_natural_in_pure else -1, rules.ace_high)
         p = points.astype(np.float64)
         out += (pure.sum(), lives.sum(), p.sum(), (p * p).sum())

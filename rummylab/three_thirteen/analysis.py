@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,60 +9,11 @@ import numpy as np
 
 from .._wild_py import WildKernel, _remove
 from ..cards import FULL_DECK, RANKS, Card, CardsLike, deck_masks, parse_cards
-from ..melds import wild_module
 from ..wild_melds import WildMeld, melds_of
+from .rules import DEFAULT as DEFAULT
+from .rules import Rules as Rules
 
 ROUNDS = range(1, 12)
-
-
-@dataclass(frozen=True, kw_only=True)
-class Rules:
-    """Three Thirteen options; every default is the rules.md default."""
-
-    ace_high: bool = False
-    """Q-K-A is a run too (K-A-2 never)."""
-    ace_penalty: int = 1
-    """A leftover ace costs 1 (or 15 in the brief's variant)."""
-    max_wilds_per_meld: int | None = None
-    min_non_wild: int = 0
-    """1: a meld needs a natural card (no melds of wilds only)."""
-    decks: int | None = None
-    """1, 2 or 3; None: by the number of players (1 deck for 2 players, 2 for 3 to 7, 3 for 8).
-    Analysis of a hand alone takes up to ``decks`` copies of a card (None: 2)."""
-
-    def __post_init__(self) -> None:
-        if self.ace_penalty not in range(0, 20):
-            raise ValueError(f"ace_penalty={self.ace_penalty}: 0 to 19")
-        if self.max_wilds_per_meld is not None and self.max_wilds_per_meld < 0:
-            raise ValueError(f"max_wilds_per_meld={self.max_wilds_per_meld}: None or >= 0")
-        if not 0 <= self.min_non_wild <= 3:
-            raise ValueError(f"min_non_wild={self.min_non_wild}: 0 to 3")
-        if self.decks not in (None, 1, 2, 3):
-            raise ValueError(f"decks={self.decks}: 1, 2, 3 or None")
-
-    @property
-    def points(self) -> tuple[int, ...]:
-        return (self.ace_penalty, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
-
-    def deck_count(self, players: int) -> int:
-        """Decks for this many players: enough for round 11's hands and an upcard (rules.md §3)."""
-        return self.decks or (1 if players <= 2 else 2 if players * 13 + 1 <= 104 else 3)
-
-    def kernel(self, backend: str | None = None) -> WildKernel:
-        """The wild-card search for these rules ("cython", "python", or the selected backend)."""
-        return _kernel(self.points, self.ace_high, self.max_wilds_per_meld, self.min_non_wild, backend)
-
-
-DEFAULT = Rules()
-"""The rules.md defaults."""
-
-
-@functools.cache
-def _kernel(points: tuple[int, ...], ace_high: bool, max_wilds: int | None, min_non_wild: int,
-            backend: str | None) -> WildKernel:
-    kernel: WildKernel = wild_module(backend).WildKernel(points, ace_high=ace_high, max_wilds=max_wilds,
-                                                         min_non_wild=min_non_wild, identical_in_set=True)
-    return kernel
 
 
 def _round(round_no: int) -> int:
@@ -111,7 +61,7 @@ def penalty_of_masks(kernel: WildKernel, masks: Masks, wild: int) -> int:
     return int(kernel.penalty(once, twice, wild, thrice=thrice))
 
 
-def analyze(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> Analysis:
+def analyze(hand: CardsLike, round_no: int, rules: Rules = DEFAULT) -> Analysis:
     """Least penalty of exactly these cards (the round's r + 2), with melds and leftovers."""
     r = _round(round_no)
     cards, (once, twice, thrice) = _hand(hand, (r + 2, r + 3), rules)
@@ -127,12 +77,12 @@ def penalty_of_cards(cards: Any, round_no: int, rules: Rules) -> int:
     return penalty_of_masks(rules.kernel(), deck_masks(cards)[:3], round_no + 1)
 
 
-def penalty(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> int:
+def penalty(hand: CardsLike, round_no: int, rules: Rules = DEFAULT) -> int:
     """Least penalty of exactly these cards."""
     return analyze(hand, round_no, rules).penalty
 
 
-def going_out_discards(hand: CardsLike, round_no: int, rules: Rules = Rules()) -> frozenset[Card]:
+def going_out_discards(hand: CardsLike, round_no: int, rules: Rules = DEFAULT) -> frozenset[Card]:
     """For r + 3 cards (after the draw): every discard that leaves all other cards melded."""
     r = _round(round_no)
     cards, masks = _hand(hand, (r + 3,), rules)
@@ -140,7 +90,7 @@ def going_out_discards(hand: CardsLike, round_no: int, rules: Rules = Rules()) -
     return frozenset(c for c in set(cards) if penalty_of_masks(k, _remove(masks, c.bit), r + 1) == 0)
 
 
-def penalty_batch(once: Any, twice: Any, round_no: int, rules: Rules = Rules(), thrice: Any = None) -> np.ndarray:
+def penalty_batch(once: Any, twice: Any, round_no: int, rules: Rules = DEFAULT, thrice: Any = None) -> np.ndarray:
     """Least penalty of each hand given as uint64 mask arrays: the cards held at least once, at
     least twice and (three decks only) three times."""
     r = _round(round_no)
@@ -160,9 +110,5 @@ def penalty_batch(once: Any, twice: Any, round_no: int, rules: Rules = Rules(), 
     a, b, c = (np.ascontiguousarray(m) for m in layers)
     out = np.empty(a.size, dtype=np.int32)
     k = rules.kernel()
-    if hasattr(k, "penalty_batch"):
-        k.penalty_batch(a, b, r + 1, out, thrice=c)
-    else:
-        for i, (o, t, h) in enumerate(zip(a.tolist(), b.tolist(), c.tolist(), strict=True)):
-            out[i] = k.penalty(o, t, r + 1, thrice=h)
+    k.penalty_batch(a, b, r + 1, out, thrice=c)
     return out

@@ -60,7 +60,16 @@ class GreedyBot:
         ranked = self.best_discards(state, hand)
         if state.went_out is None and ranked[0][0] == 0:
             return Action(Kind.GO_OUT, ranked[0][1])
-        return Action(Kind.DISCARD, self.choose(state, ranked))
+        return Action(Kind.DISCARD, self.choose(state, self.paying(state, hand, ranked)))
+
+    def paying(self, state: State, hand: Sequence[Card], ranked: list[tuple[int, Card]]) -> list[tuple[int, Card]]:
+        """After taking the top discard, the discards that leave less penalty than before the take
+        (or, for a wild card kept, no more): so bots never trade discards in a cycle."""
+        if state.taken is None:
+            return ranked
+        before = self._pen(state, without(hand, state.taken))
+        return ([pc for pc in ranked if pc[0] < before] or [pc for pc in ranked if pc[0] <= before]
+                or ranked)
 
 
 class PlannerBot(GreedyBot):
