@@ -46,11 +46,14 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check rummylab tests benchmarks
 	$(BIN)/mypy
 
+# pytest-xdist spreads the tests over every core (2 here); worksteal balances the long ones.
+XDIST := -n auto --dist worksteal
+
 unit-tests: $(VENV)/.installed-test
-	RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/pytest
+	RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/pytest $(XDIST)
 
 pure-python-tests: $(VENV)/.installed-test
-	RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest -m "not slow" --ignore=tests/browser
+	RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest $(XDIST) -m "not slow" --ignore=tests/browser
 
 # The lessons as a click-through app for a classroom (Voilà on 127.0.0.1:8866).
 class: $(VENV)/.installed-lab

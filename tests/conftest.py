@@ -17,6 +17,9 @@ AGREEMENT_N = int(os.environ.get("RUMMYLAB_AGREEMENT_N", "20000"))
 
 IN_CI = bool(os.environ.get("CI"))
 
+PARTS = 4
+"""The long agreement checks run in this many seeded parts, so pytest-xdist spreads them over the cores."""
+
 
 def backends() -> list[str]:
     """Backends to test: the twin always, the compiled kernel when built (required under CI)."""
