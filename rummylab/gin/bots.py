@@ -122,6 +122,8 @@ class StrongBot(GreedyBot):
         # a card taken from the pile must pay for itself: the hand ends below its deadwood before
         # the take, so two bots can never trade discards back and forth for ever
         cap = k.deadwood(mask & ~taken) if taken else 1 << 30
+        if not any(k.deadwood(mask & ~b) < cap for b in bits_of(mask & ~taken)):
+            cap = 1 << 30  # a card it did not choose to take (a hint for a player, say): no cap
         unseen = bits_of(self.unseen(state))
         theirs = bits_of(state.picked_up[1 - me])
         best: tuple[float, ...] | None = None

@@ -200,6 +200,8 @@ def _why_not_draw_discard(s: State, a: Action) -> str | None:
 def _why_not_discard(s: State, a: Action) -> str | None:
     if a.card is None:
         return "after drawing, discard a card (or knock, or go big gin)"
+    if a.card.is_joker:
+        return "gin is played without jokers"
     if not s.hands[s.to_play] & a.card.bit:
         return f"{a.card} is not in the hand"
     if a.card == s.taken:

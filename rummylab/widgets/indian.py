@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as w
 
@@ -12,6 +13,7 @@ from ..cards import RANKS, Card, cards_str, parse_cards
 from ..indian import game as g
 from ..indian.analysis import parse_hand
 from ..indian.bots import GreedyBot
+from .base import GameTable
 from .style import MELD_COLOURS, card_chip, deadwood_colour
 
 GROUPS = 6
@@ -110,39 +112,29 @@ class GroupingBoard(w.VBox):
                              + "".join(rows) + f"<div>{verdict}</div>" + hint)
 
 
-class IndianTable(w.VBox):
+class IndianTable(GameTable):
     """Play pool rummy against greedy bots: you are player 0."""
 
     def __init__(self, players: int = 2, pool: int | None = 101, *, seed: int = 0,
                  rules: indian.Rules = indian.DEFAULT):
+        self.game = g.GAME
         self.state = g.new_game(players, rules, seed, pool)
         self.bots = [GreedyBot(seed + i) for i in range(players)]
         self.status = w.HTML()
         self.status.add_class("rl-indian-status")
         self.hand_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.actions = w.HBox()
-        self.log_html = w.HTML()
-        super().__init__([self.status, self.hand_box, self.actions, self.log_html])
-        self.add_class("rl-indian-table")
-        self.moves: list[str] = []
-        self._bots_play()
+        self.log_box = w.HTML()
+        super().__init__([self.status, self.hand_box, self.actions, self.log_box], "rl-indian-table")
+        self.bots_play()
         self.refresh()
 
-    def _apply(self, action: g.Action) -> None:
-        who = "You" if self.state.to_play == 0 or self.state.phase is g.Phase.DEAL_OVER else f"Bot {self.state.to_play}"
-        self.state = g.apply(self.state, action)
-        self.moves.append(f"{who}: {action}")
+    def player_name(self, state: Any) -> str:
+        return "You" if state.to_play == 0 or state.phase is g.Phase.DEAL_OVER else f"Bot {state.to_play}"
 
-    def _bots_play(self) -> None:
+    def bot_to_act(self) -> Any | None:
         s = self.state
-        while s.phase in (g.Phase.DRAW, g.Phase.DISCARD) and s.to_play != 0:
-            self._apply(self.bots[s.to_play].act(s))
-            s = self.state
-
-    def _do(self, action: g.Action) -> None:
-        self._apply(action)
-        self._bots_play()
-        self.refresh()
+        return self.bots[s.to_play] if s.phase in (g.Phase.DRAW, g.Phase.DISCARD) and s.to_play != 0 else None
 
     def show(self) -> None:
         """Declare: the table groups your 14 cards into a valid declaration if one exists."""
@@ -155,7 +147,7 @@ class IndianTable(w.VBox):
         for grp in groups:
             for c in grp:
                 held.remove(c)
-        self._do(g.Action(g.Kind.DECLARE, held[0], groups))
+        self.play(g.Action(g.Kind.DECLARE, held[0], groups))
 
     def refresh(self) -> None:
         s = self.state
@@ -171,7 +163,7 @@ class IndianTable(w.VBox):
             for c in s.hands[0]:
                 b = w.Button(description=c.symbol, layout=w.Layout(width="46px"), tooltip=f"discard {c}")
                 b.add_class("rl-card")
-                b.on_click(lambda _, c=c: self._do(g.Action(g.Kind.DISCARD, c)))
+                b.on_click(lambda _, c=c: self.play(g.Action(g.Kind.DISCARD, c)))
                 cards.append(b)
             self.hand_box.children = cards
             show = w.Button(description="Show (declare)")
@@ -186,7 +178,7 @@ class IndianTable(w.VBox):
                                    ("Drop", g.DROP)):
                     if act in g.legal_actions(s):
                         b = w.Button(description=label)
-                        b.on_click(lambda _, a=act: self._do(a))
+                        b.on_click(lambda _, a=act: self.play(a))
                         buttons.append(b)
                 note = "Draw a card, or drop."
             elif s.phase is g.Phase.DEAL_OVER:
@@ -195,11 +187,11 @@ class IndianTable(w.VBox):
                         + (f" ({shown})" if shown else "") + f". Points: {s.deal_points}.")
                 for act in g.legal_actions(s):
                     b = w.Button(description="Next deal" if act.kind == "next_deal" else str(act))
-                    b.on_click(lambda _, a=act: self._do(a))
+                    b.on_click(lambda _, a=act: self.play(a))
                     buttons.append(b)
             elif s.phase is g.Phase.GAME_OVER:
                 note = f"Game over: {'you win' if s.remaining == (0,) else f'player {s.remaining[0]} wins'}."
         self.actions.children = buttons
         self.status.value = (f"<div>{head}</div><div>Top of the discard pile: {top or '-'}</div>"
                              f"<div class='rl-indian-note'>{html.escape(note)}</div>")
-        self.log_html.value = "<br>".join(html.escape(m) for m in self.moves[-8:])
+        self.log_box.value = "<br>".join(html.escape(m) for m in self.moves[-8:])

@@ -7,17 +7,18 @@ from typing import Any
 
 import ipywidgets as w
 
-from .. import three_handed as th
 from ..gin import DEFAULT, THREE_HANDED, Rules
 from ..gin import game as g
+from ..gin import three_handed as th
 from ..gin.bots import Bot, make_bot
+from .base import GameTable
 from .scorer import explain
 from .style import card_chip
 
 YOU = "You"
 
 
-class GinTable(w.VBox):
+class GinTable(GameTable):
     """A gin table: you are seat 0 (or one of three players in the box game), the bot plays
     the other seat(s). Click a card to discard it; switch on "Knock" to knock with it."""
 
@@ -27,11 +28,9 @@ class GinTable(w.VBox):
         self.rules = rules or (THREE_HANDED if three_handed else DEFAULT)
         self.bot: Bot = make_bot(opponent, seed)
         self.adviser: Bot = make_bot("strong", seed + 1)
-        self.moves: list[str] = []
-        if three_handed:
-            self.state3 = th.new_game((YOU, "Bot A", "Bot B"), self.rules, seed)
-        else:
-            self.state2 = g.new_game(self.rules, seed)
+        self.game = th.GAME if three_handed else g.GAME
+        self.state = th.new_game((YOU, "Bot A", "Bot B"), self.rules, seed) if three_handed else g.new_game(
+            self.rules, seed)
         self.status = w.HTML()
         self.status.add_class("rl-status")
         self.roles = w.HTML()
@@ -54,72 +53,61 @@ class GinTable(w.VBox):
         self.history = w.HTML()
         self.history.add_class("rl-history")
         super().__init__([self.status, self.roles, self.pile, self.hand_box, self.actions,
-                          w.HBox([self.knock_mode, self.hint_toggle]), self.hint, self.result, self.history])
-        self.add_class("rl-gin-table")
-        self._bots_play()
+                          w.HBox([self.knock_mode, self.hint_toggle]), self.hint, self.result, self.history],
+                         "rl-gin-table")
+        self.bots_play()
         self.refresh()
 
     # -- the game behind the table ----------------------------------------
 
     @property
     def hand_state(self) -> g.State:
-        return self.state3.hand if self.three else self.state2
+        return self.state.hand if self.three else self.state  # type: ignore[no-any-return]
 
     @property
     def seat(self) -> int | None:
         """Your seat in the current hand (0 or 1), or None while you sit out."""
         if not self.three:
             return 0
-        r = self.state3.roles
+        r = self.state.roles
         return 0 if r.box == YOU else 1 if r.captain == YOU else None
 
     @property
     def over(self) -> bool:
         if self.three:
-            return self.state3.over
-        return self.state2.phase in (g.Phase.GAME_OVER, g.Phase.MATCH_OVER)
+            return bool(self.state.over)
+        return self.state.phase in (g.Phase.GAME_OVER, g.Phase.MATCH_OVER)  # type: ignore[no-any-return]
 
-    def _apply(self, action: g.Action) -> None:
-        who = self._name(self.hand_state.to_play)
-        if self.three:
-            self.state3 = th.apply(self.state3, action)
-        else:
-            self.state2 = g.apply(self.state2, action)
-        self.moves.append(f"{who}: {action}")
+    def player_name(self, state: Any) -> str:
+        return self._name(self.hand_state.to_play)
 
     def _name(self, seat: int) -> str:
         if not self.three:
             return YOU if seat == 0 else f"Bot ({self.bot.name})"
-        r = self.state3.roles
-        return r.box if seat == 0 else r.captain
+        r = self.state.roles
+        return r.box if seat == 0 else r.captain  # type: ignore[no-any-return]
 
-    def _bots_play(self) -> None:
-        """Let the bots act until it is your turn, the hand ends or the game ends
-        (while you sit out, they wait for "Watch the hand")."""
-        if self.seat is None:
-            return
-        for _ in range(10_000):
-            s = self.hand_state
-            if self.over or s.phase is g.Phase.HAND_OVER or s.to_play == self.seat:
-                return
-            self._apply(self.bot.act(s))
+    def bot_to_act(self) -> Bot | None:
+        """The bot, until it is your turn, the hand ends or the game ends (while you sit out,
+        the bots wait for "Watch the hand")."""
+        s = self.hand_state
+        if self.seat is None or self.over or s.phase is g.Phase.HAND_OVER or s.to_play == self.seat:
+            return None
+        return self.bot
+
+    def bot_view(self) -> g.State:
+        return self.hand_state
 
     # -- your moves ---------------------------------------------------------
 
     def play(self, action: g.Action) -> None:
         """Make your move, then the bot's; an illegal move is explained, not made."""
-        try:
-            self._apply(action)
-        except g.IllegalAction as exc:
-            self.result.value = f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
-            return
+        super().play(action)
         self.knock_mode.value = False
-        self._bots_play()
-        self.refresh()
 
     def next_hand(self) -> None:
-        self._apply(g.NEXT_HAND if self.hand_state.phase is g.Phase.HAND_OVER else g.NEXT_GAME)
-        self._bots_play()
+        self.apply(g.NEXT_HAND if self.hand_state.phase is g.Phase.HAND_OVER else g.NEXT_GAME)
+        self.bots_play()
         self.refresh()
 
     def sit_out_hand(self) -> None:
@@ -128,7 +116,7 @@ class GinTable(w.VBox):
             s = self.hand_state
             if self.over or s.phase is g.Phase.HAND_OVER:
                 break
-            self._apply(self.bot.act(s))
+            self.apply(self.bot.act(s))
         self.refresh()
 
     def _card_click(self, card: Any) -> None:
@@ -136,18 +124,12 @@ class GinTable(w.VBox):
 
     # -- drawing the table --------------------------------------------------
 
-    def _button(self, label: str, css: str, on_click: Any) -> w.Button:
-        b = w.Button(description=label)
-        b.add_class(css)
-        b.on_click(lambda _: on_click())
-        return b
-
     def refresh(self) -> None:
         s = self.hand_state
         seat = self.seat
         if self.three:
-            r = self.state3.roles
-            scores = ", ".join(f"{p} {v}" for p, v in self.state3.scores.items())
+            r = self.state.roles
+            scores = ", ".join(f"{p} {v}" for p, v in self.state.scores.items())
             self.roles.value = (f"<b>Box:</b> {r.box} (deals) · <b>Captain:</b> {r.captain} · "
                                 f"<b>Sitting out:</b> {r.sitting_out}")
         else:
@@ -181,12 +163,12 @@ class GinTable(w.VBox):
                       "draw_discard": "Take the discard", "big_gin": "Big gin!"}
             for a in g.legal_actions(s):
                 if a.kind in labels:
-                    acts.append(self._button(labels[a.kind], f"rl-{a.kind.replace('_', '-')}",
+                    acts.append(self.button(labels[a.kind], f"rl-{a.kind.replace('_', '-')}",
                                              lambda a=a: self.play(a)))
         if s.phase in (g.Phase.HAND_OVER, g.Phase.GAME_OVER) and not self.over:
-            acts.append(self._button("Next hand", "rl-next-hand", self.next_hand))
+            acts.append(self.button("Next hand", "rl-next-hand", self.next_hand))
         if self.three and seat is None and s.phase not in (g.Phase.HAND_OVER,) and not self.over:
-            acts.append(self._button("Watch the hand (you sit out)", "rl-sit-out", self.sit_out_hand))
+            acts.append(self.button("Watch the hand (you sit out)", "rl-sit-out", self.sit_out_hand))
         self.actions.children = acts
         self.hint.value = ""
         if self.hint_toggle.value and my_turn:
@@ -203,5 +185,4 @@ class GinTable(w.VBox):
                                  f"<ol>{steps}</ol>")
         if self.over:
             self.result.value += "<div class='rl-game-over'><b>Game over.</b></div>"
-        self.history.value = "<details><summary>History</summary><ol>" + "".join(
-            f"<li>{html.escape(x)}</li>" for x in self.moves[-60:]) + "</ol></details>"
+        self.history.value = self.log_html(60)

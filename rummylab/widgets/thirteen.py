@@ -10,6 +10,7 @@ import ipywidgets as w
 from .. import three_thirteen as tt
 from ..three_thirteen import game as g
 from ..three_thirteen.bots import make_bot
+from .base import GameTable
 from .style import MELD_COLOURS, card_chip, deadwood_colour
 
 
@@ -56,10 +57,11 @@ class ThirteenAnalyzer(w.VBox):
         self.output.value = out
 
 
-class ThirteenTable(w.VBox):
+class ThirteenTable(GameTable):
     """Play Three Thirteen against bots: you are player 0."""
 
     def __init__(self, players: int = 2, opponent: str = "greedy", *, seed: int = 0, rules: tt.Rules = tt.DEFAULT):
+        self.game = g.GAME
         self.state = g.new_game(players, rules, seed)
         self.bots = [make_bot(opponent, seed + i) for i in range(players)]
         self.status = w.HTML()
@@ -67,35 +69,13 @@ class ThirteenTable(w.VBox):
         self.hand_box = w.HBox()
         self.actions = w.HBox()
         self.history = w.HTML()
-        super().__init__([self.status, self.hand_box, self.actions, self.history])
-        self.add_class("rl-313-table")
-        self.moves: list[str] = []
-        self._bots_play()
+        super().__init__([self.status, self.hand_box, self.actions, self.history], "rl-313-table")
+        self.bots_play()
         self.refresh()
 
-    def _apply(self, action: g.Action) -> None:
-        who = "You" if self.state.to_play == 0 else f"Bot {self.state.to_play}"
-        self.state = g.apply(self.state, action)
-        self.moves.append(f"{who}: {action}")
-
-    def _bots_play(self) -> None:
-        while self.state.phase in (g.Phase.DRAW, g.Phase.DISCARD) and self.state.to_play != 0:
-            self._apply(self.bots[self.state.to_play].act(self.state))
-
-    def play(self, action: g.Action) -> None:
-        try:
-            self._apply(action)
-        except g.IllegalAction as exc:
-            self.status.value += f"<div style='color:#b71c1c'>{html.escape(str(exc))}</div>"
-            return
-        self._bots_play()
-        self.refresh()
-
-    def _button(self, label: str, css: str, action: Any) -> w.Button:
-        b = w.Button(description=label)
-        b.add_class(css)
-        b.on_click(lambda _: self.play(action))
-        return b
+    def bot_to_act(self) -> Any | None:
+        s = self.state
+        return self.bots[s.to_play] if s.phase in (g.Phase.DRAW, g.Phase.DISCARD) and s.to_play != 0 else None
 
     def refresh(self) -> None:
         s = self.state
@@ -117,10 +97,9 @@ class ThirteenTable(w.VBox):
         self.hand_box.children = buttons
         acts = []
         if s.phase is g.Phase.DRAW and s.to_play == 0:
-            acts = [self._button("Draw from stock", "rl-313-draw-stock", g.DRAW_STOCK),
-                    self._button("Take the discard", "rl-313-draw-discard", g.DRAW_DISCARD)]
+            acts = [self.button("Draw from stock", "rl-313-draw-stock", lambda: self.play(g.DRAW_STOCK)),
+                    self.button("Take the discard", "rl-313-draw-discard", lambda: self.play(g.DRAW_DISCARD))]
         elif s.phase is g.Phase.ROUND_OVER:
-            acts = [self._button("Next round", "rl-313-next", g.NEXT_ROUND)]
+            acts = [self.button("Next round", "rl-313-next", lambda: self.play(g.NEXT_ROUND))]
         self.actions.children = acts
-        self.history.value = "<details><summary>History</summary><ol>" + "".join(
-            f"<li>{html.escape(x)}</li>" for x in self.moves[-40:]) + "</ol></details>"
+        self.history.value = self.log_html(40)

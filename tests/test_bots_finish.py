@@ -1,0 +1,114 @@
+"""Bots always finish: every pairing of every family plays seeded games to the end, and no bot
+ever takes a discard only to trade cards back: a natural card taken from the pile leaves the
+taker's score (deadwood, penalty, loser points) strictly below what it was before the take,
+so a run of pick-ups cannot go on for ever; wild cards and jokers taken are never thrown
+while a natural card could go."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from typing import Any
+
+import pytest
+
+import rummylab
+from rummylab.gin import bots as gin_bots
+from rummylab.gin import game as gin
+from rummylab.gin import three_handed as th
+from rummylab.gin.analysis import gin_kernel
+from rummylab.indian import bots as indian_bots
+from rummylab.indian import game as indian
+from rummylab.indian.analysis import loser_count, masks
+from rummylab.three_thirteen import bots as tt_bots
+from rummylab.three_thirteen import game as tt
+from rummylab.three_thirteen.analysis import penalty_of_cards
+
+COMPILED = rummylab.BACKEND == "cython"
+GAMES = int(os.environ.get("RUMMYLAB_BOT_GAMES", "40" if COMPILED else "4"))
+"""Games per pairing (random against random plays two: its games to 100 take hundreds of hands)."""
+
+
+def _check_pickups(history: list[tuple[Any, Any, Any]], score: Any, wild: Any, taking: tuple[str, ...],
+                   bots: dict[int, str]) -> int:
+    """Walk (state before, action, state after): each pick-up by a non-random bot pays for itself."""
+    takes = 0
+    pending: dict[int, tuple[int, Any]] = {}
+    for before, action, after in history:
+        me = before.to_play
+        if action.kind in taking:
+            pending[me] = (score(before, me), before.discards[-1])
+        elif me in pending and action.kind in ("discard", "knock", "go_out", "declare"):
+            pre, card = pending.pop(me)
+            if bots.get(me) == "random" or action.kind == "declare":
+                continue
+            takes += 1
+            if wild(before, card):
+                hand = before.hands[me] if isinstance(before.hands[me], tuple) else ()
+                naturals = [c for c in hand if not wild(before, c)]
+                assert not (naturals and wild(before, action.card)), (action, hand)
+            else:
+                assert score(after, me) < pre, (action, pre, score(after, me))
+    return takes
+
+
+def _play(game: Any, state: Any, seats: list[Any], view: Any = lambda s: s, limit: int = 200_000) -> list:
+    history = []
+    for _ in range(limit):
+        if not game.legal_actions(state):
+            return history
+        s = view(state)
+        bot = seats[0] if s.phase.name in ("DEAL_OVER",) else seats[s.to_play]
+        action = bot.act(s)
+        after = game.apply(state, action)
+        history.append((s, action, view(after)))
+        state = after
+    raise AssertionError(f"no end after {limit} actions")
+
+
+@pytest.mark.parametrize("pair", list(itertools.combinations_with_replacement(["random", "greedy", "strong"], 2)))
+def test_gin_pairings_finish(pair: tuple[str, str]) -> None:
+    k = gin_kernel()
+    takes = 0
+    n = 2 if pair == ("random", "random") else GAMES
+    for seed in range(n):
+        seats = [gin_bots.make_bot(b, seed * 2 + i) for i, b in enumerate(pair)]
+        hist = _play(gin.GAME, gin.new_game(gin.DEFAULT, seed), seats)
+        takes += _check_pickups(hist, lambda s, p: k.deadwood(s.hands[p]) if s.hands[p].bit_count() == 10 else 99,
+                                lambda s, c: False, ("take_upcard", "draw_discard"), dict(enumerate(pair)))
+    assert pair == ("random", "random") or takes > 0
+
+
+def test_three_handed_finishes() -> None:
+    k = gin_kernel()
+    for seed in range(GAMES // 4):
+        bot = gin_bots.make_bot("strong", seed)
+        hist = _play(th.GAME, th.new_game(("A", "B", "C"), seed=seed), [bot, bot], view=lambda s: s.hand)
+        _check_pickups(hist, lambda s, p: k.deadwood(s.hands[p]) if s.hands[p].bit_count() == 10 else 99,
+                       lambda s, c: False, ("take_upcard", "draw_discard"), {})
+
+
+# the planner tries every unseen card: minutes a game on the Python twin, so compiled only
+@pytest.mark.parametrize("pair", list(itertools.combinations_with_replacement(["greedy", "planner"], 2))
+                         if COMPILED else [("greedy", "greedy")])
+def test_three_thirteen_pairings_finish(pair: tuple[str, str]) -> None:
+    takes = 0
+    for seed in range(max(GAMES // 8, 2)):
+        seats = [tt_bots.make_bot(b, seed * 2 + i) for i, b in enumerate(pair)]
+        hist = _play(tt.GAME, tt.new_game(2, seed=seed), seats)
+        takes += _check_pickups(hist, lambda s, p: penalty_of_cards(s.hands[p], s.round_no, s.rules),
+                                lambda s, c: c.rank == s.wild_rank, ("draw_discard",), {})
+    assert takes > 0
+
+
+@pytest.mark.parametrize("pair", list(itertools.combinations_with_replacement(["random", "greedy"], 2)))
+def test_indian_pairings_finish(pair: tuple[str, str]) -> None:
+    takes = 0
+    for seed in range(max(GAMES // 8, 2)):
+        seats = [(indian_bots.GreedyBot if b == "greedy" else indian_bots.RandomBot)(seed * 2 + i)
+                 for i, b in enumerate(pair)]
+        hist = _play(indian.GAME, indian.new_game(2, seed=seed, pool=101 if seed % 2 else None), seats)
+        takes += _check_pickups(
+            hist, lambda s, p: loser_count(s.rules.kernel(), *masks(s.hands[p]), s.wild_rank, s.rules),
+            lambda s, c: c.is_joker or c.rank == s.wild_rank, ("draw_discard",), dict(enumerate(pair)))
+    assert pair == ("random", "random") or takes > 0
