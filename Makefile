@@ -27,14 +27,18 @@ $(VENV)/.build-tools: $(VENV)/bin/python pyproject.toml
 	$(PIP) install --quiet "setuptools>=74" "Cython>=3.0" "numpy>=2"
 	touch $@
 
+CHECK_KERNEL := RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/python -c "import rummylab; assert rummylab.BACKEND == 'cython'; print('rummylab', rummylab.__version__, 'kernel:', rummylab.BACKEND)"
+
 $(VENV)/.installed-lab: $(VENV)/.build-tools $(SOURCES)
 	$(PIP) install --quiet --no-build-isolation -e ".[lab]"
-	RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/python -c "import rummylab; assert rummylab.BACKEND == 'cython'; print('rummylab', rummylab.__version__, 'kernel:', rummylab.BACKEND)"
+	$(CHECK_KERNEL)
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed-lab
+# One install (one kernel build) with the test tools too; it covers `make lab` as well.
+$(VENV)/.installed-test: $(VENV)/.build-tools $(SOURCES)
 	$(PIP) install --quiet --no-build-isolation -e ".[lab,test]"
-	touch $@
+	$(CHECK_KERNEL)
+	touch $@ $(VENV)/.installed-lab
 
 # Debian's Chromium for the real-browser tests (never a downloaded browser build).
 browser:

@@ -145,11 +145,17 @@ def wild_options(rules: Any, *, every_card_one: bool = False) -> WildOptions:
     raise ValueError(f"no wild-card search for {type(rules).__name__}: Three Thirteen or Indian rummy rules")
 
 
-def wild_kernel(options: WildOptions | Any, backend: str | None = None) -> WildKernel:
-    """The wild-card search for ``WildOptions`` or a game's ``Rules``."""
+def wild_kernel(options: WildOptions | Any, backend: str | None = None, *, every_card_one: bool = False) -> WildKernel:
+    """The wild-card search for ``WildOptions`` or a game's ``Rules`` (``every_card_one``: see
+    ``wild_options``)."""
+    return _kernel_of(options, backend or BACKEND, every_card_one)
+
+
+@functools.lru_cache(maxsize=256)
+def _kernel_of(options: WildOptions | Any, backend: str, every_card_one: bool) -> WildKernel:
     if not isinstance(options, WildOptions):
-        options = wild_options(options)
-    return _wild_kernel(options, backend or BACKEND)
+        options = wild_options(options, every_card_one=every_card_one)
+    return _wild_kernel(options, backend)
 
 
 @functools.lru_cache(maxsize=64)

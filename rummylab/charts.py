@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,9 +21,41 @@ def enable_offline() -> None:
     import altair as alt
 
     if not _OFFLINE:
-        alt.JupyterChart.enable_offline()
+        _offline_bundle(alt)
         alt.renderers.enable("jupyter", offline=True)
         _OFFLINE = True
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rummylab"
+
+
+def _offline_bundle(alt: Any) -> None:
+    """JupyterChart's offline JavaScript: bundling it takes vl-convert about 2 s, so the bundle
+    is kept on disk (per Altair and vl-convert version) and every later kernel loads it at once,
+    which counts when a class starts 30 kernels."""
+    import vl_convert as vlc
+
+    chart = alt.JupyterChart
+    path = _cache_dir() / f"jupyterchart-{alt.__version__}-{getattr(vlc, '__version__', '0')}.js"
+    if getattr(chart, "_is_offline", False):
+        return
+    try:
+        if path.is_file() and hasattr(chart, "_esm"):
+            chart._esm = path.read_text(encoding="utf-8")
+            chart._is_offline = True
+            return
+    except OSError:
+        pass
+    chart.enable_offline()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(str(chart._esm), encoding="utf-8")
+        tmp.replace(path)  # atomic: a kernel never reads half a bundle
+    except (OSError, AttributeError):
+        pass  # no cache (a read-only home, say): every kernel bundles again
 
 
 def live(chart: Any) -> Any:

@@ -27,11 +27,18 @@ from rummylab.indian.game import (
     replay,
 )
 
-PACK = Counter(list(DECK) * 2 + [JOKER] * 2)
+
+def _count(cards: list) -> dict[int, int]:
+    """How many of each card, keyed by rank and suit as one int (fast to hash and compare)."""
+    return dict(Counter([c.rank * 8 + c.suit for c in cards]))
 
 
-def all_cards(s: State) -> Counter:
-    return Counter([c for h in s.hands for c in h] + list(s.stock) + list(s.discards))
+PACK = _count(list(DECK) * 2 + [JOKER] * 2)
+
+
+def all_cards(s: State) -> dict[int, int]:
+    """How many of each card the hands, the stock and the pile hold."""
+    return _count([c for h in s.hands for c in h] + list(s.stock) + list(s.discards))
 
 
 def test_deal() -> None:

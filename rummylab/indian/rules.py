@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._wild_py import WildKernel
-from ..backend import wild_kernel, wild_options
+from ..backend import wild_kernel
 from ..cards import RANKS, Card, parse_cards
 
 POINTS = (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -83,11 +83,11 @@ class Rules:
 
     def kernel(self, backend: str | None = None) -> WildKernel:
         """The search for the least loser count with two lives ("cython", "python" or selected)."""
-        return wild_kernel(wild_options(self), backend)
+        return wild_kernel(self, backend)
 
     def declaration_kernel(self, backend: str | None = None) -> WildKernel:
         """The same search counting every card 1: 0 means a valid declaration exists."""
-        return wild_kernel(wild_options(self, every_card_one=True), backend)
+        return wild_kernel(self, backend, every_card_one=True)
 
 
 DEFAULT = Rules()

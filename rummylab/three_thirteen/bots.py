@@ -30,21 +30,26 @@ class GreedyBot:
     def best_discards(self, state: State, hand: Sequence[Card]) -> list[tuple[int, Card]]:
         """(penalty after, card) for each distinct discard, best first."""
         w = state.wild_rank
+        k = state.rules.kernel()
+        masks = deck_masks(hand)[:3]
         options = []
         for c in sorted(set(hand)):
             if self.keeps_wilds and c.rank == w and any(x.rank != w for x in hand):
                 continue
-            options.append((self._pen(state, without(hand, c)), -state.rules.points[c.rank], c))
+            options.append((penalty_of_masks(k, _remove(masks, c.bit), w), -state.rules.points[c.rank], c))
         options.sort()
         return [(p, c) for p, _, c in options]
 
     def wants_discard(self, state: State) -> bool:
         hand = state.hands[state.to_play]
         top = state.discards[-1]
-        now = self._pen(state, hand)
         if self.keeps_wilds and top.rank == state.wild_rank:
             return True
-        return min(self._pen(state, without(list(hand) + [top], c)) for c in set(hand)) < now
+        k, w = state.rules.kernel(), state.wild_rank
+        masks = deck_masks(hand)[:3]
+        now = penalty_of_masks(k, masks, w)
+        with_top = _add(masks, top.bit)
+        return min(penalty_of_masks(k, _remove(with_top, c.bit), w) for c in set(hand)) < now
 
     def choose(self, state: State, ranked: list[tuple[int, Card]]) -> Card:
         return ranked[0][1]

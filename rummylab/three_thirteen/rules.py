@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._wild_py import WildKernel
-from ..backend import wild_kernel, wild_options
+from ..backend import wild_kernel
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,7 +43,7 @@ class Rules:
 
     def kernel(self, backend: str | None = None) -> WildKernel:
         """The wild-card search for these rules ("cython", "python", or the selected backend)."""
-        return wild_kernel(wild_options(self), backend)
+        return wild_kernel(self, backend)
 
 
 DEFAULT = Rules()
