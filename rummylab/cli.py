@@ -75,6 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="'dask' (a LocalCluster of --workers), 'threads' (this process), or a Dask address")
         q.add_argument("--no-progress", action="store_true")
     o.set_defaults(run=_odds)
+    le = sub.add_parser("lessons", help="the teacher's answer key")
+    lsub = le.add_subparsers(dest="lessons_command", required=True)
+    k = lsub.add_parser("key", help="every exercise with its answer, why, a hint and common wrong answers")
+    k.add_argument("--html", help="also write the key as a standalone HTML page")
+    le.set_defaults(run=_lessons)
     s = sub.add_parser("serve", help="serve the lessons as a click-through app (Voilà, 127.0.0.1 only)")
     s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: ./notebooks)")
     s.add_argument("--port", type=int, default=8866)
@@ -127,6 +132,20 @@ def _odds(args: argparse.Namespace) -> str:
         (table.write_csv if args.out.endswith(".csv") else table.write_parquet)(args.out)
         lines.append(f"  written to {args.out}")
     return "\n".join(lines)
+
+
+def _lessons(args: argparse.Namespace) -> str:
+    from . import lessons
+
+    text = lessons.key_text()
+    if args.html:
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(lessons.key_html())
+        except OSError as exc:
+            raise ValueError(f"cannot write {args.html}: {exc.strerror}") from None
+        text += f"\n\nwritten to {args.html}"
+    return text
 
 
 def _serve(args: argparse.Namespace) -> str:

@@ -24,30 +24,38 @@ def seed(default: int = 2026) -> int:
 
 @dataclass(frozen=True, repr=False)
 class Feedback:
-    """The verdict on an answer."""
+    """The verdict on an answer: right, wrong (with why), or None while no answer is written."""
 
-    right: bool
+    right: bool | None
     why: str
 
     def __bool__(self) -> bool:
-        return self.right
+        return bool(self.right)
 
     def __str__(self) -> str:
-        return ("✔ Right. " if self.right else "✘ Not quite. ") + self.why
+        mark = {True: "✔ Right. ", False: "✘ Not quite. ", None: "✎ "}[self.right]
+        return mark + self.why
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
-        colour = "#1b5e20" if self.right else "#b71c1c"
+        colour = {True: "#1b5e20", False: "#b71c1c", None: "#37474f"}[self.right]
         return f"<div class='rl-feedback' style='color:{colour}'>{html.escape(str(self))}</div>"
 
 
 @dataclass(frozen=True)
 class Exercise:
+    """A question, its answer (computed by the package) and why; a hint; common wrong answers."""
+
     prompt: str
     answer: Callable[[], Any]
     explain: Callable[[], str]
     normalise: Callable[[Any], Any] = lambda x: x
+    hint: str = ""
+    mistakes: Callable[[], dict[Any, str]] = dict
+    """Normalised wrong answers that many give, each with what went wrong."""
+    lesson: str = ""
+    """The notebook that asks it."""
 
 
 def _cards_set(x: Any) -> frozenset[str]:
@@ -56,6 +64,7 @@ def _cards_set(x: Any) -> frozenset[str]:
 
 HAND_02 = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 HAND_02B = "3H 4H 5H 6H 7H 8H 9H 6S 6D KC"
+CORNER_02 = "KH AH 2H 5C 5D 5S 9C TC JC 7D"
 KNOCK_03 = ("AS 2S 3S 7H 7D 7C 9C TC JC 4D", "4S 5S 8C KS QH JD 8S 6H 2C 9H")
 UNDERCUT_04 = ("AS 2S 3S 7H 7D 7C 9C TC JC 4D", "5S 6S 7S QH QD QS 2H 3H 4H AD")
 DISCARD_06 = "AS 2S 3S 7H 7D 7C 9C TC JC KD QH"
@@ -64,63 +73,133 @@ NO_LIFE_09 = "AS 2S 3S 5H 9H 8C 9D 9C 9S 2D 4C 6H KD"
 EXERCISES: dict[str, Exercise] = {
     "deck_size": Exercise(
         "How many cards does a gin deck have?", lambda: 52,
-        lambda: "One standard deck: 4 suits × 13 ranks = 52 cards, no jokers.", int),
+        lambda: "One standard deck: 4 suits × 13 ranks = 52 cards, no jokers.", int,
+        hint="Four suits, thirteen ranks; does gin use jokers?",
+        mistakes=lambda: {
+            54: "Gin is played without jokers: the 52 cards of one standard deck."},
+        lesson="00-start-here"),
     "stock_after_deal": Exercise(
         "After the deal of two-handed gin, how many cards are in the stock?",
-        lambda: 31, lambda: "52 cards − 10 − 10 dealt − 1 upcard = 31.", int),
+        lambda: 31, lambda: "52 cards − 10 − 10 dealt − 1 upcard = 31.", int,
+        hint="Count what leaves the deck: two hands of ten, and one more card.",
+        mistakes=lambda: {
+            32: "The upcard is turned face up from the stock too: 52 - 20 - 1 = 31.",
+            42: "Each player gets ten cards, not five: 52 - 10 - 10 - 1 = 31."},
+        lesson="01-dealing-and-the-upcard"),
     "deadwood": Exercise(
         f"What is the deadwood of {HAND_02}?",
         lambda: gin.deadwood(HAND_02),
-        lambda: "Melds " + ", ".join(str(m) for m in gin.analyze(HAND_02).melds) + "; KD alone counts 10.", int),
+        lambda: "Melds " + ", ".join(str(m) for m in gin.analyze(HAND_02).melds) + "; KD alone counts 10.", int,
+        hint="Find the melds first; only the cards left over count.",
+        mistakes=lambda: {
+            13: "A king counts 10, not 13: J, Q and K are worth 10 each."},
+        lesson="02-melds-and-deadwood"),
     "deadwood_split_run": Exercise(
         f"What is the least deadwood of {HAND_02B}? (Hint: a run can be cut.)",
         lambda: gin.deadwood(HAND_02B),
         lambda: "Cut the 7-card run around 6H: " + ", ".join(str(m) for m in gin.analyze(HAND_02B).melds)
-        + "; only KC is left.", int),
+        + "; only KC is left.", int,
+        hint="The seven hearts need not all stay in one run: could 6H join the sixes?",
+        mistakes=lambda: {
+            22: "That keeps the seven-card run whole: 6S 6D KC are left (6 + 6 + 10). Cut the run so 6H makes "
+            "a set with 6S 6D: 3H 4H 5H and 7H 8H 9H stay runs, and only KC is left."},
+        lesson="02-melds-and-deadwood"),
+    "around_the_corner": Exercise(
+        f"What is the least deadwood of {CORNER_02}?",
+        lambda: gin.deadwood(CORNER_02),
+        lambda: "Melds " + ", ".join(str(m) for m in gin.analyze(CORNER_02).melds)
+        + "; KH AH 2H is no run (the ace is low only), so 10 + 1 + 2 + 7 = 20.", int,
+        hint="Is K-A-2 a run in gin? The ace is low only.",
+        mistakes=lambda: {
+            7: "K-A-2 is not a run: the ace is low only, so KH AH 2H count 10 + 1 + 2, and 7D is left too."},
+        lesson="02-melds-and-deadwood"),
     "knock_points": Exercise(
         f"The knocker holds {KNOCK_03[0]}, the defender {KNOCK_03[1]}. How many points does the knocker score?",
         lambda: gin.score_knock(*KNOCK_03).knocker_points,
-        lambda: " ".join(_explain(gin.score_knock(*KNOCK_03))), int),
+        lambda: " ".join(_explain(gin.score_knock(*KNOCK_03))), int,
+        hint="Lay off first: which of the defender's cards fit the knocker's melds?",
+        mistakes=lambda: {
+            68: "You forgot the layoffs: the defender lays off 4S 5S 8C on the knocker's melds before counting, "
+            "so 55 - 4 = 51, not 72 - 4."},
+        lesson="03-knocking-and-layoffs"),
     "undercut": Exercise(
         f"The knocker holds {UNDERCUT_04[0]}, the defender {UNDERCUT_04[1]}. Who scores, and how much? "
         "Answer like ('defender', 28).",
         lambda: ("defender", gin.score_knock(*UNDERCUT_04).defender_points),
         lambda: " ".join(_explain(gin.score_knock(*UNDERCUT_04))),
-        lambda x: (str(x[0]).lower(), int(x[1]))),
+        lambda x: (str(x[0]).lower(), int(x[1])),
+        hint="Compare the two deadwoods after layoffs. Who has less, and what bonus does that earn?",
+        mistakes=lambda: {
+            ("defender", 3): "The difference is 3, but an undercut also earns the undercut bonus of 25: 28.",
+            ("knocker", 3): "The defender has less deadwood (1 against 4): an undercut, and the defender scores.",
+            ("knocker", 28): "The defender, not the knocker, scores an undercut."},
+        lesson="04-gin-big-gin-and-undercut"),
     "next_roles": Exercise(
         "P1 is in the box, P2 captain, P3 sits out. The box loses. Who is in the box next?",
         lambda: three_handed.next_roles(three_handed.Roles(box="P1", captain="P2", sitting_out="P3"),
                                         "box_lost").box,
         lambda: "A losing box sits out; the captain moves into the box and the sitter becomes captain.",
-        lambda x: str(x).strip().upper()),
+        lambda x: str(x).strip().upper(),
+        hint="A box that loses leaves the box. Who takes it over?",
+        mistakes=lambda: {
+            "P1": "A losing box does not stay: P1 sits out next.",
+            "P3": "The sitter becomes captain; the captain (P2) moves into the box."},
+        lesson="05-three-handed-gin-in-the-box"),
     "best_discard": Exercise(
         f"Holding {DISCARD_06} after the draw, which discards leave the least deadwood?",
         lambda: _cards_set(gin.best_discards(DISCARD_06).discards),
         lambda: f"Discarding KD or QH leaves deadwood {gin.best_discards(DISCARD_06).deadwood}; both are optimal.",
-        _cards_set),
+        _cards_set,
+        hint="Try each card: which discards leave the least deadwood? There may be more than one.",
+        mistakes=lambda: {
+            frozenset({"KD"}): "KD is one best discard, but QH leaves the same deadwood: name both.",
+            frozenset({"QH"}): "QH is one best discard, but KD leaves the same deadwood: name both."},
+        lesson="04-gin-big-gin-and-undercut"),
     "wild_rank_round_8": Exercise(
         "In round 8 of Three Thirteen, which rank is wild?",
         lambda: "T", lambda: "Round r deals r + 2 cards and that rank is wild: round 8 deals 10 cards, so tens.",
-        lambda x: "T" if str(x).strip().upper() in ("T", "10") else str(x).strip().upper()),
+        lambda x: "T" if str(x).strip().upper() in ("T", "10") else str(x).strip().upper(),
+        hint="The wild rank follows the hand size, not the round number.",
+        mistakes=lambda: {
+            "8": "Round 8 deals 10 cards, and the wild rank is the hand size: tens (T), not eights."},
+        lesson="07-three-thirteen"),
     "thirteen_penalty": Exercise(
         "Round 3 (fives wild): what is the least penalty of 5H 7S 9S KD 2C?",
         lambda: _thirteen().penalty,
-        lambda: "The wild 5H fills the gap in 7S _ 9S (as 8S); KD and 2C are left: 10 + 2 = 12.", int),
+        lambda: "The wild 5H fills the gap in 7S _ 9S (as 8S); KD and 2C are left: 10 + 2 = 12.", int,
+        hint="The 5H is wild in round 3: where can it stand in?",
+        mistakes=lambda: {
+            17: "5H is wild this round: it fills 7S _ 9S as the 8S, so it does not count. Only KD and 2C do.",
+            31: "7S, 9S and the wild 5H make a run (5H as 8S): only KD and 2C are left."},
+        lesson="07-three-thirteen"),
     "pure_or_not": Exercise(
         "Sevens are wild. Is 5H 6H 7H a pure sequence, an impure one, a set, or not a group?",
         lambda: "pure",
         lambda: "The 7H is in its own place, right after 6H: no joker stands in for a missing card, so it is pure.",
-        lambda x: str(x).strip().lower().replace(" sequence", "")),
+        lambda x: str(x).strip().lower().replace(" sequence", ""),
+        hint="A wild card in its own place is just that card.",
+        mistakes=lambda: {
+            "impure": "7H is wild, but here it stands in its own place after 6H: no card is missing, so the "
+            "sequence stays pure."},
+        lesson="08-pure-sequence"),
     "loser_points_no_life": Exercise(
         f"Sevens are wild. How many points does {NO_LIFE_09} lose when another player declares?",
         lambda: _indian_points(NO_LIFE_09),
         lambda: "It holds a pure sequence (AS 2S 3S) but no second sequence, so every card counts: "
-        "86 points, capped at 80.", int),
+        "86 points, capped at 80.", int,
+        hint="Two sequences, one of them pure? If not, every card counts, up to a cap.",
+        mistakes=lambda: {
+            86: "Every card counts, but a loser loses at most 80 points in one deal."},
+        lesson="09-indian-rummy-scoring"),
     "gin_outs": Exercise(
         f"Holding {HAND_02}, how many of the unseen cards make gin on the next draw?",
         lambda: len(_draws().gin_cards),
         lambda: "The gin outs are " + " ".join(str(c) for c in sorted(_draws().gin_cards))
-        + ": each completes or extends a meld so that KD can be discarded.", int),
+        + ": each completes or extends a meld so that KD can be discarded.", int,
+        hint="Which unseen cards let you meld all but one card, which you then discard?",
+        mistakes=lambda: {
+            3: "Count again: 4S, 7S, 8C and QC all make gin."},
+        lesson="10-hand-odds"),
 }
 
 
@@ -156,11 +235,82 @@ def _get(exercise: str) -> Exercise:
 
 
 def check(exercise: str, answer: Any) -> Feedback:
-    """Is ``answer`` right for this exercise? The feedback says why."""
+    """Is ``answer`` right for this exercise? The feedback says why (and, for a common wrong
+    answer, what went wrong). ``...`` (no answer yet) is neither right nor wrong."""
     ex = _get(exercise)
+    if answer is ...:
+        return Feedback(None, f"Write your answer in place of ... and run the cell again. {ex.prompt}"
+                        f" (Stuck? lessons.hint({exercise!r}) gives a hint.)")
     try:
         given = ex.normalise(answer)
     except (ValueError, TypeError, IndexError) as exc:
         return Feedback(False, f"I could not read that answer ({exc}). {ex.prompt}")
-    right = given == ex.normalise(ex.answer())
-    return Feedback(right, ex.explain())
+    if given == ex.normalise(ex.answer()):
+        return Feedback(True, ex.explain())
+    known = ex.mistakes()
+    if _hashable(given) and given in known:
+        return Feedback(False, known[given])
+    return Feedback(False, f"{answer!r} is not it. Hint: {ex.hint}" if ex.hint else f"{answer!r} is not it.")
+
+
+def _hashable(x: Any) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
+
+
+def hint(exercise: str) -> str:
+    """A hint for an exercise (never the answer)."""
+    return _get(exercise).hint
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """One exercise in the teacher's key."""
+
+    name: str
+    lesson: str
+    prompt: str
+    answer: Any
+    explanation: str
+    hint: str
+    mistakes: dict[Any, str]
+
+
+def key() -> list[KeyEntry]:
+    """The teacher's answer key: every exercise, lesson by lesson, with its answer and why."""
+    entries = [KeyEntry(name, ex.lesson, ex.prompt, ex.answer(), ex.explain(), ex.hint, ex.mistakes())
+               for name, ex in EXERCISES.items()]
+    return sorted(entries, key=lambda e: e.lesson)
+
+
+def _show(answer: Any) -> str:
+    if isinstance(answer, frozenset):
+        return " ".join(sorted(answer))
+    return str(answer)
+
+
+def key_text() -> str:
+    """The answer key as plain text."""
+    out = []
+    for e in key():
+        block = [f"[{e.lesson}] {e.name}", f"  Q: {e.prompt}", f"  A: {_show(e.answer)}", f"  Why: {e.explanation}"]
+        block += [f"  If a student says {_show(k)}: {v}" for k, v in e.mistakes.items()]
+        out.append("\n".join(block))
+    return "\n\n".join(out)
+
+
+def key_html() -> str:
+    """The answer key as a standalone HTML page (no scripts, nothing fetched)."""
+    rows = []
+    for e in key():
+        wrong = "".join(f"<li><b>{html.escape(_show(k))}</b>: {html.escape(v)}</li>" for k, v in e.mistakes.items())
+        rows.append(f"<section><h2>{html.escape(e.lesson)} · {html.escape(e.name)}</h2>"
+                    f"<p>{html.escape(e.prompt)}</p><p><b>Answer:</b> {html.escape(_show(e.answer))}</p>"
+                    f"<p><b>Why:</b> {html.escape(e.explanation)}</p><p><b>Hint:</b> {html.escape(e.hint)}</p>"
+                    + (f"<p>Common wrong answers:</p><ul>{wrong}</ul>" if wrong else "") + "</section>")
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>rummylab: the teacher's key</title>"
+            "<style>body{font-family:sans-serif;max-width:50em;margin:auto}section{border-top:1px solid #ccc}</style>"
+            "</head><body><h1>rummylab: the teacher's key</h1>" + "".join(rows) + "</body></html>")
