@@ -66,6 +66,11 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
+    def _repr_html_(self) -> str:
+        from .display import card_chip
+
+        return card_chip(self)
+
     @classmethod
     def parse(cls, token: str) -> Card:
         """One card from a string such as ``"AS"``, ``"10d"``, ``"K♥"`` or ``"JK"``."""
@@ -73,6 +78,23 @@ class Card:
 
 
 JOKER = Card(13, 4)
+
+
+class Cards(tuple):  # type: ignore[type-arg]
+    """A tuple of cards that shows itself as cards: ``AS TD KH`` in text, card chips in HTML."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self))
+
+    def __repr__(self) -> str:
+        return f"Cards({str(self)!r})"
+
+    def _repr_html_(self) -> str:
+        from .display import chips
+
+        return chips(self)
 """The printed joker."""
 
 DECK: tuple[Card, ...] = tuple(Card(r, s) for s in range(4) for r in range(13))
@@ -122,7 +144,7 @@ def parse_cards(
             items = list(cards)
         except TypeError:
             raise ValueError(f"cards must be a string or an iterable of cards, not {cards!r}") from None
-    out = tuple(c if isinstance(c, Card) else _parse_token(c) for c in items)
+    out = Cards(c if isinstance(c, Card) else _parse_token(c) for c in items)
     counts: dict[Card, int] = {}
     for c in out:
         counts[c] = counts.get(c, 0) + 1
@@ -181,7 +203,7 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
         low = mask & -mask
         out.append(BIT_CARD[low])
         mask ^= low
-    return tuple(out)
+    return Cards(out)
 
 
 def bits_of(mask: int) -> list[int]:

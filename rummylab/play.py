@@ -43,7 +43,7 @@ class Kind(str, enum.Enum):
         return str(self.value)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Action:
     """One move: its kind, and the card, groups or player it names (when it names one).
 
@@ -81,6 +81,9 @@ class Action:
         return cls(data["kind"], Card.parse(data["card"]) if "card" in data else None,
                    tuple(tuple(Card.parse(t) for t in g.split()) for g in groups) if groups is not None else None,
                    data.get("player"))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
 
     def __str__(self) -> str:
         parts = [self.kind.value] + ([str(self.card)] if self.card else [])

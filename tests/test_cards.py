@@ -95,3 +95,12 @@ def test_non_iterable_and_bad_items() -> None:
 def test_random_hands_bad_arguments(n: int, size: int, seed: object) -> None:
     with pytest.raises(ValueError):
         rl.random_hands(n, size, seed)  # type: ignore[arg-type]
+
+
+def test_cards_show_as_cards() -> None:
+    """In a notebook (and Voilà's app mode) cards and hands show as chips, in text as card strings."""
+    hand = rl.parse_cards("AS 10d K♥")
+    assert hand == tuple(hand) and str(hand) == "AS TD KH" and repr(hand) == "Cards('AS TD KH')"
+    assert hand._repr_html_().count("rl-chip") == 3
+    assert "rl-chip" in hand[0]._repr_html_() and "♥" in hand[2]._repr_html_()
+    assert str(rl.from_mask(rl.to_mask("2S AS"))) == "AS 2S"

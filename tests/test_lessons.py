@@ -65,3 +65,20 @@ def test_key_from_the_console_script() -> None:
     r = subprocess.run([sys.executable, "-m", "rummylab", "lessons", "key"], capture_output=True, text=True,
                        check=False)
     assert r.returncode == 0 and "[00-start-here] deck_size" in r.stdout
+
+
+def test_results_show_as_html() -> None:
+    """What a lesson displays reads well without code: melds as chips, sentences."""
+    from rummylab import gin, indian
+    from rummylab import three_thirteen as tt
+
+    shown = [gin.analyze("AS 2S 3S 7H 7D 7C 9C TC JC KD"), gin.best_discards("AS 2S 3S 7H 7D 7C 9C TC JC KD QH"),
+             gin.score_knock("AS 2S 3S 7H 7D 7C 9C TC JC 4D", "4S 5S 8C KS QH JD 8S 6H 2C 9H"),
+             tt.analyze("5H 7S 9S KD 2C", 3), indian.loser_points("AS 2S 3S 5H 6H JK 9D 9C 9S KD KC 4C 8D", "7"),
+             indian.check_declaration("AS 2S 3S 5H 6H JK 9D 9C 9S KD QD 7C 7H",
+                                      ["AS 2S 3S", "5H 6H JK", "9D 9C 9S", "KD QD 7C 7H"], "7")]
+    for result in shown:
+        page = result._repr_html_()
+        assert "rl-chip" in page and "Card(" not in page
+    assert "The knocker scores 51" in shown[2]._repr_html_()
+    assert "Discard QH or KD" in shown[1]._repr_html_()

@@ -33,12 +33,13 @@ def test_there_are_lessons() -> None:
     assert len(NOTEBOOKS) >= 9
 
 
-def text_of(cell: nbformat.NotebookNode) -> str:
+def text_of(cell: nbformat.NotebookNode, plain_only: bool = False) -> str:
+    """The text a cell shows (``plain_only``: only outputs with no HTML, which Voilà shows as text)."""
     parts = []
     for out in cell.get("outputs", []):
         if out.get("output_type") == "stream":
             parts.append(out["text"])
-        elif "data" in out and "text/plain" in out["data"]:
+        elif "data" in out and "text/plain" in out["data"] and not (plain_only and "text/html" in out["data"]):
             parts.append(out["data"]["text/plain"])
     return "".join(parts).strip()
 
@@ -91,6 +92,9 @@ def _check_outputs(path: Path, nb: nbformat.NotebookNode) -> None:
     for cell in nb.cells:
         if "exercise" in cell.get("metadata", {}).get("tags", []):
             assert "Write your answer in place of ..." in text_of(cell), text_of(cell)
+    for cell in nb.cells:  # app mode (Voilà, no code shown): cards as chips and sentences, no Python reprs
+        shown = text_of(cell, plain_only=True)
+        assert "Card('" not in shown and "Action(kind=" not in shown, (path.stem, shown)
     widgets = [c for c in nb.cells if "widget" in c.get("metadata", {}).get("tags", [])]
     assert widgets, "every lesson has a live widget"
     for cell in widgets:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import FULL_DECK, Card, CardsLike, parse_cards
+from ..display import result_html
 from ..melds import Meld, MeldRules, melds_of
 
 GIN_MELDS = MeldRules()
@@ -46,6 +47,11 @@ class HandAnalysis:
         """Every card melded (with 11 cards: big gin)."""
         return self.deadwood == 0
 
+    def _repr_html_(self) -> str:
+        verdict = "gin: every card melded" if self.gin else (
+            "can knock" if self.deadwood <= KNOCK_LIMIT else "cannot knock yet")
+        return result_html(f"Deadwood {self.deadwood} ({verdict})", self.melds, self.deadwood_cards)
+
 
 @dataclass(frozen=True)
 class DiscardAnalysis:
@@ -62,6 +68,14 @@ class DiscardAnalysis:
     @property
     def can_knock(self) -> bool:
         return self.deadwood <= self.knock_limit
+
+    def _repr_html_(self) -> str:
+        best = " or ".join(str(c) for c in sorted(self.discards))
+        lines = [f"Discard {best}: deadwood {self.deadwood} after the discard"
+                 + ("; big gin (all 11 cards melded)" if self.big_gin else
+                    "; gin" if self.deadwood == 0 else "; can knock" if self.can_knock else "; cannot knock yet")]
+        return result_html(f"{len(self.cards)} cards: {' '.join(map(str, self.cards))}", lines=lines,
+                           left=sorted(self.discards), left_label="best discards")
 
     @property
     def gin(self) -> bool:

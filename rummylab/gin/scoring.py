@@ -9,6 +9,7 @@ from itertools import product
 from typing import Literal
 
 from ..cards import DECK, RANK_MASK, Card, CardsLike, mask_cards, parse_cards
+from ..display import result_html
 from ..melds import Meld, melds_of
 from .analysis import GIN_MELDS, gin_kernel
 from .rules import DEFAULT, Rules
@@ -45,6 +46,15 @@ class KnockResult:
     def net(self) -> int:
         """Points to the knocker minus points to the defender."""
         return self.knocker_points - self.defender_points
+
+    def _repr_html_(self) -> str:
+        if not self.valid:
+            return result_html("Not a valid knock", lines=[self.reason], left_label="layoffs")
+        who, points = ("The defender", self.defender_points) if self.defender_points else (
+            "The knocker", self.knocker_points)
+        lines = [f"Knocker's deadwood {self.knocker_deadwood}, defender's {self.defender_deadwood} after layoffs",
+                 f"{who} scores {points}"]
+        return result_html(f"{self.kind}", self.knocker_melds, self.layoffs, lines, left_label="laid off")
 
 
 def _mask(cards: Iterable[Card]) -> int:

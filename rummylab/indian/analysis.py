@@ -12,6 +12,7 @@ import numpy as np
 from .._wild_py import loser_count as _loser_count
 from ..backend import IMPOSSIBLE
 from ..cards import ACES, Card, CardsLike, cards_str, check_mask, parse_cards, two_deck_masks
+from ..display import chips, result_html
 from ..wild_melds import WildMeld, melds_of
 from .rules import DEFAULT, HAND_SIZE, POINTS, Rules, wild_rank_index
 
@@ -139,6 +140,12 @@ class Declaration:
     types: tuple[GroupKind | None, ...]
     groups: tuple[tuple[Card, ...], ...]
 
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<div>{chips(g)} {t or 'not a group'}</div>" for g, t in zip(self.groups, self.types,
+                                                                                  strict=False))
+        colour = "#1b5e20" if self.valid else "#b71c1c"
+        return f"<div class='rl-result-block'>{rows}<div style='color:{colour}'><b>{self.reason}</b></div></div>"
+
 
 def check_declaration(hand: CardsLike, groups: Iterable[CardsLike], wild_rank: WildRank,
                       rules: Rules = DEFAULT) -> Declaration:
@@ -222,6 +229,12 @@ class LoserPoints:
     ungrouped: tuple[Card, ...]
     discard: Card | None = None
     """For 14 cards: the discard that gives these points."""
+
+    def _repr_html_(self) -> str:
+        why = ("two lives" if self.lives else "no two lives (a pure sequence and another): every card counts")
+        lines = [f"Discard {self.discard}"] if self.discard else []
+        return result_html(f"Loser points {self.points} ({why})", self.groups, self.ungrouped, lines,
+                           left_label="ungrouped")
 
 
 def loser_count(kernel: Any, once: int, twice: int, jokers: int, w: int, rules: Rules) -> int:

@@ -9,6 +9,7 @@ import numpy as np
 
 from .._wild_py import WildKernel, _remove
 from ..cards import FULL_DECK, RANKS, Card, CardsLike, deck_masks, parse_cards
+from ..display import result_html
 from ..wild_melds import WildMeld, melds_of
 from .rules import DEFAULT as DEFAULT
 from .rules import Rules as Rules
@@ -40,6 +41,10 @@ class Analysis:
     penalty: int
     melds: tuple[WildMeld, ...]
     leftover: tuple[Card, ...]
+
+    def _repr_html_(self) -> str:
+        return result_html(f"Round {self.round_no}, {self.wild_rank}s wild: penalty {self.penalty}", self.melds,
+                           self.leftover, left_label="left over")
 
 
 Masks = tuple[int, int, int]
