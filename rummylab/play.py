@@ -180,6 +180,18 @@ class Game(Generic[S]):
         return state
 
 
+def play_out(game: Game[S], state: S, act: Callable[[S], Any], done: Callable[[S], bool],
+             max_actions: int = 200_000) -> S:
+    """Apply ``act(state)`` (a bot's choice) until ``done(state)``. Bots never cycle, so a game
+    that does not end within ``max_actions`` is a bug: RuntimeError names the game and its seed."""
+    for _ in range(max_actions):
+        if done(state):
+            return state
+        state = game.apply(state, act(state))
+    raise RuntimeError(f"{game.name} game with seed {state.seed} did not finish in "  # type: ignore[attr-defined]
+                       f"{max_actions} actions")
+
+
 def game_of(name: str) -> Game[Any]:
     """The declared game of a family name ("gin", "gin_three_handed", "three_thirteen", "indian")."""
     if name not in FAMILIES:

@@ -8,11 +8,13 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, bits_of, rng_from
+from ..play import play_out
 from .analysis import gin_kernel
 from .game import (
     BIG_GIN,
     DRAW_DISCARD,
     DRAW_STOCK,
+    GAME,
     NEXT_GAME,
     NEXT_HAND,
     PASS,
@@ -21,7 +23,6 @@ from .game import (
     Kind,
     Phase,
     State,
-    apply,
     legal_actions,
     new_game,
 )
@@ -167,12 +168,8 @@ def make_bot(name: str, seed: SeedLike = None) -> Bot:
 
 def play_game(bots: Sequence[Bot], rules: Rules = DEFAULT, seed: int = 0, max_actions: int = 100_000) -> State:
     """Play one game (to the target) and return its final state."""
-    state = new_game(rules, seed)
-    for _ in range(max_actions):
-        if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
-            return state
-        state = apply(state, bots[state.to_play].act(state))
-    raise RuntimeError(f"game with seed {seed} did not finish in {max_actions} actions")
+    return play_out(GAME, new_game(rules, seed), lambda s: bots[s.to_play].act(s),
+                    lambda s: s.phase in (Phase.GAME_OVER, Phase.MATCH_OVER), max_actions)
 
 
 def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rules: Rules = DEFAULT,

@@ -196,12 +196,8 @@ GAME: play.Game[State] = play.Game(
 def play_game(bots: dict[str, Bot], rules: Rules = THREE_HANDED, seed: int = 0,
               players: Sequence[str] = ("P1", "P2", "P3"), max_actions: int = 200_000) -> State:
     """One game to the target; ``bots`` maps each player to the bot that plays for them."""
-    state = new_game(players, rules, seed)
-    for _ in range(max_actions):
-        if state.over:
-            return state
-        state = apply(state, bots[state.to_play].act(state.hand))
-    raise RuntimeError(f"three-handed game with seed {seed} did not finish in {max_actions} actions")
+    return play.play_out(GAME, new_game(players, rules, seed), lambda s: bots[s.to_play].act(s.hand),
+                         lambda s: s.over, max_actions)
 
 
 def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy", "greedy"),

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import Card, SeedLike, rng_from, without
+from ..cards import RANKS, Card, SeedLike, rng_from, without
+from ..play import play_out
 from .analysis import best_declaration, loser_count, masks
 from .game import (
     DRAW_DISCARD,
     DRAW_STOCK,
     DROP,
     FINISH,
+    GAME,
     LEAVE,
     MISS_TURN,
     NEXT_DEAL,
@@ -19,7 +21,6 @@ from .game import (
     Kind,
     Phase,
     State,
-    apply,
     legal_actions,
     new_game,
 )
@@ -111,7 +112,7 @@ class GreedyBot:
                     return DRAW_DISCARD
             return DRAW_STOCK if state.stock or len(state.discards) > 1 else DRAW_DISCARD
         dk = state.rules.declaration_kernel()
-        rank = "A23456789TJQK"[state.wild_rank]
+        rank = RANKS[state.wild_rank]
         for c in sorted(set(hand)):
             rest = without(hand, c)
             if dk.penalty(*masks(rest)[:2], state.wild_rank, masks(rest)[2], 1, 1) == 0:
@@ -122,15 +123,9 @@ class GreedyBot:
 
 
 def play(state: State, bots: Sequence[Any], max_actions: int = 20_000) -> State:
-    """Play until the game is over (each player by its bot)."""
-    for _ in range(max_actions):
-        if state.phase is Phase.GAME_OVER:
-            return state
-        if state.phase is Phase.DEAL_OVER:
-            state = apply(state, bots[0].act(state))
-        else:
-            state = apply(state, bots[state.to_play].act(state))
-    raise RuntimeError(f"no result after {max_actions} actions")
+    """Play until the game is over (each player by its bot; the first bot between deals)."""
+    return play_out(GAME, state, lambda s: (bots[0] if s.phase is Phase.DEAL_OVER else bots[s.to_play]).act(s),
+                    lambda s: s.phase is Phase.GAME_OVER, max_actions)
 
 
 def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,

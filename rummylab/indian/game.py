@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import play
-from ..cards import DECK, JOKER, Card, without
+from ..cards import DECK, JOKER, RANKS, Card, without
 from ..play import IllegalAction as IllegalAction
 from ..play import check_seed, evolve, replace_at, restock
 from .analysis import check_declaration, loser_count, masks
@@ -317,7 +317,7 @@ def _why_not_finish(s: State, a: Action) -> str | None:
 
 
 def _rank(s: State) -> str:
-    return "A23456789TJQK"[s.wild_rank]
+    return RANKS[s.wild_rank]
 
 
 def _drop(s: State, me: int) -> State:

@@ -10,8 +10,9 @@ import numpy as np
 
 from .._wild_py import _add, _dead, _remove
 from ..cards import DECK, Card, SeedLike, bits_of, deck_masks, rng_from, without
+from ..play import play_out
 from .analysis import DEFAULT, Rules, penalty_of_cards, penalty_of_masks
-from .game import DRAW_DISCARD, DRAW_STOCK, NEXT_ROUND, Action, Kind, Phase, State, apply, new_game
+from .game import DRAW_DISCARD, DRAW_STOCK, GAME, NEXT_ROUND, Action, Kind, Phase, State, new_game
 
 
 class GreedyBot:
@@ -124,12 +125,9 @@ def make_bot(name: str, seed: SeedLike = None) -> GreedyBot:
 
 def play_game(bots: Sequence[GreedyBot], rules: Rules = DEFAULT, seed: int = 0,
               max_actions: int = 200_000) -> State:
-    state = new_game(len(bots), rules, seed)
-    for _ in range(max_actions):
-        if state.phase is Phase.GAME_OVER:
-            return state
-        state = apply(state, bots[state.to_play].act(state))
-    raise RuntimeError(f"game with seed {seed} did not finish in {max_actions} actions")
+    """Play one game of 11 rounds and return its final state."""
+    return play_out(GAME, new_game(len(bots), rules, seed), lambda s: bots[s.to_play].act(s),
+                    lambda s: s.phase is Phase.GAME_OVER, max_actions)
 
 
 def simulate(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"), rules: Rules = DEFAULT,

@@ -140,7 +140,8 @@ class IndianTable(GameTable):
         """Declare: the table groups your 14 cards into a valid declaration if one exists."""
         groups = indian.best_declaration(self.state.hands[0], RANKS[self.state.wild_rank], self.state.rules)
         if groups is None:
-            self.moves.append("No valid declaration yet: a wrong show would cost 80.")
+            self.moves.append("No valid declaration yet: a wrong show would cost "
+                              f"{self.state.rules.wrong_show_points}.")
             self.refresh()
             return
         held = list(self.state.hands[0])
