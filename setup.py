@@ -1,8 +1,25 @@
-"""Builds the compiled meld kernels (ext/*.pyx -> rummylab._kernel, rummylab._wild)."""
+"""Builds the compiled meld kernels (ext/*.pyx -> rummylab._kernel, rummylab._wild) and packs
+the lessons (notebooks/*.ipynb -> rummylab/notebooks in the wheel)."""
+
+import shutil
+from pathlib import Path
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+
+class BuildWithLessons(build_py):
+    """The lessons ship inside the package, so `pip install rummylab` brings them."""
+
+    def run(self) -> None:
+        super().run()
+        target = Path(self.build_lib) / "rummylab" / "notebooks"
+        target.mkdir(parents=True, exist_ok=True)
+        for nb in sorted(Path("notebooks").glob("*.ipynb")):
+            shutil.copy(nb, target / nb.name)
+
 
 setup(
     ext_modules=cythonize(
@@ -12,5 +29,6 @@ setup(
         compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False},
         nthreads=2,
     ),
+    cmdclass={"build_py": BuildWithLessons},
     options={"build_ext": {"parallel": 2}},  # the two kernels compile side by side
 )

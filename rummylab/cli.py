@@ -75,13 +75,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="'dask' (a LocalCluster of --workers), 'threads' (this process), or a Dask address")
         q.add_argument("--no-progress", action="store_true")
     o.set_defaults(run=_odds)
-    le = sub.add_parser("lessons", help="the teacher's answer key")
+    le = sub.add_parser("lessons", help="the lessons for a class, and the teacher's answer key")
     lsub = le.add_subparsers(dest="lessons_command", required=True)
     k = lsub.add_parser("key", help="every exercise with its answer, why, a hint and common wrong answers")
     k.add_argument("--html", help="also write the key as a standalone HTML page")
+    cp = lsub.add_parser("copy", help="copy the lessons into a folder for a class")
+    cp.add_argument("folder")
+    cp.add_argument("--force", action="store_true", help="overwrite lessons already in the folder")
     le.set_defaults(run=_lessons)
     s = sub.add_parser("serve", help="serve the lessons as a click-through app (Voilà, 127.0.0.1 only)")
-    s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: ./notebooks)")
+    s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: the packaged lessons)")
     s.add_argument("--port", type=int, default=8866)
     s.set_defaults(run=_serve)
     return p
@@ -136,6 +139,13 @@ def _odds(args: argparse.Namespace) -> str:
 
 def _lessons(args: argparse.Namespace) -> str:
     from . import lessons
+
+    if args.lessons_command == "copy":
+        from .serve import copy_lessons
+
+        written = copy_lessons(args.folder, args.force)
+        kept = "" if args.force else " (lessons already there were kept; --force overwrites)"
+        return f"rummylab: {len(written)} lessons copied to {args.folder}{kept}"
 
     text = lessons.key_text()
     if args.html:

@@ -6,7 +6,9 @@ Voilà's ``lab`` template links Font Awesome from a CDN although Voilà bundles 
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -16,10 +18,38 @@ from pathlib import Path
 TEMPLATE = "rummylab"
 
 
+LAB_EXTRA = 'pip install "rummylab[lab]"'
+
+
 def lessons_dir() -> Path:
-    """./notebooks if there is one, else the lessons beside the package (a source checkout)."""
-    here = Path.cwd() / "notebooks"
-    return here if here.is_dir() else Path(__file__).resolve().parent.parent / "notebooks"
+    """The lessons: those packed in the installed package, else the source checkout's notebooks/."""
+    packed = Path(__file__).resolve().parent / "notebooks"
+    if any(packed.glob("*.ipynb")):
+        return packed
+    return Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def copy_lessons(folder: Path | str, force: bool = False) -> list[Path]:
+    """Copy the lessons into ``folder`` (made if needed) for a class; existing files are kept
+    unless ``force``. Returns the files written."""
+    target = Path(folder)
+    if target.exists() and not target.is_dir():
+        raise ValueError(f"{target} is a file, not a folder")
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    for nb in sorted(lessons_dir().glob("*.ipynb")):
+        out = target / nb.name
+        if out.exists() and not force:
+            continue
+        shutil.copy(nb, out)
+        written.append(out)
+    return written
+
+
+def require_voila() -> None:
+    """A clear one-line error (not a traceback) when the lab extra is not installed."""
+    if importlib.util.find_spec("voila") is None:
+        raise ValueError(f"serving lessons needs Voilà, which is not installed: {LAB_EXTRA}")
 
 
 def _voila_templates() -> Path:
@@ -69,7 +99,10 @@ def voila_command(path: Path | str | None = None, port: int = 8866) -> tuple[lis
 
 def serve(path: Path | str | None = None, port: int = 8866) -> int:
     """Serve the lessons until interrupted (Ctrl+C); returns Voilà's exit status."""
+    require_voila()
     path = path or lessons_dir()
+    if not Path(path).exists():
+        raise ValueError(f"{path}: no such lesson or folder")
     cmd, env = voila_command(path, port)
     print(f"rummylab: serving {path} at http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
     try:

@@ -123,11 +123,13 @@ class IndianOracle:
         low = (avail & -avail).bit_length() - 1
         rest = avail & ~(1 << low)
         best = min(INF, self.values[low] + self.least(rest, pure, seqs, drops))
-        if drops:
+        if drops and best:
             best = min(best, self.least(rest, pure, seqs, drops - 1))
         for m, dp, dq, _ in self.groups.get(low, ()):
+            if not best:
+                break  # nothing beats 0
             if not m & ~avail:
-                v = self.least(avail & ~m, max(pure - dp, 0), max(seqs - dq, 0), drops)
+                v = self.least(avail & ~m, pure - dp if pure > dp else 0, seqs - dq if seqs > dq else 0, drops)
                 if v < best:
                     best = v
         return best

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
+
+from rummylab.serve import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,15 +34,42 @@ def test_binder_build_and_lessons(tmp_path: Path) -> None:
     env["VIRTUAL_ENV"] = str(venv)
     env.update(RUMMYLAB_N="1000", RUMMYLAB_SEED="2026", JUPYTER_CONFIG_DIR=str(tmp_path / "jcfg"),
                JUPYTER_DATA_DIR=str(tmp_path / "jdata"), JUPYTER_RUNTIME_DIR=str(tmp_path / "jrun"))
-    run([str(venv / "bin" / "pip"), "install", "--quiet", "-r", "binder/requirements.txt"], repo, env)
+    # --no-compile: only what the lessons import gets byte-compiled, when imported
+    run([str(venv / "bin" / "pip"), "install", "--quiet", "--no-compile", "-r", "binder/requirements.txt"], repo, env)
     out = run(["bash", "binder/postBuild"], repo, env)
     assert "rummylab kernel: cython" in out
-    notebooks = sorted(str(p.relative_to(repo)) for p in (repo / "notebooks").glob("*.ipynb"))
-    assert len(notebooks) >= 7
-    # run from outside the source tree, so the installed (compiled) package is what the lessons import
-    work = tmp_path / "work"
-    work.mkdir()
-    for nb in notebooks:
-        (work / Path(nb).name).write_bytes((repo / nb).read_bytes())
-    run([str(venv / "bin" / "jupyter"), "execute", "--kernel_name=python3", *sorted(p.name for p in work.iterdir())],
-        work, env)
+    # postBuild installed a wheel: the lessons ship inside it, and the CLI copies them out
+    work = tmp_path / "work"  # outside the source tree, so the installed (compiled) package is imported
+    out = run([str(venv / "bin" / "rummylab"), "lessons", "copy", str(work)], tmp_path, env)
+    notebooks = sorted(p.name for p in work.glob("*.ipynb"))
+    assert notebooks == sorted(p.name for p in (repo / "notebooks").glob("*.ipynb")) and len(notebooks) >= 11, out
+    packed = run([str(venv / "bin" / "python"), "-c", "from rummylab.serve import lessons_dir; print(lessons_dir())"],
+                 tmp_path, env)
+    assert "site-packages" in packed, packed
+    run([str(venv / "bin" / "jupyter"), "execute", "--kernel_name=python3", *notebooks], work, env)
+    _serves_a_packed_lesson(venv, tmp_path, env)
+
+
+def _serves_a_packed_lesson(venv: Path, tmp_path: Path, env: dict[str, str]) -> None:
+    """`rummylab serve` with no path serves the packaged lessons (Voilà on 127.0.0.1), then stops."""
+    port = free_port()
+    log = (tmp_path / "serve.log").open("w")
+    proc = subprocess.Popen([str(venv / "bin" / "rummylab"), "serve", "--port", str(port)], cwd=tmp_path, env=env,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/voila.js", timeout=5):
+                    break
+            except OSError:
+                if time.time() > deadline or proc.poll() is not None:
+                    raise AssertionError((tmp_path / "serve.log").read_text()[-3000:]) from None
+                time.sleep(0.5)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/tree", timeout=30) as r:
+            page = r.read().decode()
+        assert "00-start-here.ipynb" in page and "10-hand-odds.ipynb" in page
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        log.close()

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from rummylab.cli import main
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -46,3 +49,36 @@ def test_bad_input_is_one_line_and_exit_2(hand: str, token: str) -> None:
     assert r.returncode == 2
     assert r.stdout == ""
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("rummylab: error:") and token in r.stderr
+
+
+def test_lessons_copy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "class"
+    assert main(["lessons", "copy", str(folder)]) == 0
+    assert len(list(folder.glob("*.ipynb"))) >= 11 and "copied" in capsys.readouterr().out
+    assert main(["lessons", "copy", str(folder)]) == 0
+    assert "0 lessons copied" in capsys.readouterr().out  # a teacher's edits are kept
+    assert main(["lessons", "copy", str(folder), "--force"]) == 0
+    (tmp_path / "afile").write_text("x")
+    assert main(["lessons", "copy", str(tmp_path / "afile")]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+
+
+def test_serve_without_the_lab_extra_says_how_to_get_it() -> None:
+    block = ("import sys\n"
+             "class Block:\n"
+             "    def find_spec(self, name, path=None, target=None):\n"
+             "        if name == 'voila': raise ImportError('not installed')\n"
+             "sys.meta_path.insert(0, Block())\n"
+             "import importlib.util\n"
+             "importlib.util.find_spec = lambda name, *a: None if name == 'voila' else _find(name, *a)\n")
+    code = ("import importlib.util; _find = importlib.util.find_spec\n" + block
+            + "from rummylab.cli import main; sys.exit(main(['serve']))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip().splitlines() == [
+        'rummylab: error: serving lessons needs Voilà, which is not installed: pip install "rummylab[lab]"']
+
+
+def test_serve_a_missing_path(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "/no/such/lesson.ipynb"]) == 2
+    assert "no such lesson or folder" in capsys.readouterr().err

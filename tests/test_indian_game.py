@@ -9,6 +9,7 @@ from itertools import pairwise
 import pytest
 from conftest import PARTS
 
+import rummylab
 from rummylab import indian
 from rummylab.cards import DECK, JOKER, parse_cards
 from rummylab.indian.bots import GreedyBot, RandomBot, play, simulate
@@ -214,7 +215,8 @@ def test_thousands_of_pool_games_keep_the_rules(pool: int, part: int) -> None:
 
 
 def test_simulate() -> None:
-    df = simulate(6, players=3, pool=101, bots=["greedy", "random", "greedy"], seed=2)
-    assert df.height == 6 and set(df.columns) >= {"game", "deals", "winner", "score_0"}
+    n = 6 if rummylab.BACKEND == "cython" else 2  # the greedy bot searches every discard: slow on the twin
+    df = simulate(n, players=3, pool=101, bots=["greedy", "random", "greedy"], seed=2)
+    assert df.height == n and set(df.columns) >= {"game", "deals", "winner", "score_0"}
     with pytest.raises(ValueError, match="bots"):
         simulate(1, players=3, bots=["greedy"])

@@ -12,6 +12,7 @@ import pytest
 from conftest import backends
 from oracle import Oracle, oracle_deadwood
 
+import rummylab
 import rummylab as rl
 from rummylab import odds
 from rummylab.melds import MeldRules
@@ -192,11 +193,12 @@ def test_three_thirteen_monte_carlo_is_within_4_se_of_exact_round_one() -> None:
     once = np.array([sum(1 << (16 * (c // 13) + c % 13) for c in h) for h in hands], dtype=np.uint64)
     pen = tt.penalty_batch(once, np.zeros_like(once), 1)
     exact_mean, exact_melded = float(pen.mean()), float((pen == 0).mean())
-    mc = odds.three_thirteen_dealt(20_000, 9, decks=1).row(0, named=True)
+    compiled = rummylab.BACKEND == "cython"  # 11 rounds of search: smaller samples on the Python twin
+    mc = odds.three_thirteen_dealt(20_000 if compiled else 3_000, 9, decks=1).row(0, named=True)
     assert mc["round"] == 1 and mc["cards"] == 3
     assert abs(mc["mean_penalty"] - exact_mean) <= 4 * mc["se"]
     assert abs(mc["p_melded"] - exact_melded) <= 4 * mc["se_melded"]
-    two = odds.three_thirteen_dealt(2_000, 9, decks=2)
+    two = odds.three_thirteen_dealt(2_000 if compiled else 300, 9, decks=2)
     assert two.height == 11 and (two["decks"] == 2).all()
     with pytest.raises(ValueError, match="decks"):
         odds.three_thirteen_dealt(10, 1, decks=4)
