@@ -13,8 +13,10 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(VENV)/.installed-lab
 	$(BIN)/jupyter lab notebooks/ --ip=127.0.0.1 $(ROOT_FLAG)
 
+# Lint runs beside the compiled suite (it needs little CPU); then the suite on the Python twin.
 test: $(VENV)/.installed-test browser
-	$(MAKE) lint unit-tests pure-python-tests
+	$(MAKE) -j2 lint unit-tests
+	$(MAKE) pure-python-tests
 
 install: $(VENV)/.installed-lab
 
@@ -36,7 +38,7 @@ $(VENV)/.installed-lab: $(VENV)/.build-tools $(SOURCES)
 
 # One install (one kernel build) with the test tools too; it covers `make lab` as well.
 $(VENV)/.installed-test: $(VENV)/.build-tools $(SOURCES)
-	$(PIP) install --quiet --no-build-isolation -e ".[lab,test]"
+	$(PIP) install --quiet --no-compile --no-build-isolation -e ".[lab,test]"
 	$(CHECK_KERNEL)
 	touch $@ $(VENV)/.installed-lab
 
@@ -51,7 +53,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/mypy
 
 # pytest-xdist spreads the tests over every core (2 here); worksteal balances the long ones.
-XDIST := -n auto --dist worksteal
+XDIST := -n auto --dist worksteal --durations=15
 
 unit-tests: $(VENV)/.installed-test
 	RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/pytest $(XDIST)
