@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from . import BACKEND, __version__, gin
 from .cards import cards_str, parse_cards
@@ -83,9 +84,17 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("folder")
     cp.add_argument("--force", action="store_true", help="overwrite lessons already in the folder")
     le.set_defaults(run=_lessons)
+    cl = sub.add_parser("class", help="the class's progress")
+    csub = cl.add_subparsers(dest="class_command", required=True)
+    rp = csub.add_parser("report", help="who has done which exercise (a table, and --html for a page)")
+    rp.add_argument("--db", default=None, help="the progress database (default: $RUMMYLAB_DB or ./progress.sqlite)")
+    rp.add_argument("--html", help="also write the report with a chart as a standalone HTML page")
+    cl.set_defaults(run=_class)
     s = sub.add_parser("serve", help="serve the lessons as a click-through app (Voilà, 127.0.0.1 only)")
     s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: the packaged lessons)")
     s.add_argument("--port", type=int, default=8866)
+    s.add_argument("--db", default=None, help="where named students' checks go (default: progress.sqlite in the "
+                   "served folder; the packaged lessons: ./progress.sqlite)")
     s.set_defaults(run=_serve)
     return p
 
@@ -158,10 +167,31 @@ def _lessons(args: argparse.Namespace) -> str:
     return text
 
 
+def _class(args: argparse.Namespace) -> str:
+    import polars as pl
+
+    from .progress import Progress, default_db, report_html
+
+    db = Path(args.db) if args.db else (default_db() or Path("progress.sqlite"))
+    if not db.is_file():
+        raise ValueError(f"no progress database at {db} (give --db)")
+    table = Progress(db).report()
+    with pl.Config(tbl_rows=200, tbl_hide_dataframe_shape=True):
+        text = f"{table.select('student').n_unique()} students, {table['attempts'].sum() or 0} checks\n{table}"
+    if args.html:
+        try:
+            Path(args.html).write_text(report_html(table), encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"cannot write {args.html}: {exc.strerror}") from None
+        text += f"\nwritten to {args.html}"
+    return text
+
+
 def _serve(args: argparse.Namespace) -> str:
     from .serve import serve
 
-    status = serve(args.path, args.port)
+    db = args.db or (None if args.path else "progress.sqlite")  # never write into site-packages
+    status = serve(args.path, args.port, db)
     if status:
         raise SystemExit(status)
     return "rummylab: stopped"

@@ -246,11 +246,67 @@ def check(exercise: str, answer: Any) -> Feedback:
     except (ValueError, TypeError, IndexError) as exc:
         return Feedback(False, f"I could not read that answer ({exc}). {ex.prompt}")
     if given == ex.normalise(ex.answer()):
-        return Feedback(True, ex.explain())
+        return _recorded(exercise, Feedback(True, ex.explain()))
     known = ex.mistakes()
     if _hashable(given) and given in known:
-        return Feedback(False, known[given])
-    return Feedback(False, f"{answer!r} is not it. Hint: {ex.hint}" if ex.hint else f"{answer!r} is not it.")
+        return _recorded(exercise, Feedback(False, known[given]))
+    return _recorded(exercise, Feedback(False, f"{answer!r} is not it. Hint: {ex.hint}" if ex.hint
+                                        else f"{answer!r} is not it."))
+
+
+_STUDENT: str | None = None
+
+
+def set_student(name: str) -> str:
+    """Who is answering (for the teacher's progress table); ValueError says what is wrong."""
+    global _STUDENT
+    from .progress import check_name
+
+    _STUDENT = check_name(name)
+    return _STUDENT
+
+
+def student() -> str | None:
+    """The name given in this session, if any."""
+    return _STUDENT
+
+
+def _recorded(exercise: str, feedback: Feedback) -> Feedback:
+    """Record a checked answer when a student has named themselves and the class keeps progress;
+    a database problem is said in the feedback, never raised: the lesson goes on."""
+    from .progress import Progress, default_db
+
+    db = default_db()
+    if _STUDENT is None or db is None:
+        return feedback
+    try:
+        Progress(db).record(_STUDENT, _get(exercise).lesson, exercise, bool(feedback.right))
+    except (ValueError, OSError) as exc:
+        return Feedback(feedback.right, f"{feedback.why} (Your progress was not saved: {exc}.)")
+    return feedback
+
+
+def name_box() -> Any:
+    """A small widget for the top of a lesson: a student types their name once per session."""
+    import ipywidgets as w
+
+    text = w.Text(value=_STUDENT or "", placeholder="your name", description="Name", continuous_update=False,
+                  layout=w.Layout(width="320px"))
+    text.add_class("rl-name")
+    button = w.Button(description="That's me")
+    button.add_class("rl-name-ok")
+    note = w.HTML()
+    note.add_class("rl-name-note")
+
+    def save(_: Any) -> None:
+        try:
+            note.value = f"Hello, {html.escape(set_student(text.value))}: your checked answers count for the class."
+        except ValueError as exc:
+            note.value = f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
+
+    button.on_click(save)
+    text.observe(save, names="value")  # Enter (or leaving the box) saves too
+    return w.VBox([w.HBox([text, button]), note])
 
 
 def _hashable(x: Any) -> bool:

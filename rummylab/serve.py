@@ -86,24 +86,37 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def voila_command(path: Path | str | None = None, port: int = 8866) -> tuple[list[str], dict[str, str]]:
-    """The command and environment that serve ``path`` (a notebook or a folder) with Voilà."""
+def progress_db(path: Path | str, db: Path | str | None = None) -> Path:
+    """Where a class's checks go: ``db``, else ``progress.sqlite`` in the served folder."""
+    if db is not None:
+        return Path(db)
+    folder = Path(path) if Path(path).is_dir() else Path(path).parent
+    return folder / "progress.sqlite"
+
+
+def voila_command(path: Path | str | None = None, port: int = 8866,
+                  db: Path | str | None = None) -> tuple[list[str], dict[str, str]]:
+    """The command and environment that serve ``path`` (a notebook or a folder) with Voilà;
+    the kernels record named students' checks in ``progress_db(path, db)``."""
+    from .progress import DB_ENV
+
     path = path or lessons_dir()
     data_dir = offline_template()
     env = dict(os.environ)
+    env[DB_ENV] = str(progress_db(path, db).resolve())
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(data_dir), env.get("JUPYTER_PATH", "")]))
     cmd = [sys.executable, "-m", "voila", str(path), "--no-browser", f"--port={port}",
            "--Voila.ip=127.0.0.1", f"--template={TEMPLATE}", "--show_tracebacks=True"]
     return cmd, env
 
 
-def serve(path: Path | str | None = None, port: int = 8866) -> int:
+def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | None = None) -> int:
     """Serve the lessons until interrupted (Ctrl+C); returns Voilà's exit status."""
     require_voila()
     path = path or lessons_dir()
     if not Path(path).exists():
         raise ValueError(f"{path}: no such lesson or folder")
-    cmd, env = voila_command(path, port)
+    cmd, env = voila_command(path, port, db)
     print(f"rummylab: serving {path} at http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
     try:
         return subprocess.call(cmd, env=env)

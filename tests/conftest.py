@@ -33,3 +33,18 @@ def backends() -> list[str]:
 @pytest.fixture(params=backends())
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On the pure-Python run (RUMMYLAB_PURE_PYTHON=1), skip what that run would only repeat: tests
+    that name their backend (the compiled run already ran them on both) and tests marked ``once``
+    (they do not touch a kernel)."""
+    if os.environ.get("RUMMYLAB_PURE_PYTHON") != "1":
+        return
+    keep, repeat = [], []
+    for item in items:
+        named = "backend" in getattr(item, "fixturenames", ()) and "[" in item.name
+        (repeat if named or item.get_closest_marker("once") else keep).append(item)
+    if repeat:
+        config.hook.pytest_deselected(items=repeat)
+        items[:] = keep

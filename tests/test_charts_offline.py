@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.once
+
 CODE = ("from rummylab import charts; charts.enable_offline(); import altair as alt; "
         "assert alt.JupyterChart._is_offline and len(alt.JupyterChart._esm) > 100_000; print('ok')")
 
