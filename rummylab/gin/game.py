@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import play
-from ..cards import BIT_CARD, DECK, Card, mask_cards
+from ..cards import DECK, Card, mask_cards
 from ..play import IllegalAction as IllegalAction
 from ..play import check_seed
 from .analysis import gin_kernel
@@ -114,12 +114,8 @@ class State:
         return self.records[-1] if self.records else None
 
 
-def replace(s: State, **changes: Any) -> State:
-    """A copy of a state with some fields changed (dataclasses.replace, without re-running __init__)."""
-    new = object.__new__(State)
-    new.__dict__.update(s.__dict__)
-    new.__dict__.update(changes)
-    return new
+replace = play.evolve
+"""A copy of a state with some fields changed (without re-running __init__: the caller checked)."""
 
 
 def deal_hand(rules: Rules, seed: int, deal_no: int, dealer: int, **totals: Any) -> State:
@@ -147,13 +143,6 @@ def new_game(rules: Rules = DEFAULT, seed: int = 0) -> State:
 
 def _kernel_dw(mask: int) -> int:
     return int(gin_kernel().deadwood(mask))
-
-
-def knock_discards(state: State) -> list[Card]:
-    """Cards the player to act may discard face down to knock (or go gin)."""
-    mask = state.hands[state.to_play]
-    taken = state.taken.bit if state.taken else 0
-    return [BIT_CARD[b] for dw, b in gin_kernel().each_removal(mask) if b != taken and dw <= state.rules.knock_limit]
 
 
 def legal_actions(state: State) -> list[Action]:

@@ -210,21 +210,21 @@ def _draw_stock(s: State) -> tuple[State, Card]:
                   drawn=replace_at(s.drawn, me, True)), card
 
 
-def _present(why: str | None = None) -> Any:
-    """A verify for the draw phase: a player who has left only misses turns."""
-    def verify(s: State, a: Action) -> str | None:
-        if s.left[s.to_play] and a.kind is not Kind.MISS_TURN:
-            return "this player has left: the table plays a missed turn"
-        return why
-    return verify
+def _why_not_present(s: State, a: Action) -> str | None:
+    """In the draw phase, a player who has left only misses turns."""
+    if s.left[s.to_play] and a.kind is not Kind.MISS_TURN:
+        return "this player has left: the table plays a missed turn"
+    return None
 
 
 def _why_not_draw_stock(s: State, a: Action) -> str | None:
-    return _present()(s, a) or (None if s.stock or len(s.discards) > 1 else "the stock and the discard pile are empty")
+    if s.stock or len(s.discards) > 1:
+        return _why_not_present(s, a)
+    return _why_not_present(s, a) or "the stock and the discard pile are empty"
 
 
 def _why_not_draw_discard(s: State, a: Action) -> str | None:
-    return _present()(s, a) or (None if s.discards else "the discard pile is empty")
+    return _why_not_present(s, a) or (None if s.discards else "the discard pile is empty")
 
 
 def _take_stock(s: State, a: Action) -> State:
@@ -371,10 +371,10 @@ GAME: play.Game[State] = play.Game(
     moves={
         Phase.DRAW: (play.Move(kind=Kind.DRAW_STOCK, do=_take_stock, verify=_why_not_draw_stock),
                      play.Move(kind=Kind.DRAW_DISCARD, do=_take_discard, verify=_why_not_draw_discard),
-                     play.Move(kind=Kind.DROP, do=lambda s, a: _drop(s, s.to_play), verify=_present()),
-                     play.Move(kind=Kind.MISS_TURN, do=_miss_turn, verify=_present()),
+                     play.Move(kind=Kind.DROP, do=lambda s, a: _drop(s, s.to_play), verify=_why_not_present),
+                     play.Move(kind=Kind.MISS_TURN, do=_miss_turn, verify=_why_not_present),
                      play.Move(kind=Kind.LEAVE, do=lambda s, a: evolve(s, left=replace_at(s.left, s.to_play, True)),
-                               verify=_present())),
+                               verify=_why_not_present)),
         Phase.DISCARD: (play.Move(kind=Kind.DISCARD, do=_discard, verify=_why_not_discard,
                                   candidates=play.each_card(Action, Kind.DISCARD)),
                         play.Move(kind=Kind.DECLARE, do=_discard, verify=_why_not_declare, candidates=lambda s: ())),
