@@ -228,14 +228,15 @@ def deck_masks(cards: Iterable[Card]) -> tuple[int, int, int, int]:
     cards held at least once, at least twice, three times."""
     once = twice = thrice = jokers = 0
     for c in cards:
-        if c.is_joker:
+        b = c._bit
+        if not b:
             jokers += 1
-        elif twice & c.bit:
-            thrice |= c.bit
-        elif once & c.bit:
-            twice |= c.bit
+        elif twice & b:
+            thrice |= b
+        elif once & b:
+            twice |= b
         else:
-            once |= c.bit
+            once |= b
     return once, twice, thrice, jokers
 
 

@@ -214,8 +214,9 @@ def test_drops() -> None:
     ({"A": 101, "B": 40, "C": 79}, 101, True, True),  # reaching 101 is out (row 24)
     ({"A": 100, "B": 40}, 101, False, False),
     ({"A": 120, "B": 80, "C": 10}, 101, True, False),  # a remaining player above 79 (row 25)
-    ({"A": 201, "B": 174}, 201, True, True),
-    ({"A": 230, "B": 175}, 201, True, False),
+    ({"A": 201, "B": 174, "C": 3}, 201, True, True),
+    ({"A": 201, "B": 174}, 201, True, False),  # two at the table: no re-join (row 31)
+    ({"A": 230, "B": 175, "C": 3}, 201, True, False),
 ])
 def test_pool_status(scores: dict, pool: int, eliminated: bool, rejoin: bool) -> None:
     s = indian.pool_status(scores, pool=pool, player="A")

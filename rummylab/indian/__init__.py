@@ -12,9 +12,9 @@ from .analysis import (
 )
 from .bots import GreedyBot, RandomBot, simulate
 from .deal import random_cuts, random_hands
-from .game import Action, IllegalAction, Phase, State, apply, history_json, legal_actions, new_game, replay
+from .game import Action, IllegalAction, Phase, State, apply, history_json, legal_actions, new_game, replay, standings
 from .pools import PoolStatus, pool_status
-from .rules import DEFAULT, POINTS, Rules, wild_rank_for_cut
+from .rules import BRIEF, DEFAULT, POINTS, Rules, wild_rank_for_cut
 
 __all__ = [
     "Action",
@@ -31,6 +31,8 @@ __all__ = [
     "random_hands",
     "replay",
     "simulate",
+    "standings",
+    "BRIEF",
     "DEFAULT",
     "POINTS",
     "Declaration",

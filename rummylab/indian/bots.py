@@ -17,6 +17,7 @@ from .game import (
     LEAVE,
     MISS_TURN,
     NEXT_DEAL,
+    RECONNECT,
     Action,
     Kind,
     Phase,
@@ -24,17 +25,19 @@ from .game import (
     legal_actions,
     new_game,
 )
+from .rules import DEFAULT, Rules
 
 
 class RandomBot:
-    """Random legal moves; sometimes drops, leaves, misses a turn or shows a wrong declaration."""
+    """Random legal moves; sometimes drops, leaves (and later reconnects), misses a turn or
+    shows a wrong declaration."""
 
     name = "random"
 
     def __init__(self, seed: SeedLike = None, drop: float = 0.03, wrong_show: float = 0.03, leave: float = 0.005,
-                 miss: float = 0.02) -> None:
+                 miss: float = 0.02, reconnect: float = 0.1) -> None:
         self.rng = rng_from(seed)
-        self.p = {"drop": drop, "wrong_show": wrong_show, "leave": leave, "miss": miss}
+        self.p = {"drop": drop, "wrong_show": wrong_show, "leave": leave, "miss": miss, "reconnect": reconnect}
 
     def act(self, state: State) -> Action:
         if state.phase is not Phase.DRAW and state.phase is not Phase.DISCARD:
@@ -42,7 +45,7 @@ class RandomBot:
             return acts[int(self.rng.integers(len(acts)))]
         if state.phase is Phase.DRAW:
             if state.left[state.to_play]:
-                return MISS_TURN
+                return RECONNECT if self.rng.random() < self.p["reconnect"] else MISS_TURN
             u = self.rng.random()
             for act, key in ((DROP, "drop"), (LEAVE, "leave"), (MISS_TURN, "miss")):
                 if u < self.p[key]:
@@ -77,14 +80,30 @@ class GreedyBot:
     def ranked_discards(self, state: State, hand: Sequence[Card]) -> list[tuple[int, Card]]:
         """(points after, card) for each distinct discard, best first (dearest card on ties)."""
         w = state.wild_rank
+        points = state.rules.kernel().points
+        naturals = any(not (x.is_joker or x.rank == w) for x in hand)
         options = []
-        for c in sorted(set(hand)):
-            if (c.is_joker or c.rank == w) and any(not (x.is_joker or x.rank == w) for x in hand):
+        for c, after in self._points_without(state, hand, set(hand)).items():
+            if (c.is_joker or c.rank == w) and naturals:
                 continue  # never throw a joker while a natural card can go
-            value = 0 if c.is_joker or c.rank == w else state.rules.kernel().points[c.rank]
-            options.append((self._points(state, without(hand, c)), -value, c))
+            value = 0 if c.is_joker or c.rank == w else points[c.rank]
+            options.append((after, -value, c))
         options.sort()
         return [(p, c) for p, _, c in options]
+
+    def _points_without(self, state: State, hand: Sequence[Card], cards: set[Card]) -> dict[Card, int]:
+        """For each of ``cards``, the loser points of ``hand`` without one copy of it."""
+        kernel, rules, w = state.rules.kernel(), state.rules, state.wild_rank
+        once, twice, jokers = masks(hand)
+        out = {}
+        for c in sorted(cards):
+            if c.is_joker:
+                out[c] = loser_count(kernel, once, twice, jokers - 1, w, rules)
+            elif twice & c.bit:
+                out[c] = loser_count(kernel, once, twice ^ c.bit, jokers, w, rules)
+            else:
+                out[c] = loser_count(kernel, once ^ c.bit, twice, jokers, w, rules)
+        return out
 
     def _hopeless(self, state: State, hand: Sequence[Card]) -> bool:
         once, twice, _ = masks(hand)
@@ -104,11 +123,11 @@ class GreedyBot:
             now = self._points(state, hand)
             if self.drops and not state.drawn[me] and self._hopeless(state, hand):
                 return DROP
-            if state.discards:
+            if state.discards and GAME.verify(state, DRAW_DISCARD) is None:  # never a forbidden joker
                 top = state.discards[-1]
                 with_top = list(hand) + [top]
                 if top.is_joker or top.rank == state.wild_rank or min(
-                        self._points(state, without(with_top, c)) for c in set(hand)) < now:
+                        self._points_without(state, with_top, set(hand)).values()) < now:
                     return DRAW_DISCARD
             return DRAW_STOCK if state.stock or len(state.discards) > 1 else DRAW_DISCARD
         dk = state.rules.declaration_kernel()
@@ -128,21 +147,33 @@ def play(state: State, bots: Sequence[Any], max_actions: int = 20_000) -> State:
                     lambda s: s.phase is Phase.GAME_OVER, max_actions)
 
 
+BOTS = {"greedy": GreedyBot, "random": RandomBot}
+
+
 def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
-             seed: int = 0) -> Any:
-    """Play seeded games between bots ("greedy" or "random"); one row per game, as polars."""
+             seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None) -> Any:
+    """Play seeded games between bots ("greedy" or "random"); one row per game, as polars.
+
+    ``pool`` 101 or 201 (pool rummy) or None (points rummy, one deal); ``deals`` 2, 3 or 6 plays
+    deals rummy instead (then ``pool`` is not used). Chips columns come with deals rummy."""
     import polars as pl
 
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError(f"games={games!r}: a whole number >= 0")
     kinds = list(bots or ["greedy"] * players)
     if len(kinds) != players:
         raise ValueError(f"{len(kinds)} bots for {players} players")
+    for k in kinds:
+        if k not in BOTS:
+            raise ValueError(f"unknown bot {k!r}: one of {', '.join(BOTS)}")
     rows = []
     for g in range(games):
-        table = [(GreedyBot if k == "greedy" else RandomBot)(seed=seed * 7919 + g * 31 + i)
-                 for i, k in enumerate(kinds)]
-        final = play(new_game(players, seed=seed * 100_003 + g, pool=pool), table)
-        rows.append({"game": g, "deals": final.deal_no,
-                     "winner": final.remaining[0] if len(final.remaining) == 1 else (
-                         final.winner if pool is None else -1),
-                     **{f"score_{p}": final.scores[p] for p in range(players)}})
+        table = [BOTS[k](seed=seed * 7919 + g * 31 + i) for i, k in enumerate(kinds)]
+        start = (new_game(players, rules, seed * 100_003 + g, pool=None, deals=deals) if deals
+                 else new_game(players, rules, seed * 100_003 + g, pool=pool))
+        final = play(start, table)
+        winner = final.game_winner
+        rows.append({"game": g, "deals": final.deal_no, "winner": -1 if winner is None else winner,
+                     **{f"score_{p}": final.scores[p] for p in range(players)},
+                     **({f"chips_{p}": final.chips[p] for p in range(players)} if deals else {})})
     return pl.DataFrame(rows)

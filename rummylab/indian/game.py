@@ -1,12 +1,13 @@
-"""Indian rummy as an immutable state changed only by checked actions (rules.md §4).
+"""Indian rummy as an immutable state changed only by checked actions (docs/rules.md).
 
 A toss seats the players; each deal gives 13 cards, cuts the wild joker and turns an upcard.
 A turn is a draw (stock or discard pile) and a discard, or a declaration: a discard plus the
 other 13 cards shown in groups. A player may drop on their turn before drawing (first drop
 before their first draw of the deal, middle drop after). A valid show wins the deal; the
 others lose their loser points; a wrong show costs the declarer ``wrong_show_points`` and
-play goes on. Points rummy is one deal; pool rummy deals until one player is left below the
-pool (101 or 201), eliminated players may re-join while nobody remaining is above the limit.
+play goes on. Three formats: points rummy is one deal; pool rummy deals until one player is
+left below the pool (101 or 201), and eliminated players may re-join; deals rummy plays a fixed
+number of deals for chips, and the most chips wins.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from .pools import POOLS, REJOIN_MAX
 from .rules import DEFAULT, HAND_SIZE, Rules
 
 MAX_PLAYERS = 6
+DEALS = (2, 3, 6)
+"""Deals rummy is played over this many deals (best of 2, 3 or 6)."""
+CHIPS_PER_DEAL = 80
+"""Deals rummy: chips each player starts with, per deal (the most a loser pays in one deal)."""
 RANK_ORDER = "23456789TJQKA"
 """Toss order, lowest first: the ace is high in the toss."""
 
@@ -45,8 +50,11 @@ class Kind(play.Kind):
     """Discard ``card`` and show the other 13 cards in ``groups``."""
     DROP = "drop"
     MISS_TURN = "miss_turn"
-    """The table plays the turn: it draws from the stock and throws the card drawn."""
+    """The player does not play: before their first draw it is a first drop (autoplay rules);
+    later the table draws from the stock and throws the card drawn."""
     LEAVE = "leave"
+    """The player goes away; the table misses their turns until they reconnect."""
+    RECONNECT = "reconnect"
     NEXT_DEAL = "next_deal"
     REJOIN = "rejoin"
     """``player`` re-joins the pool."""
@@ -62,6 +70,7 @@ class Action(play.Action):
 
 DRAW_STOCK, DRAW_DISCARD = Action(Kind.DRAW_STOCK), Action(Kind.DRAW_DISCARD)
 DROP, MISS_TURN, LEAVE = Action(Kind.DROP), Action(Kind.MISS_TURN), Action(Kind.LEAVE)
+RECONNECT = Action(Kind.RECONNECT)
 NEXT_DEAL, FINISH = Action(Kind.NEXT_DEAL), Action(Kind.FINISH)
 
 
@@ -71,7 +80,9 @@ class State:
     seed: int
     players: int
     pool: int | None
-    """101 or 201 for pool rummy; None for points rummy (one deal)."""
+    """101 or 201 for pool rummy; None for points or deals rummy."""
+    deals: int | None
+    """Deals rummy: the number of deals (2, 3 or 6); None for points or pool rummy."""
     seats: tuple[int, ...]
     """Players in playing order, from the toss."""
     toss: tuple[Card, ...]
@@ -98,6 +109,14 @@ class State:
     """Totals over the deals."""
     eliminated: tuple[bool, ...]
     rejoins: tuple[int, ...]
+    """Re-joins so far; each is a new buy-in."""
+    start_chips: int | None = None
+    """Deals rummy: the chips each player started with."""
+    chips: tuple[int, ...] = ()
+    """Deals rummy: each player's chips now."""
+    chip_history: tuple[tuple[int, ...], ...] = ()
+    """Deals rummy: the chips after each deal."""
+    deal_winners: tuple[int, ...] = ()
     taken: Card | None = None
     """The card just taken from the discard pile (this turn)."""
     winner: int | None = None
@@ -110,19 +129,43 @@ class State:
 
     @property
     def remaining(self) -> tuple[int, ...]:
-        """Players not eliminated from the pool."""
+        """Players not eliminated from the pool (in deals rummy: still playing)."""
         return tuple(p for p in range(self.players) if not self.eliminated[p])
+
+    @property
+    def format(self) -> str:
+        """"points", "pool" or "deals"."""
+        return "deals" if self.deals is not None else "points" if self.pool is None else "pool"
+
+    @property
+    def game_winner(self) -> int | None:
+        """The player who won the game, once it is over (else None)."""
+        if self.phase is not Phase.GAME_OVER:
+            return None
+        if self.deals is not None:
+            return max(range(self.players), key=lambda p: (self.chips[p], p in self.remaining))
+        if self.pool is None:
+            return self.winner
+        return self.remaining[0] if len(self.remaining) == 1 else None
+
+    @property
+    def buy_ins(self) -> tuple[int, ...]:
+        """Pool rummy: buy-ins each player paid (the first, and one per re-join)."""
+        return tuple(1 + r for r in self.rejoins)
 
 
 def _toss(rules: Rules, seed: int, players: int) -> tuple[tuple[int, ...], tuple[Card, ...]]:
-    """Seats by a toss: the higher card plays first, ties broken by suit order, identical cards redrawn."""
+    """Seats by a toss: the higher card plays first (a printed joker highest, when the toss pack
+    has them), ties broken by suit order, identical cards redrawn."""
     rng = random.Random(f"indian:{seed}:toss")
     drawn: list[Card] = [JOKER] * players
     contenders = list(range(players))
-    pack = list(DECK) * 2
+    pack = list(DECK) * 2 + [JOKER] * (rules.printed_jokers if rules.toss_jokers else 0)
     rng.shuffle(pack)
 
     def strength(c: Card) -> tuple[int, int]:
+        if c.is_joker:
+            return len(RANK_ORDER), 0
         return RANK_ORDER.index(str(c)[0]), -rules.toss_suit_order.index(str(c)[1])
 
     while contenders:
@@ -158,19 +201,45 @@ def _deal(s: State, deal_no: int, dealer: int) -> State:
                    deal_points=(0,) * n, winner=None, shown=(), reshuffles=0)
 
 
-def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0, pool: int | None = 101) -> State:
-    """A toss for seats, then the first deal. ``pool``: 101 or 201, or None for points rummy."""
+class _Default(int):
+    """The pool a game gets when none is named: 101, unless ``deals`` is given."""
+
+
+_POOL = _Default(101)
+
+
+def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0, pool: int | None = _POOL,
+             deals: int | None = None, chips: int | None = None) -> State:
+    """A toss for seats, then the first deal.
+
+    ``pool``: 101 or 201 for pool rummy, None for points rummy (one deal); ``deals``: 2, 3 or
+    6 for deals rummy, where every player starts with ``chips`` (default 80 per deal)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"players={players!r}: Indian rummy is played by 2 to {MAX_PLAYERS}")
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules={rules!r}: Indian rummy needs rummylab.indian.Rules")
     check_seed(seed)
+    if deals is not None:
+        if pool is not _POOL and pool is not None:
+            raise ValueError(f"pool={pool!r} with deals={deals}: deals rummy has no pool (pass pool=None)")
+        pool = None
+        if deals not in DEALS:
+            raise ValueError(f"deals={deals!r}: deals rummy is played over {', '.join(map(str, DEALS))} deals")
+        chips = CHIPS_PER_DEAL * deals if chips is None else chips
+        if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
+            raise ValueError(f"chips={chips!r}: a positive whole number")
+    elif chips is not None:
+        raise ValueError(f"chips={chips!r}: chips are for deals rummy (pass deals=2, 3 or 6)")
     if pool is not None and pool not in POOLS:
         raise ValueError(f"pool={pool!r}: 101, 201 or None (points rummy)")
+    pool = None if pool is None else int(pool)
     seats, toss = _toss(rules, seed, players)
     n = players
-    blank = State(rules=rules, seed=seed, players=n, pool=pool, seats=seats, toss=toss, deal_no=0,
+    blank = State(rules=rules, seed=seed, players=n, pool=pool, deals=deals, seats=seats, toss=toss, deal_no=0,
                   dealer=seats[-1], to_play=seats[0], phase=Phase.DRAW, hands=(), stock=(), discards=(), cut=JOKER,
                   wild_rank=0, in_deal=(True,) * n, drawn=(False,) * n, missed=(0,) * n, left=(False,) * n,
-                  deal_points=(0,) * n, scores=(0,) * n, eliminated=(False,) * n, rejoins=(0,) * n)
+                  deal_points=(0,) * n, scores=(0,) * n, eliminated=(False,) * n, rejoins=(0,) * n,
+                  start_chips=chips, chips=(chips,) * n if chips else ())
     return _deal(blank, 1, seats[-1])
 
 
@@ -184,11 +253,29 @@ def _next_player(s: State, after: int) -> int:
 
 
 def can_rejoin(s: State, player: int) -> bool:
-    """An eliminated player may re-join (once) while nobody remaining is above the limit."""
-    if s.pool is None or not s.eliminated[player] or s.rejoins[player] >= 1:
+    """An eliminated pool player may re-join (a new buy-in) at a table of more than two, while
+    nobody remaining is above the re-join limit, up to ``max_rejoins`` times."""
+    if s.pool is None or not s.eliminated[player] or s.players <= 2:
+        return False
+    if s.rules.max_rejoins is not None and s.rejoins[player] >= s.rules.max_rejoins:
         return False
     others = [s.scores[p] for p in s.remaining]
     return bool(others) and max(others) <= REJOIN_MAX[s.pool]
+
+
+def is_joker(s: State, card: Card) -> bool:
+    """A printed joker or a card of this deal's wild rank."""
+    return card.is_joker or card.rank == s.wild_rank
+
+
+def _first_turn(s: State) -> bool:
+    """The first player's first turn of the deal, before anyone has drawn or dropped."""
+    return (len(s.discards) == 1 and not s.reshuffles and not any(s.drawn)
+            and s.in_deal == tuple(not e for e in s.eliminated) and s.to_play == _first_player(s))
+
+
+def _first_player(s: State) -> int:
+    return _next_player(s, s.dealer)
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -211,10 +298,14 @@ def _draw_stock(s: State) -> tuple[State, Card]:
 
 
 def _why_not_present(s: State, a: Action) -> str | None:
-    """In the draw phase, a player who has left only misses turns."""
+    """In the draw phase, a player who has left only misses turns (or reconnects)."""
     if s.left[s.to_play] and a.kind is not Kind.MISS_TURN:
-        return "this player has left: the table plays a missed turn"
+        return "this player has left: the table plays a missed turn, or the player reconnects"
     return None
+
+
+def _why_not_reconnect(s: State, a: Action) -> str | None:
+    return None if s.left[s.to_play] else "only a player who has left reconnects"
 
 
 def _why_not_draw_stock(s: State, a: Action) -> str | None:
@@ -224,7 +315,12 @@ def _why_not_draw_stock(s: State, a: Action) -> str | None:
 
 
 def _why_not_draw_discard(s: State, a: Action) -> str | None:
-    return _why_not_present(s, a) or (None if s.discards else "the discard pile is empty")
+    if not s.discards:
+        return "the discard pile is empty"
+    if not s.rules.joker_from_discard and is_joker(s, s.discards[-1]) and not _first_turn(s):
+        return (f"{s.discards[-1]} is a joker: a joker is never taken from the discard pile, "
+                "except the first upcard on the first player's first turn")
+    return _why_not_present(s, a)
 
 
 def _take_stock(s: State, a: Action) -> State:
@@ -239,10 +335,18 @@ def _take_discard(s: State, a: Action) -> State:
 
 
 def _miss_turn(s: State, a: Action) -> State:
-    """The table draws from the stock and throws the card drawn."""
+    """The table plays a turn the player misses (see ``Rules.leaver``)."""
     me = s.to_play
     missed = s.missed[me] + 1
-    if s.rules.missed_turns_drop and missed >= s.rules.missed_turns_drop:
+    if s.rules.leaver == "autoplay":
+        if not s.drawn[me]:
+            return _drop(s, me)  # inactive from the start: a first drop
+        if missed >= s.rules.autoplay_turns:  # the table has played enough: the hand is scored
+            points = loser_count(s.rules.kernel(), *masks(s.hands[me]), s.wild_rank, s.rules)
+            out = evolve(s, deal_points=replace_at(s.deal_points, me, points), in_deal=replace_at(s.in_deal, me, False),
+                         missed=replace_at(s.missed, me, 0))
+            return _after_leaving(out, me)
+    elif missed >= s.rules.missed_turns_drop:
         return _drop(evolve(s, drawn=replace_at(s.drawn, me, True)), me)
     if not s.stock and len(s.discards) < 2:
         return _end_turn(evolve(s, missed=replace_at(s.missed, me, missed)))
@@ -299,21 +403,42 @@ def _why_not_rejoin(s: State, a: Action) -> str | None:
 def _rejoin(s: State, a: Action) -> State:
     p = a.player
     assert p is not None
-    score = max(s.scores[q] for q in s.remaining) + 1  # the highest remaining score + 1
+    score = max(s.scores[q] for q in s.remaining) + 1  # the highest remaining score + 1 (rummylab's choice)
     return evolve(s, eliminated=replace_at(s.eliminated, p, False), scores=replace_at(s.scores, p, score),
                   rejoins=replace_at(s.rejoins, p, s.rejoins[p] + 1), left=replace_at(s.left, p, False))
 
 
+def _leaders(s: State) -> list[int]:
+    """Deals rummy: the players with the most chips."""
+    top = max(s.chips)
+    return [p for p in range(s.players) if s.chips[p] == top]
+
+
+def _game_over(s: State) -> bool:
+    if s.deals is not None:
+        return s.deal_no >= s.deals and len(_leaders(s)) == 1
+    return len(s.remaining) < 2
+
+
 def _why_not_next_deal(s: State, a: Action) -> str | None:
-    return None if len(s.remaining) >= 2 else "one player is left: the game is finished"
+    if not _game_over(s):
+        return None
+    return "the last deal is played: the game is finished" if s.deals else "one player is left: the game is finished"
 
 
 def _next_deal(s: State, a: Action) -> State:
+    if s.deals is not None and s.deal_no >= s.deals:  # a tie for the most chips: the tied play on
+        tied = set(_leaders(s))
+        s = evolve(s, eliminated=tuple(p not in tied for p in range(s.players)))
     return _deal(s, s.deal_no + 1, s.seats[(s.seats.index(s.dealer) + 1) % s.players])
 
 
 def _why_not_finish(s: State, a: Action) -> str | None:
-    return None if len(s.remaining) < 2 else "two or more players remain: deal the next hand"
+    if _game_over(s):
+        return None
+    if s.deals is not None:
+        return "deals are left to play (or a tie for the most chips): deal the next hand"
+    return "two or more players remain: deal the next hand"
 
 
 def _rank(s: State) -> str:
@@ -324,7 +449,12 @@ def _drop(s: State, me: int) -> State:
     first, middle = s.rules.drops(s.pool)
     points = middle if s.drawn[me] else first
     out = evolve(s, deal_points=replace_at(s.deal_points, me, points), in_deal=replace_at(s.in_deal, me, False),
-                  missed=replace_at(s.missed, me, 0))
+                 missed=replace_at(s.missed, me, 0))
+    if s.rules.dropped_cards_to_stock and s.hands[me]:  # the cards go back into the stock, shuffled in
+        rng = random.Random(f"indian:{s.seed}:{s.deal_no}:drop{me}:{len(s.history)}")
+        above = list(s.stock[1:] + s.hands[me])
+        rng.shuffle(above)
+        out = evolve(out, stock=s.stock[:1] + tuple(above), hands=replace_at(s.hands, me, ()))
     return _after_leaving(out, me)
 
 
@@ -341,7 +471,7 @@ def _end_turn(s: State) -> State:
 
 
 def _score_deal(s: State) -> State:
-    """Losers still in the deal pay their loser points; totals, elimination, game over."""
+    """Losers still in the deal pay their loser points; totals, chips, elimination, game over."""
     points = list(s.deal_points)
     k = s.rules.kernel()
     for p in range(s.players):
@@ -350,10 +480,24 @@ def _score_deal(s: State) -> State:
     scores = tuple(a + b for a, b in zip(s.scores, points, strict=True))
     eliminated = s.eliminated
     if s.pool is not None:
-        eliminated = tuple(e or v >= s.pool for e, v in zip(s.eliminated, scores, strict=True))
-    done = s.pool is None
-    return evolve(s, phase=Phase.GAME_OVER if done else Phase.DEAL_OVER, deal_points=tuple(points),
-                   scores=scores, eliminated=eliminated, deal_history=s.deal_history + (tuple(points),))
+        eliminated = tuple(e or s.rules.eliminated(v, s.pool) for e, v in zip(s.eliminated, scores, strict=True))
+    chips, chip_history = s.chips, s.chip_history
+    if s.deals is not None:  # the winner takes each loser's points in chips (no more than the loser has)
+        paid = [min(points[p], s.chips[p]) for p in range(s.players)]
+        assert s.winner is not None
+        chips = tuple(c - paid[p] + (sum(paid) if p == s.winner else 0) for p, c in enumerate(s.chips))
+        chip_history = chip_history + (chips,)
+    out = evolve(s, phase=Phase.DEAL_OVER, deal_points=tuple(points), scores=scores, eliminated=eliminated,
+                 chips=chips, chip_history=chip_history, deal_history=s.deal_history + (tuple(points),),
+                 deal_winners=s.deal_winners + (s.winner if s.winner is not None else -1,))
+    if s.format == "points":
+        return evolve(out, phase=Phase.GAME_OVER)
+    return out
+
+
+LEGACY_RULES = {"leaver": "drop_after_missed", "joker_from_discard": True, "dropped_cards_to_stock": False,
+                "max_rejoins": 1, "toss_jokers": False}
+"""How histories written before these options existed were played."""
 
 
 def history_json(state: State) -> dict[str, Any]:
@@ -364,17 +508,27 @@ def replay(data: dict[str, Any]) -> State:
     return GAME.replay(data)
 
 
+def _start(rules: Rules | dict[str, Any], seed: int, players: int, pool: int | None, deals: int | None = None,
+           chips: int | None = None) -> State:
+    if isinstance(rules, dict):  # from a history: options it does not name are its era's rules
+        rules = Rules(**{**({} if "leaver" in rules else LEGACY_RULES), **rules})
+    return new_game(players, rules, seed, pool, deals, chips)
+
+
 GAME: play.Game[State] = play.Game(
-    name="indian", action=Action, rules_type=Rules,
-    start=lambda rules, seed, players, pool: new_game(players, rules, seed, pool),
-    params=lambda s: {"players": s.players, "pool": s.pool},
+    name="indian", action=Action, rules_type=None, start=_start,
+    params=lambda s: {"players": s.players, "pool": s.pool,
+                      **({"deals": s.deals, "chips": s.start_chips} if s.deals else {})},
     moves={
         Phase.DRAW: (play.Move(kind=Kind.DRAW_STOCK, do=_take_stock, verify=_why_not_draw_stock),
                      play.Move(kind=Kind.DRAW_DISCARD, do=_take_discard, verify=_why_not_draw_discard),
                      play.Move(kind=Kind.DROP, do=lambda s, a: _drop(s, s.to_play), verify=_why_not_present),
                      play.Move(kind=Kind.MISS_TURN, do=_miss_turn, verify=_why_not_present),
                      play.Move(kind=Kind.LEAVE, do=lambda s, a: evolve(s, left=replace_at(s.left, s.to_play, True)),
-                               verify=_why_not_present)),
+                               verify=_why_not_present),
+                     play.Move(kind=Kind.RECONNECT, verify=_why_not_reconnect,
+                               do=lambda s, a: evolve(s, left=replace_at(s.left, s.to_play, False),
+                                                      missed=replace_at(s.missed, s.to_play, 0)))),
         Phase.DISCARD: (play.Move(kind=Kind.DISCARD, do=_discard, verify=_why_not_discard,
                                   candidates=play.each_card(Action, Kind.DISCARD)),
                         play.Move(kind=Kind.DECLARE, do=_discard, verify=_why_not_declare, candidates=lambda s: ())),
@@ -388,3 +542,24 @@ GAME: play.Game[State] = play.Game(
            Phase.DISCARD: "discard a card, or declare: a discard and the other 13 cards in groups"},
     where=lambda s: f"deal {s.deal_no}, {s.phase.value}, player {s.to_play}",
 )
+
+
+def standings(state: State) -> Any:
+    """After each deal played so far, each player's points, running total and (deals rummy)
+    chips: a polars DataFrame, one row per deal and player."""
+    import polars as pl
+
+    rows = []
+    totals = [0] * state.players
+    for d, points in enumerate(state.deal_history):
+        for p in range(state.players):
+            totals[p] += points[p]
+            row = {"deal": d + 1, "player": p, "won": state.deal_winners[d] == p, "points": points[p],
+                   "total": totals[p]}
+            if state.deals is not None:
+                row["chips"] = state.chip_history[d][p]
+            rows.append(row)
+    schema = {"deal": pl.Int64, "player": pl.Int64, "won": pl.Boolean, "points": pl.Int64, "total": pl.Int64}
+    if state.deals is not None:
+        schema["chips"] = pl.Int64
+    return pl.DataFrame(rows, schema=schema)

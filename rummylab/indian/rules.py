@@ -1,4 +1,4 @@
-"""Indian 13-card rummy options (rules.md §4 and the Indian rows of §5) and the cut joker."""
+"""Indian 13-card rummy options (docs/rules.md, Indian rummy) and the cut joker."""
 
 from __future__ import annotations
 
@@ -14,11 +14,13 @@ POINTS = (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 HAND_SIZE = 13
 NO_SECOND_LIFE_RULES = ("all_cards", "exclude_pure")
 SUIT_ORDER = "SHDC"
+LEAVERS = ("autoplay", "drop_after_missed")
+ELIMINATIONS = ("reach", "exceed")
 
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
-    """Indian rummy options; every default is the rules.md default."""
+    """Indian rummy options; every default is the one docs/rules.md names."""
 
     ace_high: bool = True
     """Q-K-A is a sequence as well as A-2-3 (K-A-2 never)."""
@@ -32,7 +34,7 @@ class Rules:
     """Jokers (printed or wild) standing in per group (None: any number)."""
     jokers_only_group: bool = True
     """Three or more jokers may form a group of their own (it counts as a set, not a life).
-    rules.md is silent; rummylab's choice."""
+    No source settles it; rummylab's choice."""
     min_life_length: int = 3
     """The fewest cards of a sequence that counts as a life (rummyon: 4); shorter sequences
     are still valid groups."""
@@ -47,10 +49,29 @@ class Rules:
     """Drop before the first draw; None: 20, or 25 in 201 pool."""
     middle_drop: int | None = None
     """Drop later; None: 40, or 50 in 201 pool."""
+    leaver: str = "autoplay"
+    """A player who misses turns: "autoplay" (before their first draw it is a first drop;
+    later the table draws and throws the same card for them, up to ``autoplay_turns``, then
+    their hand is scored as a loser; they may reconnect), or "drop_after_missed" (after
+    ``missed_turns_drop`` missed turns in a row it is a middle drop)."""
+    autoplay_turns: int = 20
+    """With "autoplay": turns the table plays for a player before their hand is scored."""
     missed_turns_drop: int = 3
-    """Missed turns in a row that count as a middle drop (0: never)."""
+    """With "drop_after_missed": missed turns in a row that count as a middle drop."""
+    joker_from_discard: bool = False
+    """A joker (printed or of the wild rank) may be taken from the discard pile; False: only
+    the first upcard, on the first player's first turn."""
+    dropped_cards_to_stock: bool = True
+    """A dropped player's cards are shuffled into the stock (else they are set aside)."""
+    elimination: str = "reach"
+    """Pool rummy: out on "reach"-ing the pool (101 or more) or only on "exceed"-ing it."""
+    max_rejoins: int | None = None
+    """Pool rummy: re-joins (each a new buy-in) one player may make (None: no limit). Re-joining
+    needs more than two players at the table and nobody remaining above 79 (174 in 201 pool)."""
     printed_jokers: int = 2
     """Printed jokers in the pack (one per deck)."""
+    toss_jokers: bool = True
+    """The toss is drawn from the whole pack, printed jokers included; a joker is the highest."""
     toss_suit_order: str = SUIT_ORDER
     """Breaks toss ties, strongest first (rummytitans: S > H > D > C)."""
 
@@ -63,13 +84,30 @@ class Rules:
             raise ValueError(f"min_life_length={self.min_life_length}: 3 to 13")
         if self.no_second_life_rule not in NO_SECOND_LIFE_RULES:
             raise ValueError(f"no_second_life_rule={self.no_second_life_rule!r}: one of {NO_SECOND_LIFE_RULES}")
-        for name in ("valid_show_points", "cap", "wrong_show_points", "missed_turns_drop"):
+        for name in ("valid_show_points", "cap", "wrong_show_points"):
             if not 0 <= getattr(self, name) <= 1000:
                 raise ValueError(f"{name}={getattr(self, name)!r}: 0 to 1000")
+        if self.leaver not in LEAVERS:
+            raise ValueError(f"leaver={self.leaver!r}: one of {LEAVERS}")
+        if not 1 <= self.autoplay_turns <= 1000:
+            raise ValueError(f"autoplay_turns={self.autoplay_turns!r}: 1 to 1000")
+        if not 1 <= self.missed_turns_drop <= 1000:
+            raise ValueError(f"missed_turns_drop={self.missed_turns_drop!r}: 1 to 1000")
+        unused = {"autoplay": ("missed_turns_drop", 3), "drop_after_missed": ("autoplay_turns", 20)}[self.leaver]
+        if getattr(self, unused[0]) != unused[1]:
+            raise ValueError(f"{unused[0]}={getattr(self, unused[0])!r} is not used with leaver={self.leaver!r}")
+        if self.elimination not in ELIMINATIONS:
+            raise ValueError(f"elimination={self.elimination!r}: one of {ELIMINATIONS}")
+        if self.max_rejoins is not None and not 0 <= self.max_rejoins <= 100:
+            raise ValueError(f"max_rejoins={self.max_rejoins!r}: None or 0 to 100")
         if not 0 <= self.printed_jokers <= 4:
             raise ValueError(f"printed_jokers={self.printed_jokers}: 0 to 4")
         if sorted(self.toss_suit_order) != sorted(SUIT_ORDER):
             raise ValueError(f"toss_suit_order={self.toss_suit_order!r}: the four suits S H D C in some order")
+
+    def eliminated(self, score: int, pool: int) -> bool:
+        """Out of a 101 or 201 pool with this score."""
+        return score >= pool if self.elimination == "reach" else score > pool
 
     def drops(self, pool: int | None) -> tuple[int, int]:
         """(first drop, middle drop) points in a 101 or 201 pool, or points rummy (None)."""
@@ -91,7 +129,13 @@ class Rules:
 
 
 DEFAULT = Rules()
-"""The rules.md defaults."""
+"""The defaults of docs/rules.md: what most sources say."""
+
+BRIEF = Rules(no_second_life_rule="exclude_pure", elimination="exceed", toss_suit_order="SDCH")
+"""The brief's Indian rummy on every point where it differs from most sources: a loser with a
+pure sequence but no second sequence does not count the pure sequence; a player is out only
+above 101 (201); toss ties go S > D > C > H. (Its joker, leaver, re-join and toss-pack rules are
+the defaults already.)"""
 
 
 def wild_rank_for_cut(card: Card | str) -> str:
