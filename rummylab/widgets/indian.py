@@ -113,12 +113,13 @@ class GroupingBoard(w.VBox):
 
 
 class IndianTable(GameTable):
-    """Play pool rummy against greedy bots: you are player 0."""
+    """Play pool, points or deals rummy against greedy bots: you are player 0."""
 
     def __init__(self, players: int = 2, pool: int | None = 101, *, seed: int = 0,
-                 rules: indian.Rules = indian.DEFAULT):
+                 rules: indian.Rules = indian.DEFAULT, deals: int | None = None):
         self.game = g.GAME
-        self.state = g.new_game(players, rules, seed, pool)
+        self.state = (g.new_game(players, rules, seed, None, deals) if deals
+                      else g.new_game(players, rules, seed, pool))
         self.bots = [GreedyBot(seed + i) for i in range(players)]
         self.status = w.HTML()
         self.status.add_class("rl-indian-status")
@@ -154,9 +155,14 @@ class IndianTable(GameTable):
         s = self.state
         wild = RANKS[s.wild_rank]
         top = s.discards[-1] if s.discards else None
-        head = (f"Deal {s.deal_no} · wild joker <b>{wild}</b> (cut {s.cut}) · scores "
-                + ", ".join(f"{'you' if p == 0 else f'bot {p}'} {v}" for p, v in enumerate(s.scores))
-                + (f" · pool {s.pool}" if s.pool else " · points rummy"))
+        who = [("you" if p == 0 else f"bot {p}") for p in range(s.players)]
+        if s.deals:
+            head = (f"Deal {s.deal_no} of {s.deals} · wild joker <b>{wild}</b> (cut {s.cut}) · chips "
+                    + ", ".join(f"{who[p]} {v}" for p, v in enumerate(s.chips)) + " · deals rummy")
+        else:
+            head = (f"Deal {s.deal_no} · wild joker <b>{wild}</b> (cut {s.cut}) · scores "
+                    + ", ".join(f"{who[p]} {v}" for p, v in enumerate(s.scores))
+                    + (f" · pool {s.pool}" if s.pool else " · points rummy"))
         self.hand_box.children = []
         buttons: list[w.Widget] = []
         if s.phase is g.Phase.DISCARD and s.to_play == 0:
@@ -182,16 +188,21 @@ class IndianTable(GameTable):
                         b.on_click(lambda _, a=act: self.play(a))
                         buttons.append(b)
                 note = "Draw a card, or drop."
+                if top is not None and g.is_joker(s, top) and g.DRAW_DISCARD not in g.legal_actions(s):
+                    note += f" ({top} is a joker: a joker is never taken from the discard pile.)"
             elif s.phase is g.Phase.DEAL_OVER:
                 shown = " | ".join(cards_str(grp) for grp in s.shown)
                 note = (f"Deal over: {'you' if s.winner == 0 else f'bot {s.winner}'} won the deal"
                         + (f" ({shown})" if shown else "") + f". Points: {s.deal_points}.")
                 for act in g.legal_actions(s):
-                    b = w.Button(description="Next deal" if act.kind == "next_deal" else str(act))
+                    label = {"next_deal": "Next deal", "finish": "Finish"}.get(act.kind.value, str(act))
+                    b = w.Button(description=label)
                     b.on_click(lambda _, a=act: self.play(a))
                     buttons.append(b)
             elif s.phase is g.Phase.GAME_OVER:
-                note = f"Game over: {'you win' if s.remaining == (0,) else f'player {s.remaining[0]} wins'}."
+                champion = s.game_winner
+                note = ("Game over: " + ("you win" if champion == 0 else "no winner" if champion is None
+                                         else f"bot {champion} wins") + ".")
         self.actions.children = buttons
         self.status.value = (f"<div>{head}</div><div>Top of the discard pile: {top or '-'}</div>"
                              f"<div class='rl-indian-note'>{html.escape(note)}</div>")
