@@ -212,6 +212,7 @@ cdef struct Rules:
     int min_pure
     int min_life  # the fewest cards of a run that counts as a life
     int wild_natural_pure
+    int wild_as_self  # a card of the wild rank may stand for itself (else it is always wild)
     int room_counts  # a leftover wild or joker costs something, so room in melds matters
     uint64_t wild_mask
 
@@ -598,14 +599,14 @@ cdef class WildKernel:
     cdef readonly tuple points
     cdef readonly bint ace_high, identical_in_set
     cdef readonly int max_wilds, min_non_wild, set_max, min_runs, min_pure_runs, min_life_length
-    cdef readonly bint wild_natural_in_pure
+    cdef readonly bint wild_natural_in_pure, wild_as_self
 
     def __cinit__(self):
         self.table.slots = NULL
 
     def __init__(self, points, *, bint ace_high=False, max_wilds=None, int min_non_wild=0,
                  bint identical_in_set=True, set_max=None, int min_runs=0, int min_pure_runs=0,
-                 bint wild_natural_in_pure=True, int min_life_length=3):
+                 bint wild_natural_in_pure=True, int min_life_length=3, bint wild_as_self=True):
         cdef int i
         if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
             raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
@@ -621,6 +622,8 @@ cdef class WildKernel:
         self.rules.min_runs = self.min_runs
         self.rules.min_pure = min_pure_runs
         self.rules.wild_natural_pure = wild_natural_in_pure
+        self.wild_as_self = wild_as_self
+        self.rules.wild_as_self = wild_as_self
         self.points = tuple(int(v) for v in points)
         for i in range(13):
             self.rules.points[i] = self.points[i]
@@ -646,7 +649,7 @@ cdef class WildKernel:
         return (_rebuild, (self.points, self.ace_high, None if self.max_wilds == UNLIMITED else self.max_wilds,
                            self.min_non_wild, self.identical_in_set,
                            None if self.set_max == UNLIMITED else self.set_max, self.min_runs,
-                           self.min_pure_runs, self.wild_natural_in_pure, self.min_life_length))
+                           self.min_pure_runs, self.wild_natural_in_pure, self.min_life_length, self.wild_as_self))
 
     cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, uint64_t thrice, int wild_rank, int jokers,
                       int joker_value, int wild_value, int bound=BIG, bint fresh=True) noexcept nogil:
@@ -679,8 +682,8 @@ cdef class WildKernel:
                     n_all += 1
                     # a wild card standing for itself only helps where melds limit their wilds,
                     # or in a pure run: next to two held cards of its suit
-                    if constrained and (r.max_wilds < UNLIMITED or r.min_non_wild > 0
-                                        or _in_run_of_three(&r, once, s, wild_rank)):
+                    if constrained and r.wild_as_self and (r.max_wilds < UNLIMITED or r.min_non_wild > 0
+                                                           or _in_run_of_three(&r, once, s, wild_rank)):
                         wild_bits[n_w] = bit
                         n_w += 1
         combos = <uint32_t>1 << n_w
@@ -723,7 +726,7 @@ cdef class WildKernel:
                     min_non_wild=self.min_non_wild, identical_in_set=self.identical_in_set,
                     set_max=None if self.set_max == UNLIMITED else self.set_max, min_runs=self.min_runs,
                     min_pure_runs=self.min_pure_runs, wild_natural_in_pure=self.wild_natural_in_pure,
-                    min_life_length=self.min_life_length)
+                    min_life_length=self.min_life_length, wild_as_self=self.wild_as_self)
 
     def best_pure_run(self, uint64_t once, uint64_t twice, int wild_rank):
         """Most points held in one run without wilds (-1: none)."""
@@ -839,8 +842,8 @@ cdef class WildKernel:
 
 
 def _rebuild(points, ace_high, max_wilds, min_non_wild, identical_in_set, set_max, min_runs=0, min_pure_runs=0,
-             wild_natural_in_pure=True, min_life_length=3):
+             wild_natural_in_pure=True, min_life_length=3, wild_as_self=True):
     return WildKernel(points, ace_high=ace_high, max_wilds=max_wilds, min_non_wild=min_non_wild,
                       identical_in_set=identical_in_set, set_max=set_max, min_runs=min_runs,
                       min_pure_runs=min_pure_runs, wild_natural_in_pure=wild_natural_in_pure,
-                      min_life_length=min_life_length)
+                      min_life_length=min_life_length, wild_as_self=wild_as_self)

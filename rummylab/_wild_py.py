@@ -72,7 +72,7 @@ class WildKernel:
     def __init__(self, points: Sequence[int], *, ace_high: bool = False, max_wilds: int | None = None,
                  min_non_wild: int = 0, identical_in_set: bool = True, set_max: int | None = None,
                  min_runs: int = 0, min_pure_runs: int = 0, wild_natural_in_pure: bool = True,
-                 min_life_length: int = 3) -> None:
+                 min_life_length: int = 3, wild_as_self: bool = True) -> None:
         if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
             raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
         if not (0 <= min_runs <= 3 and 0 <= min_pure_runs <= 3):
@@ -83,6 +83,8 @@ class WildKernel:
         self.min_runs = max(int(min_runs), int(min_pure_runs))
         self.min_pure_runs = int(min_pure_runs)
         self.wild_natural_in_pure = bool(wild_natural_in_pure)
+        self.wild_as_self = bool(wild_as_self)
+        """A card of the wild rank may stand for itself (else it is always wild)."""
         self.points = tuple(int(v) for v in points)
         self.ace_high = bool(ace_high)
         self.max_wilds = UNLIMITED if max_wilds is None else int(max_wilds)
@@ -121,7 +123,7 @@ class WildKernel:
         pure = self.min_pure_runs > 0 and self.wild_natural_in_pure
         # a wild card standing for itself only helps where melds limit their wilds, or in a
         # pure run: next to two held cards of its suit
-        free = [b for b in wild_cards if limited or (pure and self._in_run_of_three(once, b))]
+        free = [b for b in wild_cards if self.wild_as_self and (limited or (pure and self._in_run_of_three(once, b)))]
         seen = set()
         for as_self in product((False, True), repeat=len(free)):
             naturals: Hand = (hand[0] & ~wild_mask, hand[1] & ~wild_mask, hand[2] & ~wild_mask)

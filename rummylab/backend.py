@@ -125,6 +125,8 @@ class WildOptions:
     """A wild card in its own place keeps a run pure."""
     min_life_length: int = 3
     """Cards a required run needs."""
+    wild_as_self: bool = True
+    """A card of the wild rank may stand for itself (a natural card); else it is always wild."""
 
 
 def wild_options(rules: Any, *, every_card_one: bool = False) -> WildOptions:
@@ -134,8 +136,10 @@ def wild_options(rules: Any, *, every_card_one: bool = False) -> WildOptions:
     from .three_thirteen.rules import Rules as ThirteenRules
 
     if isinstance(rules, ThirteenRules):
+        # "a meld needs a non-wild card": a card of the wild rank is wild, even among its own rank
         return WildOptions(points=(1,) * 13 if every_card_one else rules.points, ace_high=rules.ace_high,
-                           max_wilds=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild)
+                           max_wilds=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild,
+                           wild_as_self=rules.min_non_wild == 0)
     if isinstance(rules, IndianRules):
         return WildOptions(points=(1,) * 13 if every_card_one else rules.points, ace_high=rules.ace_high,
                            max_wilds=rules.max_jokers_per_group, min_non_wild=0 if rules.jokers_only_group else 1,
@@ -163,5 +167,5 @@ def _wild_kernel(o: WildOptions, backend: str) -> WildKernel:
     kernel: WildKernel = wild_module(backend).WildKernel(
         o.points, ace_high=o.ace_high, max_wilds=o.max_wilds, min_non_wild=o.min_non_wild,
         identical_in_set=o.identical_in_set, set_max=o.set_max, min_runs=o.min_runs, min_pure_runs=o.min_pure_runs,
-        wild_natural_in_pure=o.wild_natural_in_pure, min_life_length=o.min_life_length)
+        wild_natural_in_pure=o.wild_natural_in_pure, min_life_length=o.min_life_length, wild_as_self=o.wild_as_self)
     return kernel

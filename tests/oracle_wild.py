@@ -25,6 +25,8 @@ class WildSpec:
     max_wilds_per_meld: int | None = None
     min_non_wild: int = 0
     identical_in_set: bool = True
+    wild_as_self: bool = True
+    """A card of the wild rank may stand for itself."""
 
 
 def _as_set(naturals: list[tuple[int, int]], n: int, spec: WildSpec) -> bool:
@@ -59,7 +61,7 @@ def is_meld(cards: list[tuple[int, int]], spec: WildSpec) -> bool:
         return False
     fixed = [c for c in cards if c[0] != spec.wild_rank]
     wilds = [c for c in cards if c[0] == spec.wild_rank]
-    for as_self in product((False, True), repeat=len(wilds)):
+    for as_self in product((False, True) if spec.wild_as_self else (False,), repeat=len(wilds)):
         naturals = fixed + [w for w, keep in zip(wilds, as_self, strict=True) if keep]
         n_wild = n - len(naturals)
         if spec.max_wilds_per_meld is not None and n_wild > spec.max_wilds_per_meld:

@@ -35,7 +35,7 @@ def test_wild_rank_follows_the_hand_size() -> None:
     ("5H 7S 9S KD 2C", 3, tt.Rules(), 12),                        # a wild fills a gap: 7S 5H(8S) 9S
     ("5H 7S 9S KD KC", 3, tt.Rules(), 16),                        # ... or joins KD KC, whichever is cheaper
     ("3S 3H 3D", 1, tt.Rules(), 0),                               # a meld of wild cards only (allowed)
-    ("3S 3H 3D", 1, tt.Rules(min_non_wild=1), 0),                 # ... and three wilds are a set of 3s anyway
+    ("3S 3H 3D", 1, tt.Rules(min_non_wild=1), 9),                 # ... or not (row 9): a 3 is wild, never "natural"
     ("5H 5D KC 2S 9H", 3, tt.Rules(), 11),                        # KC + two wild Ks; 2S 9H left over
     ("5H 5D KC 2S 9H", 3, tt.Rules(min_non_wild=2), 31),          # two naturals per meld required: no meld
     ("JS QS KS JD QD KD JC", 5, tt.Rules(), 10),                  # two runs, JC left over
@@ -135,7 +135,8 @@ def test_search_equals_oracle(dense: bool, part: int) -> None:
         hand, rnd, opts = deal(rng, dense)
         rules = tt.Rules(**opts)
         spec = WildSpec(wild_rank=rnd + 1, points=rules.points, ace_high=rules.ace_high,
-                        max_wilds_per_meld=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild)
+                        max_wilds_per_meld=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild,
+                        wild_as_self=rules.min_non_wild == 0)
         groups.setdefault((tuple(sorted(opts.items())), rnd), []).append((i, hand, WildOracle(hand, spec).penalty()))
         rounds.add(rnd)
         triples += masks(hand)[2] != 0
@@ -165,7 +166,8 @@ def test_three_copies_of_a_card_agree_with_the_oracle() -> None:
             continue
         rules = tt.Rules(**opts, decks=3)
         spec = WildSpec(wild_rank=rnd + 1, points=rules.points, ace_high=rules.ace_high,
-                        max_wilds_per_meld=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild)
+                        max_wilds_per_meld=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild,
+                        wild_as_self=rules.min_non_wild == 0)
         want = WildOracle(hand, spec).penalty()
         once, twice, thrice = masks(hand)
         for backend in backends():

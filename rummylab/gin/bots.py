@@ -181,7 +181,7 @@ def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rul
     players = [make_bot(b, int(rng.integers(2**32))) if isinstance(b, str) else b for b in bots]
     rows: list[dict[str, Any]] = []
     for g in range(n_games):
-        final = play_game(players, replace_rules(rules), int(rng.integers(2**31)))
+        final = play_game(players, single_game_rules(rules), int(rng.integers(2**31)))
         for h, r in enumerate(final.records):
             rows.append({"game": g, "hand": h, "winner": r.winner, "kind": r.kind, "points": r.points,
                          "knocker": r.knocker, "turns": r.turns, "deadwood_0": r.deadwoods[0],
@@ -192,7 +192,12 @@ def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rul
                                       "bot_1": pl.Utf8})
 
 
-def replace_rules(rules: Rules) -> Rules:
-    """Simulations play single games."""
-    from dataclasses import replace
-    return replace(rules, match_games=1)
+def single_game_rules(rules: Rules) -> Rules:
+    """Simulations play single games: rules of a match (``match_games`` > 1) are refused, not
+    ignored."""
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules={rules!r}: gin needs rummylab.gin.Rules")
+    if rules.match_games != 1:
+        raise ValueError(f"match_games={rules.match_games}: simulate plays single games; "
+                         "pass dataclasses.replace(rules, match_games=1)")
+    return rules

@@ -1,4 +1,4 @@
-"""Gin rules as data: every option of rules.md §1 and §2, with presets."""
+"""Gin rules as data: every option of gin and three-handed gin (docs/rules.md), with presets."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Literal
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
-    """Gin rummy options; every default is the rules.md default."""
+    """Gin rummy options; every default is the one docs/rules.md names. An option that another
+    option makes pointless (``shutout_bonus`` without a flat shutout) is rejected if set."""
 
     gin_bonus: int = 25
     undercut_bonus: int = 25
@@ -20,11 +21,13 @@ class Rules:
     target: int = 100
     """A game ends when a player reaches this score."""
     game_bonus: int = 100
+    """Added at the end of a game to the winner's score."""
     box_bonus: int = 25
     """Added at the end of a game for each hand a player won (the line or box bonus)."""
     shutout: Literal["double", "flat", "none"] = "double"
     """When the loser won no hand: the winner's game score doubles, or gains shutout_bonus."""
     shutout_bonus: int = 100
+    """With ``shutout="flat"``: added to the winner's score."""
     dead_hand_stock: int = 2
     """The hand is void when a discard leaves this many stock cards without a knock."""
     match_games: int = 1
@@ -41,16 +44,34 @@ class Rules:
             raise ValueError(f"shutout={self.shutout!r}: 'double', 'flat' or 'none'")
         if self.dead_hand_stock < 0:
             raise ValueError(f"dead_hand_stock={self.dead_hand_stock}: must be >= 0")
+        for name in ("gin_bonus", "undercut_bonus", "game_bonus", "box_bonus", "shutout_bonus"):
+            if not 0 <= getattr(self, name) <= 1000:
+                raise ValueError(f"{name}={getattr(self, name)!r}: 0 to 1000")
+        if self.big_gin_bonus is not None and not 0 <= self.big_gin_bonus <= 1000:
+            raise ValueError(f"big_gin_bonus={self.big_gin_bonus!r}: None or 0 to 1000")
+        if self.shutout != "flat" and self.shutout_bonus != 100:
+            raise ValueError(f"shutout_bonus={self.shutout_bonus} is not used with shutout={self.shutout!r} "
+                             "(only with shutout='flat')")
+
+    def check_three_handed(self) -> None:
+        """Three-handed gin scores one game to ``target``: no box or shutout bonus, no match."""
+        unused = [f"{name}={getattr(self, name)!r}" for name, plain in
+                  (("box_bonus", 0), ("shutout", "none"), ("match_games", 1)) if getattr(self, name) != plain]
+        if unused:
+            raise ValueError(f"three-handed gin does not use {', '.join(unused)}: set box_bonus=0, "
+                             "shutout='none', match_games=1 (start from gin.THREE_HANDED)")
 
 
 DEFAULT = Rules()
-"""rules.md defaults: gin 25, undercut 25, big gin 31, tie = undercut, game to 100."""
+"""The defaults: gin 25, undercut 25, big gin 31, tie = undercut, game to 100."""
 
 CLASSIC = Rules(gin_bonus=20, undercut_bonus=10, big_gin_bonus=None, box_bonus=20, shutout="flat")
 """The classic (Bicycle-style) rule: gin 20, undercut 10, no big gin, flat 100 shutout."""
 
-THREE_HANDED = Rules(gin_bonus=25, undercut_bonus=10, big_gin_bonus=None)
-"""Three-handed gin in the box (rules.md §2)."""
+THREE_HANDED = Rules(gin_bonus=25, undercut_bonus=10, big_gin_bonus=None, game_bonus=0, box_bonus=0,
+                     shutout="none")
+"""Three-handed gin in the box as the brief plays it: gin 25, undercut 10, the game ends when
+a score reaches 100, and no game, box or shutout bonus."""
 
 TOURNAMENT = Rules(target=250, match_games=5)
 """The brief's tournament: best of five games, 250 points each."""

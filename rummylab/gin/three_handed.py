@@ -1,4 +1,4 @@
-"""Three-handed gin "in the box" (rules.md §2): the box plays alone against a team
+"""Three-handed gin "in the box" (docs/rules.md): the box plays alone against a team
 whose captain plays and whose third player sits out; roles rotate after each hand.
 
 Each hand is a two-handed gin hand (``rummylab.gin.game``) with the box in seat 0
@@ -115,6 +115,9 @@ def _hand_rules(rules: Rules) -> Rules:
 
 def new_game(players: Sequence[str] = ("P1", "P2", "P3"), rules: Rules = THREE_HANDED, seed: int = 0) -> State:
     """Draw for roles and deal the first hand."""
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules={rules!r}: three-handed gin needs rummylab.gin.Rules")
+    rules.check_three_handed()
     roles = draw_for_roles(players, random.Random(f"box:{seed}").randrange(2**32))
     return State(rules=rules, seed=seed, players=(players[0], players[1], players[2]), roles=roles,
                  hand=_fresh_hand(rules, seed, 0), scores={p: 0 for p in players})

@@ -13,8 +13,10 @@ from .analysis import (
     penalty_batch,
     wild_rank,
 )
+from .rules import ACE_HIGH
 
 __all__ = [
+    "ACE_HIGH",
     "DEFAULT",
     "ROUNDS",
     "Analysis",

@@ -1,4 +1,4 @@
-"""Three Thirteen options (rules.md §3): what a meld may hold, what a leftover card costs, decks."""
+"""Three Thirteen options (docs/rules.md): what a meld may hold, what a leftover card costs, decks."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ..backend import wild_kernel
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
-    """Three Thirteen options; every default is the rules.md default."""
+    """Three Thirteen options; every default is the one docs/rules.md names."""
 
     ace_high: bool = False
     """Q-K-A is a run too (K-A-2 never)."""
@@ -38,7 +38,7 @@ class Rules:
         return (self.ace_penalty, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
     def deck_count(self, players: int) -> int:
-        """Decks for this many players: enough for round 11's hands and an upcard (rules.md §3)."""
+        """Decks for this many players: enough for round 11's hands and an upcard."""
         return self.decks or (1 if players <= 2 else 2 if players * 13 + 1 <= 104 else 3)
 
     def kernel(self, backend: str | None = None) -> WildKernel:
@@ -47,4 +47,7 @@ class Rules:
 
 
 DEFAULT = Rules()
-"""The rules.md defaults."""
+"""The defaults: what most sources say."""
+
+ACE_HIGH = Rules(ace_high=True, ace_penalty=15)
+"""The brief's ace-high variant: Q-K-A is a run, and a leftover ace costs 15."""
