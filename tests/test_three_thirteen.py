@@ -39,6 +39,9 @@ def test_wild_rank_follows_the_hand_size() -> None:
     ("5H 5D KC 2S 9H", 3, tt.Rules(), 11),                        # KC + two wild Ks; 2S 9H left over
     ("5H 5D KC 2S 9H", 3, tt.Rules(min_non_wild=2), 31),          # two naturals per meld required: no meld
     ("JS QS KS JD QD KD JC", 5, tt.Rules(), 10),                  # two runs, JC left over
+    ("QS KS AS", 1, tt.Rules(), 21),                              # row 35: Q-K-A is no run by default
+    ("QS KS AS", 1, tt.ACE_HIGH, 0),                              # ... it is in the brief's ace-high variant
+    ("QS KS AS AD", 2, tt.ACE_HIGH, 15),                          # ... where a leftover ace costs 15
 ])
 def test_rule_fixtures(hand: str, round_no: int, rules: tt.Rules, penalty: int) -> None:
     assert tt.penalty(hand, round_no, rules) == penalty
