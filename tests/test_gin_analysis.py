@@ -1,4 +1,4 @@
-"""Hand-written gin fixtures for every rule of rules.md §1.1, and the analysis API."""
+"""Hand-written gin fixtures for every meld rule of docs/rules.md §1, and the analysis API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Knock scoring: every row of rules.md §1.3, layoffs, ties, invalid knocks."""
+"""Knock scoring: every row of the scoring table in docs/rules.md, layoffs, ties, invalid knocks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Indian rummy analysis: every rule of rules.md §4 and the Indian rows of §5, both ways."""
+"""Indian rummy analysis: every rule of docs/rules.md §4 and its Indian rows, both ways."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_two_lives_rule_needs_two_sequences_one_pure() -> None:
 
 
 def test_a_life_of_four_cards_row_20() -> None:
-    """rules.md §5 row 20 (rummyon): with min_life_length=4 a sequence counts as a life only
+    """docs/rules.md row 20 (rummyon): with min_life_length=4 a sequence counts as a life only
     with four or more cards; a shorter one is still a valid group."""
     four = R(min_life_length=4)
     hand = "AS 2S 3S 5H 6H JK 8H 9H TD JD QD KD 7C"

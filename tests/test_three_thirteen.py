@@ -1,4 +1,4 @@
-"""Three Thirteen analysis: every rule of rules.md §3 and §5 rows 9-14; the search == the oracle."""
+"""Three Thirteen analysis: every rule of docs/rules.md §3 and rows 9-14; the search == the oracle."""
 
 from __future__ import annotations
 

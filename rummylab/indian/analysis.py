@@ -1,4 +1,4 @@
-"""Indian rummy hands: groups, declarations and loser points (rules.md §4.2–4.3)."""
+"""Indian rummy hands: groups, declarations and loser points (docs/rules.md §4)."""
 
 from __future__ import annotations
 

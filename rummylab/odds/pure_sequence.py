@@ -38,7 +38,7 @@ def _suit_without_run(ace_high: bool) -> list[int]:
 
 def p_pure_sequence(cards: int = 13, printed_jokers: int = 2, ace_high: bool = True) -> Fraction:
     """Exact P(a hand of ``cards`` from two decks plus printed jokers holds a pure sequence),
-    counting a wild-joker card in its own place as natural (the rules.md default)."""
+    counting a wild-joker card in its own place as natural (the default)."""
     suit = _suit_without_run(ace_high)
     poly = [1]
     for _ in range(4):

@@ -1,4 +1,4 @@
-"""Three Thirteen hand analysis (rules.md §3): the wild rank follows the round; one to three decks."""
+"""Three Thirteen hand analysis (docs/rules.md §3): the wild rank follows the round; one to three decks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Three Thirteen as an immutable state changed only by checked actions (rules.md §3).
+"""Three Thirteen as an immutable state changed only by checked actions (docs/rules.md §3).
 
 Eleven rounds deal 3 … 13 cards; the deal passes left. A turn is a draw (stock or
 discard pile) and a discard. A player who can meld all but one card goes out by
@@ -21,7 +21,7 @@ from .analysis import DEFAULT, Rules, penalty_of_cards
 
 MAX_PLAYERS = 8
 """Two decks hold 104 cards: 7 hands of 13 and an upcard in round 11 leave a stock of 12, which
-the discard pile refills. 8 players play with three decks (rules.md §3: enough decks for the last
+the discard pile refills. 8 players play with three decks (enough decks for the last
 round), so a hand may hold three copies of a card."""
 
 
