@@ -51,7 +51,7 @@ class Rules:
             raise ValueError(f"big_gin_bonus={self.big_gin_bonus!r}: None or 0 to 1000")
         if self.shutout != "flat" and self.shutout_bonus != 100:
             raise ValueError(f"shutout_bonus={self.shutout_bonus} is not used with shutout={self.shutout!r} "
-                             "(only with shutout='flat')")
+                             "(only with shutout='flat'; see docs/rules.md)")
 
     def check_three_handed(self) -> None:
         """Three-handed gin scores one game to ``target``: no box or shutout bonus, no match."""
@@ -59,7 +59,7 @@ class Rules:
                   (("box_bonus", 0), ("shutout", "none"), ("match_games", 1)) if getattr(self, name) != plain]
         if unused:
             raise ValueError(f"three-handed gin does not use {', '.join(unused)}: set box_bonus=0, "
-                             "shutout='none', match_games=1 (start from gin.THREE_HANDED)")
+                             "shutout='none', match_games=1 (start from gin.THREE_HANDED; see docs/rules.md)")
 
 
 DEFAULT = Rules()

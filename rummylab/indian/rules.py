@@ -95,7 +95,8 @@ class Rules:
             raise ValueError(f"missed_turns_drop={self.missed_turns_drop!r}: 1 to 1000")
         unused = {"autoplay": ("missed_turns_drop", 3), "drop_after_missed": ("autoplay_turns", 20)}[self.leaver]
         if getattr(self, unused[0]) != unused[1]:
-            raise ValueError(f"{unused[0]}={getattr(self, unused[0])!r} is not used with leaver={self.leaver!r}")
+            raise ValueError(f"{unused[0]}={getattr(self, unused[0])!r} is not used with leaver={self.leaver!r} "
+                             "(see docs/rules.md)")
         if self.elimination not in ELIMINATIONS:
             raise ValueError(f"elimination={self.elimination!r}: one of {ELIMINATIONS}")
         if self.max_rejoins is not None and not 0 <= self.max_rejoins <= 100:
