@@ -145,6 +145,17 @@ EXERCISES: dict[str, Exercise] = {
             "P1": "A losing box does not stay: P1 sits out next.",
             "P3": "The sitter becomes captain; the captain (P2) moves into the box."},
         lesson="05-three-handed-gin-in-the-box"),
+    "three_handed_final": Exercise(
+        "Three-handed gin with gin.THREE_HANDED: the box has 85 points and wins a hand worth 30. "
+        "What is the box's score at the end of the game?",
+        lambda: 85 + 30 + gin.THREE_HANDED.game_bonus,
+        lambda: "85 + 30 = 115 reaches 100, so the game ends; the brief's three-handed game adds no game, "
+        "box or shutout bonus, so the box ends on 115.", int,
+        hint="Does 85 + 30 reach 100? What bonuses does gin.THREE_HANDED add at the end?",
+        mistakes=lambda: {
+            215: "That adds a 100-point game bonus, which two-handed gin has; the three-handed preset has none.",
+            140: "That adds a box bonus of 25; the three-handed preset has none."},
+        lesson="05-three-handed-gin-in-the-box"),
     "best_discard": Exercise(
         f"Holding {DISCARD_06} after the draw, which discards leave the least deadwood?",
         lambda: _cards_set(gin.best_discards(DISCARD_06).discards),
@@ -172,6 +183,31 @@ EXERCISES: dict[str, Exercise] = {
             17: "5H is wild this round: it fills 7S _ 9S as the 8S, so it does not count. Only KD and 2C do.",
             31: "7S, 9S and the wild 5H make a run (5H as 8S): only KD and 2C are left."},
         lesson="07-three-thirteen"),
+    "ace_high_thirteen": Exercise(
+        "Round 2 of Three Thirteen (fours wild), played with three_thirteen.ACE_HIGH: what is the least "
+        "penalty of QS KS AS AD?",
+        lambda: _thirteen_penalty("QS KS AS AD", 2, ace_high=True),
+        lambda: "Under ACE_HIGH Q-K-A is a run, so QS KS AS meld; the AD is left over, and a leftover ace "
+        "costs 15 in this variant.", int,
+        hint="Is Q-K-A a run in this variant? And what does a leftover ace cost in it?",
+        mistakes=lambda: {
+            1: "Q-K-A is a run here, but a leftover ace costs 15 under ACE_HIGH, not 1.",
+            22: "That is the default rule (no Q-K-A, aces cost 1). Under ACE_HIGH Q-K-A is a run and the AD "
+            "costs 15.",
+            50: "Q-K-A is a run under ACE_HIGH: only the AD is left over."},
+        lesson="07-three-thirteen"),
+    "joker_from_pile": Exercise(
+        "Indian rummy, sevens wild, in the middle of a deal: the player before you throws 7D. May you take it "
+        "from the discard pile? Answer True or False.",
+        lambda: False,
+        lambda: "7D is a wild joker this deal, and a joker is never taken from the discard pile; the one "
+        "exception is the first upcard, on the first player's first turn.",
+        lambda x: {"true": True, "false": False, "yes": True, "no": False}.get(str(x).strip().lower(), x),
+        hint="Is 7D a joker in this deal? What may never be taken from the pile?",
+        mistakes=lambda: {
+            True: "7D is a wild joker when sevens are wild, and jokers stay in the pile (only the first upcard, "
+            "on the first turn, may be taken)."},
+        lesson="08-pure-sequence"),
     "pure_or_not": Exercise(
         "Sevens are wild. Is 5H 6H 7H a pure sequence, an impure one, a set, or not a group?",
         lambda: "pure",
@@ -191,6 +227,17 @@ EXERCISES: dict[str, Exercise] = {
         mistakes=lambda: {
             86: "Every card counts, but a loser loses at most 80 points in one deal."},
         lesson="09-indian-rummy-scoring"),
+    "deals_chips": Exercise(
+        "Deals rummy, three players with 240 chips each. In the first deal you show validly; the other two "
+        "lose 30 and 80 points. How many chips do you have now?",
+        lambda: 240 + 30 + 80,
+        lambda: "The deal's winner takes each loser's points in chips: 240 + 30 + 80 = 350.", int,
+        hint="Where do the losers' points go in deals rummy?",
+        mistakes=lambda: {
+            240: "A valid show wins the deal, and the winner takes the losers' points in chips.",
+            270: "Both losers pay: 30 and 80.",
+            320: "Both losers pay: 30 and 80."},
+        lesson="09-indian-rummy-scoring"),
     "gin_outs": Exercise(
         f"Holding {HAND_02}, how many of the unseen cards make gin on the next draw?",
         lambda: len(_draws().gin_cards),
@@ -206,6 +253,11 @@ EXERCISES: dict[str, Exercise] = {
 def _indian_points(hand: str) -> int:
     from .indian import loser_points
     return loser_points(hand, "7").points
+
+
+def _thirteen_penalty(hand: str, round_no: int, ace_high: bool) -> int:
+    from .three_thirteen import ACE_HIGH, DEFAULT, penalty
+    return penalty(hand, round_no, ACE_HIGH if ace_high else DEFAULT)
 
 
 def _thirteen() -> Any:
