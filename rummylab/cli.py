@@ -90,11 +90,20 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--db", default=None, help="the progress database (default: $RUMMYLAB_DB or ./progress.sqlite)")
     rp.add_argument("--html", help="also write the report with a chart as a standalone HTML page")
     cl.set_defaults(run=_class)
-    s = sub.add_parser("serve", help="serve the lessons as a click-through app (Voilà, 127.0.0.1 only)")
+    s = sub.add_parser("serve", help="serve the lessons to a class as a click-through app (Voilà)")
     s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: the packaged lessons)")
     s.add_argument("--port", type=int, default=8866)
     s.add_argument("--db", default=None, help="where named students' checks go (default: progress.sqlite in the "
                    "served folder; the packaged lessons: ./progress.sqlite)")
+    s.add_argument("--students", type=int, default=1,
+                   help="kernels kept ready, each with its lesson already run, per lesson of the day (0: none)")
+    s.add_argument("--lesson", action="append", default=None,
+                   help="a lesson of the day to keep ready, e.g. 02 (repeat for more; default 00)")
+    s.add_argument("--ip", default="127.0.0.1",
+                   help="the address to listen on; anything but 127.0.0.1 asks visitors for a class code")
+    s.add_argument("--code", default=None, help="the class code (default: made up when --ip is not 127.0.0.1)")
+    s.add_argument("--teacher-port", type=int, default=None, help="the teacher page's port (default: --port + 1)")
+    s.add_argument("--teacher-token", default=None, help="the teacher page's token (default: made up)")
     s.set_defaults(run=_serve)
     return p
 
@@ -191,7 +200,8 @@ def _serve(args: argparse.Namespace) -> str:
     from .serve import serve
 
     db = args.db or (None if args.path else "progress.sqlite")  # never write into site-packages
-    status = serve(args.path, args.port, db)
+    status = serve(args.path, args.port, db, ip=args.ip, code=args.code, students=args.students,
+                   lessons=args.lesson, teacher_port=args.teacher_port, teacher_token=args.teacher_token)
     if status:
         raise SystemExit(status)
     return "rummylab: stopped"

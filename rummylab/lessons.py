@@ -24,10 +24,12 @@ def seed(default: int = 2026) -> int:
 
 @dataclass(frozen=True, repr=False)
 class Feedback:
-    """The verdict on an answer: right, wrong (with why), or None while no answer is written."""
+    """The verdict on an answer: right, wrong (with why), or None while no answer is written.
+    Shown in a notebook or a Voilà app, a blank one comes with a box to type the answer in."""
 
     right: bool | None
     why: str
+    exercise: str = ""
 
     def __bool__(self) -> bool:
         return bool(self.right)
@@ -41,6 +43,14 @@ class Feedback:
     def _repr_html_(self) -> str:
         colour = {True: "#1b5e20", False: "#b71c1c", None: "#37474f"}[self.right]
         return f"<div class='rl-feedback' style='color:{colour}'>{html.escape(str(self))}</div>"
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import HTML, display
+
+        if self.right is None and self.exercise:
+            display(answer_box(self.exercise))
+        else:
+            display(HTML(self._repr_html_()))
 
 
 @dataclass(frozen=True)
@@ -292,7 +302,7 @@ def check(exercise: str, answer: Any) -> Feedback:
     ex = _get(exercise)
     if answer is ...:
         return Feedback(None, f"Write your answer in place of ... and run the cell again. {ex.prompt}"
-                        f" (Stuck? lessons.hint({exercise!r}) gives a hint.)")
+                        f" (Stuck? lessons.hint({exercise!r}) gives a hint.)", exercise)
     try:
         given = ex.normalise(answer)
     except (ValueError, TypeError, IndexError) as exc:
@@ -359,6 +369,55 @@ def name_box() -> Any:
     button.on_click(save)
     text.observe(save, names="value")  # Enter (or leaving the box) saves too
     return w.VBox([w.HBox([text, button]), note])
+
+
+def from_text(text: str) -> Any:
+    """An answer typed in a box, as the value a student would write in code: a number, True or
+    False, a quoted string, or words; "defender, 28" is ("defender", 28)."""
+    import ast
+
+    def one(t: str) -> Any:
+        t = t.strip()
+        try:
+            return ast.literal_eval(t)
+        except (ValueError, SyntaxError):
+            return t
+
+    value = one(text)
+    if isinstance(value, str) and "," in value:
+        return tuple(one(part) for part in value.split(","))
+    return value
+
+
+def answer_box(exercise: str) -> Any:
+    """The exercise's question, a box for the answer and a Check button; the feedback appears
+    below (and counts for the class, like ``check``)."""
+    import ipywidgets as w
+
+    ex = _get(exercise)
+    text = w.Text(placeholder="your answer", layout=w.Layout(width="320px"))
+    text.add_class("rl-answer")
+    button = w.Button(description="Check")
+    button.add_class("rl-check")
+    hint_button = w.Button(description="Hint")
+    hint_button.add_class("rl-hint")
+    out = w.HTML()
+    out.add_class("rl-answer-feedback")
+
+    def run(_: Any) -> None:
+        out.value = (check(exercise, from_text(text.value))._repr_html_() if text.value.strip()
+                     else "<div class='rl-feedback'>Type your answer in the box first.</div>")
+
+    def show_hint(_: Any) -> None:
+        out.value = f"<div class='rl-feedback'>Hint: {html.escape(hint(exercise))}</div>"
+
+    button.on_click(run)
+    hint_button.on_click(show_hint)
+    box = w.VBox([w.HTML(f"<div class='rl-prompt'>✎ {html.escape(ex.prompt)}</div>"),
+                  w.HBox([text, button, hint_button]), out])
+    box.add_class("rl-answer-box")
+    box.add_class(f"rl-exercise-{exercise}")
+    return box
 
 
 def _hashable(x: Any) -> bool:

@@ -9,11 +9,13 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 TEMPLATE = "rummylab"
 
@@ -76,8 +78,20 @@ def offline_template(root: Path | None = None) -> Path:
     kept = [line for line in lab.read_text().splitlines(keepends=True)
             if not ("<link" in line and "://" in line)]
     (target / "index.html.j2").write_text("".join(kept))
+    (target / "page.html").write_text(_offline_page())
     (target / "conf.json").write_text('{"base_template": "lab"}\n')
     return root
+
+
+def _offline_page() -> str:
+    """The page the lesson index (tree) extends: Voilà's lab page without its CDN link."""
+    templates = _voila_templates()
+    base = (templates / "base" / "page.html").read_text()
+    lab = (templates / "lab" / "page.html").read_text()
+    start = lab.index("{% block stylesheets %}")
+    styles = lab[start:lab.index("{% endblock %}", lab.rindex("{% endif %}")) + len("{% endblock %}")]
+    kept = "".join(line for line in base.splitlines(keepends=True) if not ("<link" in line and "://" in line))
+    return kept.replace("{% block stylesheets %}\n    {% endblock %}", styles, 1)
 
 
 def free_port() -> int:
@@ -94,10 +108,18 @@ def progress_db(path: Path | str, db: Path | str | None = None) -> Path:
     return folder / "progress.sqlite"
 
 
-def voila_command(path: Path | str | None = None, port: int = 8866,
-                  db: Path | str | None = None) -> tuple[list[str], dict[str, str]]:
-    """The command and environment that serve ``path`` (a notebook or a folder) with Voilà;
-    the kernels record named students' checks in ``progress_db(path, db)``."""
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+KERNEL_MB = 150
+"""About what one warm lesson kernel holds (measured by benchmarks/class_load.py)."""
+
+
+def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | str | None = None, *,
+                  ip: str = "127.0.0.1", code: str | None = None, students: int = 0,
+                  lessons: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """The command and environment that serve ``path`` (a notebook or a folder) with Voilà on
+    ``ip``; the kernels record named students' checks in ``progress_db(path, db)``. With
+    ``code`` only a visitor who types it gets a lesson; with ``students``, that many kernels
+    per lesson of ``lessons`` (file names) are started and run ahead of time."""
     from .progress import DB_ENV
 
     path = path or lessons_dir()
@@ -106,19 +128,77 @@ def voila_command(path: Path | str | None = None, port: int = 8866,
     env[DB_ENV] = str(progress_db(path, db).resolve())
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(data_dir), env.get("JUPYTER_PATH", "")]))
     cmd = [sys.executable, "-m", "voila", str(path), "--no-browser", f"--port={port}",
-           "--Voila.ip=127.0.0.1", f"--template={TEMPLATE}", "--show_tracebacks=True"]
+           f"--Voila.ip={ip}", f"--template={TEMPLATE}", "--show_tracebacks=True",
+           "--VoilaConfiguration.classic_tree=True"]  # the lesson index, drawn by the server
+    if code:
+        cmd += [f"--token={code}", "--Voila.identity_provider_class=rummylab.classroom.ClassCodeProvider"]
+    if students and Path(path).is_dir():
+        from .classroom import pool_options
+
+        cmd += pool_options(lessons or [], students)
     return cmd, env
 
 
-def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | None = None) -> int:
-    """Serve the lessons until interrupted (Ctrl+C); returns Voilà's exit status."""
+def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | None = None, *,
+          ip: str = "127.0.0.1", code: str | None = None, students: int = 0, lessons: list[str] | None = None,
+          teacher_port: int | None = None, teacher_token: str | None = None) -> int:
+    """Serve a class until interrupted (Ctrl+C): the lessons with Voilà, warm kernels for the
+    lessons of the day, a class code when students connect from other devices, and a teacher
+    page. Returns Voilà's exit status."""
     require_voila()
-    path = path or lessons_dir()
-    if not Path(path).exists():
+    from .classroom import check_code, find_lessons, new_code
+
+    path = Path(path or lessons_dir())
+    if not path.exists():
         raise ValueError(f"{path}: no such lesson or folder")
-    cmd, env = voila_command(path, port, db)
-    print(f"rummylab: serving {path} at http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
+    if code is None and ip not in LOOPBACK:
+        code = new_code()  # other devices can reach the class: only those told the code get in
+    code = code and check_code(code)
+    teacher_token = check_code(teacher_token, "teacher token") if teacher_token else new_code(12)
+    folder = path if path.is_dir() else path.parent
+    chosen = find_lessons(folder, lessons or ["00"]) if students and path.is_dir() else []
+    cmd, env = voila_command(path, port, db, ip=ip, code=code, students=students, lessons=chosen)
+    shown = "127.0.0.1" if ip in LOOPBACK else ("<this machine's address>" if ip in ("0.0.0.0", "::") else ip)
+    class_url = f"http://{shown}:{port}/"
+    tport = teacher_port or port + 1
+    print(f"rummylab: serving {path} at {class_url} (Ctrl+C stops)", flush=True)
+    if code:
+        print(f"  class code: {code}   (students type it on the first page)", flush=True)
+    if chosen:
+        print(f"  warming {', '.join(chosen)}: {students} kernel(s) each, about "
+              f"{KERNEL_MB * students * len(chosen) / 1000:.1f} GB; each lesson is run ahead of time", flush=True)
+    print(f"  teacher page: http://{shown}:{tport}/?token={teacher_token}", flush=True)
+    proc = subprocess.Popen(cmd, env=env)
+    signal.signal(signal.SIGTERM, _interrupt)  # a stopped class stops its Voilà and kernels too
     try:
-        return subprocess.call(cmd, env=env)
+        _run_teacher_page(progress_db(path, db).resolve(), teacher_token, class_url, ip, tport, proc)
+        return proc.wait()
     except KeyboardInterrupt:
-        return 0
+        proc.terminate()
+        try:
+            return proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _run_teacher_page(db: Path, token: str, class_url: str, ip: str, port: int,
+                      voila: subprocess.Popen[bytes]) -> None:
+    """Serve the teacher page until Voilà exits."""
+    import asyncio
+
+    from .classroom import teacher_app
+
+    async def main() -> None:
+        server = teacher_app(db, token, class_url).listen(port, address=ip)
+        try:
+            while voila.poll() is None:
+                await asyncio.sleep(0.5)
+        finally:
+            server.stop()
+
+    asyncio.run(main())

@@ -82,3 +82,20 @@ def test_results_show_as_html() -> None:
         assert "rl-chip" in page and "Card(" not in page
     assert "The knocker scores 51" in shown[2]._repr_html_()
     assert "Discard QH or KD" in shown[1]._repr_html_()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_answer_can_be_typed_in_the_box(name: str) -> None:
+    """In app mode a student types the answer: the typed form of each right answer is right."""
+    answer = lessons.EXERCISES[name].answer()
+    typed = (" ".join(sorted(answer)) if isinstance(answer, frozenset)
+             else ", ".join(map(str, answer)) if isinstance(answer, tuple) else str(answer))
+    assert lessons.check(name, lessons.from_text(typed)).right is True
+    box = lessons.answer_box(name)
+    assert f"rl-exercise-{name}" in box._dom_classes
+
+
+def test_a_blank_check_shows_an_answer_box() -> None:
+    blank = lessons.check("deck_size", ...)
+    assert blank.exercise == "deck_size"
+    assert lessons.from_text("defender, 28") == ("defender", 28) and lessons.from_text("KD QH") == "KD QH"

@@ -165,3 +165,29 @@ def shot(pg: Any, name: str, selector: str | None = None) -> Path:
     path = SHOTS / f"{name}.png"
     (pg.locator(selector).first.screenshot(path=str(path)) if selector else pg.screenshot(path=str(path)))
     return path
+
+
+CLASS_CODE, TEACHER_TOKEN = "CLASS7", "TEACHER-TOKEN-1"
+
+
+@pytest.fixture(scope="session")
+def classroom(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A class served by ``rummylab serve`` with a class code, one warm kernel for lesson 00 and
+    a teacher page: {"url", "teacher", "db", "proc"}."""
+    port, teacher = free_port(), free_port()
+    home = tmp_path_factory.mktemp("class")
+    db = home / "progress.sqlite"
+    cmd = [sys.executable, "-m", "rummylab.cli", "serve", str(lessons_copy), f"--port={port}",
+           f"--code={CLASS_CODE}", "--students=1", "--lesson=00", f"--teacher-port={teacher}",
+           f"--teacher-token={TEACHER_TOKEN}", f"--db={db}"]
+    log = home / "serve.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, env=_lesson_env(dict(os.environ)), stdout=out, stderr=subprocess.STDOUT,
+                                cwd=home)
+    try:
+        _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
+        _wait_http(f"http://127.0.0.1:{teacher}/?token={TEACHER_TOKEN}", proc, log)
+        yield {"url": f"http://127.0.0.1:{port}", "teacher": f"http://127.0.0.1:{teacher}", "db": db,
+               "proc": proc, "log": log}
+    finally:
+        _stop(proc)

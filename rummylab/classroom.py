@@ -1,0 +1,133 @@
+"""A class served from one machine: a class code for the lessons, a teacher page with its own
+token, and the Voilà options that keep kernels warm for the lesson of the day.
+
+Voilà loads ``ClassCodeProvider`` by name: a visitor without the class code sees a page that
+asks for it, and no kernel starts for them. The teacher page is a small Tornado app in the
+``rummylab serve`` process: the class's progress, live, for whoever holds the teacher token.
+"""
+
+from __future__ import annotations
+
+import hmac
+import html
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from voila.voila_identity_provider import VoilaIdentityProvider, VoilaLoginHandler
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""Letters and digits a class can read out without confusion (no O/0, no I/1)."""
+MAX_STUDENTS = 60
+
+LOGIN_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>rummylab: class code</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{{font-family:sans-serif;max-width:28em;margin:4em auto;padding:0 1em;color:#263238}}
+input{{font-size:1.4em;letter-spacing:.15em;width:9em;text-transform:uppercase}}
+button{{font-size:1.2em}} .error{{color:#b71c1c;font-weight:700}}</style></head>
+<body class="rl-class-login"><h1>rummylab lessons</h1>
+<p>Type the <b>class code</b> your teacher reads out, then press <b>Join</b>.</p>
+{error}
+<form action="{action}" method="post">{xsrf}
+<input type="hidden" name="next" value="{next}">
+<input name="password" id="class-code" autocomplete="off" autofocus aria-label="class code">
+<button type="submit" id="join">Join</button></form>
+<p><small>Without the code no lesson opens, and nothing runs for you.</small></p>
+</body></html>"""
+
+
+def new_code(length: int = 6) -> str:
+    """A class code to read out: ``length`` characters of ``CODE_ALPHABET``."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+def check_code(code: str, what: str = "class code") -> str:
+    """A code given on the command line: 4 to 64 letters, digits, - or _ (ValueError otherwise)."""
+    if not 4 <= len(code) <= 64 or not all(c.isalnum() or c in "-_" for c in code):
+        raise ValueError(f"{what} {code!r}: 4 to 64 letters, digits, - or _")
+    return code
+
+
+class ClassCodeLogin(VoilaLoginHandler):
+    """The page a visitor without the class code sees: it asks for the code."""
+
+    def _render(self, message: dict[str, str] | None = None) -> None:
+        error = ("<p class='error' id='wrong-code'>That is not the class code: ask your teacher.</p>"
+                 if message and message.get("error") else "")
+        self.write(LOGIN_PAGE.format(error=error, action=html.escape(self.request.path),
+                                     xsrf=self.xsrf_form_html(),
+                                     next=html.escape(self.get_argument("next", default=self.base_url))))
+
+
+class ClassCodeProvider(VoilaIdentityProvider):
+    """Voilà's token login with the class-code page."""
+
+    def get_handlers(self) -> list[tuple[str, object]]:
+        return [(r"/login", ClassCodeLogin), (r"/logout", self.logout_handler_class)]
+
+    def process_login_form(self, handler: Any) -> Any:
+        """A visitor who typed the class code (read out in capitals: any case will do)."""
+        typed = handler.get_argument("password", default="").strip().upper()
+        if self.token and hmac.compare_digest(typed.encode(), self.token.upper().encode()):
+            return self.generate_anonymous_user(handler)
+        return None
+
+
+def pool_options(lessons: list[str], students: int) -> list[str]:
+    """Voilà options that keep ``students`` kernels, each with its lesson already run, for each
+    of ``lessons`` (notebook file names); other lessons start a kernel when opened."""
+    if not 0 <= students <= MAX_STUDENTS:
+        raise ValueError(f"--students {students}: 0 to {MAX_STUDENTS}")
+    if students == 0 or not lessons:
+        return []
+    pools = {"default": {"pool_size": 0}, **{name: {"pool_size": students} for name in lessons}}
+    return ["--preheat_kernel=True", f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}",
+            "--VoilaKernelManager.fill_delay=0.5"]
+
+
+def find_lessons(folder: Path, wanted: list[str]) -> list[str]:
+    """The notebook names in ``folder`` that ``wanted`` names ("02", "02-melds…", a file name)."""
+    names = sorted(p.name for p in folder.glob("*.ipynb"))
+    out = []
+    for w in wanted:
+        hits = [n for n in names if n == w or n.startswith(w if w.endswith(".ipynb") else f"{w}-") or n == f"{w}.ipynb"]
+        if len(hits) != 1:
+            known = ", ".join(n.split("-")[0] for n in names)
+            raise ValueError(f"--lesson {w!r}: {'no such lesson' if not hits else 'more than one lesson'} "
+                             f"in {folder} (lessons: {known})")
+        out.append(hits[0])
+    return out
+
+
+# -- the teacher page ---------------------------------------------------------------------
+
+
+def teacher_app(db: Path, token: str, class_url: str) -> Any:
+    """A Tornado app: ``/`` shows the class's progress to whoever gives ``?token=`` (or has the
+    cookie from giving it once); everyone else gets 403 and a short page."""
+    import tornado.web
+
+    from .progress import Progress, report_html
+
+    class Teacher(tornado.web.RequestHandler):
+        def get(self) -> None:
+            given = self.get_argument("token", default="") or (self.get_secure_cookie("teacher") or b"").decode()
+            if not hmac.compare_digest(given.encode(), token.encode()):
+                self.set_status(403)
+                self.write("<!DOCTYPE html><html><body class='rl-teacher-denied'><h1>Teacher page</h1>"
+                           "<p>This page needs the teacher token that <code>rummylab serve</code> printed.</p>"
+                           "</body></html>")
+                return
+            self.set_secure_cookie("teacher", token, httponly=True, samesite="Strict")
+            page = report_html(Progress(db).report()) if db.exists() else (
+                "<!doctype html><html><head><meta charset='utf-8'></head><body><h1>Class report</h1>"
+                "<p>No answer has been checked yet.</p></body></html>")
+            intro = (f"<h1>The class, live</h1><p>Students join at <b>{html.escape(class_url)}</b>; this page "
+                     "refreshes every 5 seconds.</p>")
+            self.write(page.replace("<head>", "<head><meta http-equiv='refresh' content='5'>", 1)
+                       .replace("<body>", "<body class='rl-teacher-page' style='font-family:sans-serif'>", 1)
+                       .replace("<h1>Class report</h1>", intro, 1))
+
+    return tornado.web.Application([(r"/", Teacher)], cookie_secret=secrets.token_hex(16))

@@ -1,0 +1,65 @@
+"""A class served by ``rummylab serve``: the class-code page, the index, a named student
+answering an exercise in app mode, and the teacher page showing it."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from typing import Any
+
+import psutil
+
+from .conftest import CLASS_CODE, TEACHER_TOKEN, shot
+
+TIMEOUT = 120_000
+
+
+def kernels(proc: Any) -> int:
+    """Kernel processes under the class server."""
+    return sum("ipykernel" in " ".join(c.cmdline()) for c in psutil.Process(proc.pid).children(recursive=True))
+
+
+def test_a_class_with_a_code_and_a_teacher_page(page: Any, classroom: dict[str, Any]) -> None:
+    url, proc = classroom["url"], classroom["proc"]
+    warm = kernels(proc)
+    assert warm >= 1  # lesson 00 is kept ready
+    # without the code: a page that asks for it, and no kernel for the visitor
+    page.goto(f"{url}/voila/render/00-start-here.ipynb", timeout=TIMEOUT)
+    page.wait_for_selector("#class-code", timeout=TIMEOUT)
+    assert "class code" in page.inner_text("body")
+    page.fill("#class-code", "WRONG1")
+    page.click("#join")
+    page.wait_for_selector("#wrong-code", timeout=TIMEOUT)
+    assert kernels(proc) == warm
+    # the code as read out (any case) opens the lesson asked for
+    page.fill("#class-code", CLASS_CODE.lower())
+    page.click("#join")
+    page.wait_for_selector(".rl-name input", timeout=TIMEOUT)
+    page.fill(".rl-name input", "Ada")
+    page.click(".rl-name-ok")
+    page.wait_for_function("() => document.querySelector('.rl-name-note').innerText.includes('Hello, Ada')",
+                           timeout=30_000)
+    box = ".rl-exercise-deck_size"
+    page.fill(f"{box} .rl-answer input", "54")
+    page.click(f"{box} .rl-check")
+    page.wait_for_function(f"() => document.querySelector('{box} .rl-answer-feedback').innerText.includes('jokers')",
+                           timeout=30_000)
+    page.fill(f"{box} .rl-answer input", "52")
+    page.click(f"{box} .rl-check")
+    page.wait_for_function(f"() => document.querySelector('{box} .rl-answer-feedback').innerText.includes('Right')",
+                           timeout=30_000)
+    # the index lists the lessons
+    page.goto(url + "/", timeout=TIMEOUT)
+    page.wait_for_selector("a[href*='02-melds-and-deadwood']", timeout=TIMEOUT)
+    # the teacher page: refused without its token, live with it
+    try:
+        urllib.request.urlopen(classroom["teacher"] + "/", timeout=10)
+        raise AssertionError("the teacher page opened without its token")
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 403
+    page.goto(f"{classroom['teacher']}/?token={TEACHER_TOKEN}", timeout=TIMEOUT)
+    page.wait_for_selector(".rl-teacher-page table", timeout=TIMEOUT)
+    text = page.inner_text("body")
+    assert "Ada" in text and "deck_size" in text and "00-start-here" in text
+    page.set_viewport_size({"width": 760, "height": 420})
+    shot(page, "teacher-page")
