@@ -61,9 +61,13 @@ unit-tests: $(VENV)/.installed-test
 pure-python-tests: $(VENV)/.installed-test
 	RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest $(XDIST) -m "not slow" --ignore=tests/browser
 
-# The lessons as a click-through app for a classroom (Voilà on 127.0.0.1:8866).
+# The lessons as a click-through app for a classroom (Voilà on 127.0.0.1:8866), e.g.
+#   make class LESSON=02 STUDENTS=30 IP=0.0.0.0   (students on other devices type a class code)
+LESSON ?= 00
+STUDENTS ?= 1
+IP ?= 127.0.0.1
 class: $(VENV)/.installed-lab
-	$(BIN)/rummylab serve notebooks --port 8866
+	$(BIN)/rummylab serve notebooks --port 8866 --lesson $(LESSON) --students $(STUDENTS) --ip $(IP)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/meld_speed.py

@@ -20,6 +20,8 @@ from voila.voila_identity_provider import VoilaIdentityProvider, VoilaLoginHandl
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits a class can read out without confusion (no O/0, no I/1)."""
 MAX_STUDENTS = 60
+REFILL_DELAY = 300
+"""Seconds before a warm kernel a student took is replaced."""
 
 LOGIN_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>rummylab: class code</title>
@@ -83,8 +85,48 @@ def pool_options(lessons: list[str], students: int) -> list[str]:
     if students == 0 or not lessons:
         return []
     pools = {"default": {"pool_size": 0}, **{name: {"pool_size": students} for name in lessons}}
+    # a kernel taken from the pool is replaced only after the rush, so that replacements (each
+    # running the lesson) do not compete with the students arriving
     return ["--preheat_kernel=True", f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}",
-            "--VoilaKernelManager.fill_delay=0.5"]
+            f"--VoilaKernelManager.fill_delay={REFILL_DELAY}"]
+
+
+def kernel_processes(pid: int) -> list[Any]:
+    """The kernel processes under a class server (psutil)."""
+    import psutil
+
+    out = []
+    for child in psutil.Process(pid).children(recursive=True):
+        try:
+            if "ipykernel" in " ".join(child.cmdline()):
+                out.append(child)
+        except psutil.Error:
+            pass
+    return out
+
+
+def wait_until_warm(pid: int, kernels: int, timeout: float = 900) -> float | None:
+    """Wait until ``kernels`` kernels run under ``pid`` and all have finished running their
+    lesson (idle for two seconds); returns their memory in bytes, or None on timeout."""
+    import time
+
+    import psutil
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        procs = kernel_processes(pid)
+        if len(procs) >= kernels:
+            try:
+                for p in procs:
+                    p.cpu_percent(None)
+                time.sleep(2)
+                if all(p.cpu_percent(None) < 5 for p in procs):
+                    return float(sum(p.memory_info().rss for p in procs))
+            except psutil.Error:
+                pass
+        else:
+            time.sleep(1)
+    return None
 
 
 def find_lessons(folder: Path, wanted: list[str]) -> list[str]:

@@ -66,13 +66,14 @@ class HandAnalyzer(w.VBox):
         self.seen.observe(lambda _: self._refresh(), names="value")
         self.draws = w.HTML()
         self.draws.add_class("rl-draws")
-        self.chart = live(discard_chart(discard_frame([])))
-        self.chart.add_class("rl-chart")
-        self.chart.layout.display = "none"
+        self.chart_box = w.Box()  # the chart widget is made for the first 11-card hand: until then
+        self.chart_box.add_class("rl-chart")  # the page loads no charting JavaScript (a class of
+        self.chart_box.layout.display = "none"  # 30 pages opening at once feels the difference)
+        self.chart: Any = None
         super().__init__([w.VBox(rows), self.text,
                           w.HBox([self.undo_button, self.deal10, self.deal11, self.clear_button]),
                           self.message, self.deadwood_text, self.verdict, self.melds, self.seen, self.draws,
-                          self.chart])
+                          self.chart_box])
         self.add_class("rl-analyzer")
         self.set_hand(parse_cards(hand, size=range(12), jokers=0) if hand is not None else [], record=False)
 
@@ -154,7 +155,7 @@ class HandAnalyzer(w.VBox):
             self._sync_buttons()
             self.deadwood_text.value = f"<b>Deadwood:</b> pick 10 or 11 cards ({n} picked)"
             self.verdict.value = self.melds.value = self.draws.value = ""
-            self.chart.layout.display = "none"
+            self.chart_box.layout.display = "none"
             return
         a = gin.analyze(self.cards)
         colours: dict[Card, str] = {}
@@ -175,7 +176,7 @@ class HandAnalyzer(w.VBox):
                                   f"can knock (deadwood {a.deadwood} ≤ {self.knock_limit})"
                                   if a.deadwood <= self.knock_limit else
                                   f"cannot knock yet (deadwood {a.deadwood} > {self.knock_limit})")
-            self.chart.layout.display = "none"
+            self.chart_box.layout.display = "none"
             self._show_draw_odds()
             return
         self.draws.value = ""
@@ -187,8 +188,13 @@ class HandAnalyzer(w.VBox):
                               "<b>Gin</b> after the discard" if b.gin else
                               "can knock after the discard" if b.can_knock else
                               f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})")
-        self.chart.chart = discard_chart(discard_frame(b.after_discard))
-        self.chart.layout.display = ""
+        chart = discard_chart(discard_frame(b.after_discard))
+        if self.chart is None:
+            self.chart = live(chart)
+            self.chart_box.children = [self.chart]
+        else:
+            self.chart.chart = chart
+        self.chart_box.layout.display = ""
 
     def _show_draw_odds(self) -> None:
         from ..odds import draw_odds

@@ -99,7 +99,15 @@ def test_lesson_runs_in_jupyterlab(page: Any, jupyterlab: tuple[str, str]) -> No
         " || document.querySelector('.jp-KernelStatus-success, .jp-Toolbar-kernelStatus') !== null",
         timeout=TIMEOUT)
     page.wait_for_timeout(1500)
-    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    for attempt in range(6):  # a run-all sent before the kernel is ready does nothing: send it again
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        try:
+            page.wait_for_function(r"""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+                                     .some(e => /\[(\*|\d+)\]/.test(e.innerText))""", timeout=20_000)
+            break
+        except Exception:
+            if attempt == 5:
+                raise
     n_code = page.locator(".jp-Notebook .jp-CodeCell").count()
     page.wait_for_function(
         """n => { const p = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]

@@ -1,0 +1,215 @@
+"""A class of N students on one machine: `rummylab serve` with N warm kernels, N browser contexts
+(Debian's Chromium, Playwright) opening lesson 00 at once, each clicking cards.
+
+Prints the time from opening the page to the first widget (p50, max), from a click to the
+updated analysis (p50, p95), failures, and the peak memory of the server and its kernels.
+Targets on a 2-core machine, browsers included: 10 students: every first widget <= 10 s,
+click p95 <= 200 ms; 30 students: all served, every first widget <= 30 s.
+
+    python benchmarks/class_load.py 10 [--clicks 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+from playwright.async_api import async_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from rummylab.serve import free_port  # noqa: E402
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+CODE = "BENCH7"
+TIMEOUT_MS = 300_000
+"""A student not served within five minutes counts as a failure."""
+CARDS = ["QH", "KH", "QD", "5C", "8D", "2H"]
+
+CLICK = """async (card) => {
+  const text = document.querySelector('.rl-analyzer .rl-deadwood');
+  const before = text.innerText;
+  const done = new Promise(resolve => {
+    const obs = new MutationObserver(() => {
+      if (text.innerText !== before) { obs.disconnect(); resolve(performance.now()); }
+    });
+    obs.observe(text, {subtree: true, childList: true, characterData: true});
+    setTimeout(() => { obs.disconnect(); resolve(NaN); }, 10000);
+  });
+  const t0 = performance.now();
+  document.querySelector(`.rl-analyzer .rl-card-${card}`).click();
+  return (await done) - t0;
+}"""
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
+
+
+def kernels(proc: subprocess.Popen[bytes]) -> list[psutil.Process]:
+    return [c for c in psutil.Process(proc.pid).children(recursive=True) if "ipykernel" in " ".join(c.cmdline())]
+
+
+def tree_rss(proc: subprocess.Popen[bytes]) -> int:
+    """Resident memory of the class server, Voilà and every kernel."""
+    total = 0
+    for p in [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]:
+        with contextlib.suppress(psutil.Error):
+            total += p.memory_info().rss
+    return total
+
+
+def cpu_seconds(p: psutil.Process) -> float:
+    try:
+        t = p.cpu_times()
+        return float(t.user + t.system)
+    except psutil.Error:
+        return 0.0
+
+
+def browser_processes() -> list[psutil.Process]:
+    out = []
+    for p in psutil.process_iter(["name", "cmdline"]):
+        try:
+            if "chrom" in (p.info["name"] or "") or "chrom" in " ".join(p.info["cmdline"] or []):
+                out.append(p)
+        except psutil.Error:
+            pass
+    return out
+
+
+def cpu_by_group(proc: subprocess.Popen[bytes]) -> dict[str, float]:
+    """CPU seconds used so far by the Voilà server, its kernels, and every Chromium on the machine."""
+    out = {"server": 0.0, "kernels": 0.0, "browsers": 0.0}
+    kids = {c.pid for c in psutil.Process(proc.pid).children(recursive=True)}
+    for p in psutil.process_iter(["name", "cmdline", "cpu_times"]):
+        try:
+            t = p.info["cpu_times"]
+            used = t.user + t.system
+            line = " ".join(p.info["cmdline"] or [])
+            if p.pid in kids or p.pid == proc.pid:
+                out["kernels" if "ipykernel" in line else "server"] += used
+            elif "chrom" in (p.info["name"] or "") or "chrom" in line:
+                out["browsers"] += used
+        except (psutil.Error, TypeError):
+            pass
+    return out
+
+
+async def student(browser: object, url: str, clicks: int, out: dict[str, list[float]]) -> None:
+    context = await browser.new_context(viewport={"width": 1200, "height": 1400})  # type: ignore[attr-defined]
+    page = await context.new_page()
+    t0 = time.perf_counter()
+    try:
+        await page.goto(f"{url}/voila/render/00-start-here.ipynb", wait_until="commit", timeout=TIMEOUT_MS)
+        await page.fill("#class-code", CODE)
+        await page.click("#join")
+        t1 = time.perf_counter()
+        await page.wait_for_selector(".rl-analyzer .rl-deadwood", timeout=TIMEOUT_MS)
+        out["first"].append(time.perf_counter() - t0)
+        out["after_login"].append(time.perf_counter() - t1)
+        await page.wait_for_timeout(500)
+        for i in range(clicks):
+            ms = await page.evaluate(CLICK, CARDS[(i // 2) % len(CARDS)])
+            (out["click"] if ms == ms else out["missed"]).append(ms)
+            await page.wait_for_timeout(300)
+    except Exception as exc:  # a student not served is what this counts
+        out["failed"].append(0.0)
+        print(f"  a student failed: {type(exc).__name__}: {str(exc).splitlines()[0]}", file=sys.stderr)
+    finally:
+        await context.close()
+
+
+async def run_class(url: str, n: int, clicks: int, chromium: str) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {"first": [], "click": [], "missed": [], "failed": [], "after_login": []}
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=ARGS)
+        await asyncio.gather(*(student(browser, url, clicks, out) for _ in range(n)))
+        out["browser_cpu"] = [sum(cpu_seconds(p) for p in browser_processes())]
+        await browser.close()
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("students", type=int)
+    p.add_argument("--clicks", type=int, default=6)
+    p.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    args = p.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="rummylab-class-"))
+    shutil.copy(ROOT / "notebooks" / "00-start-here.ipynb", work)
+    port = free_port()
+    cmd = [sys.executable, "-m", "rummylab.cli", "serve", str(work), f"--port={port}", f"--code={CODE}",
+           f"--students={args.students}", "--lesson=00", f"--teacher-port={free_port()}",
+           f"--db={work / 'progress.sqlite'}"]
+    t_start = time.perf_counter()
+    log = work / "serve.log"
+    with open(log, "wb") as out_file:
+        proc = subprocess.Popen(cmd, cwd=work, stdout=out_file, stderr=subprocess.STDOUT)
+    peak = [0]
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(psutil.Error):
+                peak[0] = max(peak[0], tree_rss(proc))
+            time.sleep(0.5)
+
+    threading.Thread(target=sample, daemon=True).start()
+    try:
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/voila.js", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.3)
+        # the teacher starts the class before the students arrive: wait for the warm kernels
+        while "class ready" not in log.read_text() and time.perf_counter() - t_start < 900:
+            time.sleep(1)  # each warm kernel has run the lesson ahead of time
+        ready = time.perf_counter() - t_start
+        idle = tree_rss(proc)
+        before = cpu_by_group(proc)
+        out = asyncio.run(run_class(f"http://127.0.0.1:{port}", args.students, args.clicks, args.chromium))
+        after = cpu_by_group(proc)
+        spent = {k: after[k] - before.get(k, 0.0) for k in after}
+    finally:
+        stop.set()
+        proc.terminate()
+        proc.wait(30)
+    first, click = out["first"], out["click"]
+    n = args.students
+    print(f"class of {n} on {psutil.cpu_count()} cores (server, kernels and {n} browser contexts on one machine):")
+    print(f"  class ready (warm kernels) in {ready:.0f} s; server and kernels {idle / 2**20:,.0f} MB before the "
+          f"students, {idle / 2**20 / max(n, 1):.0f} MB per student")
+    print(f"  served {len(first)} of {n}; failures {len(out['failed'])}")
+    if first:
+        print(f"  first widget: p50 {statistics.median(first):.1f} s, max {max(first):.1f} s")
+    if click:
+        print(f"  click -> updated analysis: p50 {statistics.median(click):.0f} ms, p95 {pct(click, .95):.0f} ms "
+              f"({len(click)} clicks, {len(out['missed'])} not updated within 10 s)")
+    print(f"  peak memory of the server and its kernels: {peak[0] / 2**20:,.0f} MB")
+    spent["browsers"] = out["browser_cpu"][0] if out.get("browser_cpu") else spent["browsers"]
+    print("  CPU seconds while the students worked: " + ", ".join(f"{k} {v:.1f}" for k, v in spent.items()))
+    if out["after_login"]:
+        print(f"  of the first widget, after typing the code: p50 {statistics.median(out['after_login']):.1f} s")
+    limit = 10 if n <= 10 else 30
+    ok = len(first) == n and first and max(first) <= limit and (n > 10 or pct(click, .95) <= 200)
+    goal = "first widget <= 10 s, click p95 <= 200 ms" if n <= 10 else "all served, first widget <= 30 s"
+    print(f"  targets ({goal}): {'met' if ok else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
