@@ -105,26 +105,36 @@ def kernel_processes(pid: int) -> list[Any]:
     return out
 
 
+RAN_LESSON_CPU = 1.5
+"""CPU seconds a kernel has used once it has run a lesson (imports alone take more; a fresh
+kernel has used about 0.4)."""
+
+
 def wait_until_warm(pid: int, kernels: int, timeout: float = 900) -> float | None:
-    """Wait until ``kernels`` kernels run under ``pid`` and all have finished running their
-    lesson (idle for two seconds); returns their memory in bytes, or None on timeout."""
+    """Wait until ``kernels`` kernels run under ``pid`` and all have run their lesson (they have
+    used the CPU a lesson takes, and have been idle for two seconds); returns their memory in
+    bytes, or None on timeout."""
     import time
 
     import psutil
 
+    def used(p: Any) -> float:
+        t = p.cpu_times()
+        return float(t.user + t.system)
+
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         procs = kernel_processes(pid)
-        if len(procs) >= kernels:
-            try:
+        try:
+            if len(procs) >= kernels and all(used(p) >= RAN_LESSON_CPU for p in procs):
                 for p in procs:
                     p.cpu_percent(None)
                 time.sleep(2)
                 if all(p.cpu_percent(None) < 5 for p in procs):
                     return float(sum(p.memory_info().rss for p in procs))
-            except psutil.Error:
-                pass
-        else:
+            else:
+                time.sleep(1)
+        except psutil.Error:
             time.sleep(1)
     return None
 
