@@ -14,13 +14,11 @@ import shutil
 import statistics
 import subprocess
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from rummylab.serve import free_port, voila_command
+from rummylab.serve import free_port, voila_command, wait_for_http
 
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -64,12 +62,7 @@ def main() -> None:
     env.update(RUMMYLAB_N="1000")
     proc = subprocess.Popen(cmd, env=env, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/voila.js", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.3)
+        wait_for_http(f"http://127.0.0.1:{port}/voila/static/voila.js")
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=args.chromium, args=ARGS)
             page = browser.new_page()

@@ -21,7 +21,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import psutil
@@ -29,7 +28,7 @@ from playwright.async_api import async_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from rummylab.serve import free_port  # noqa: E402
+from rummylab.serve import free_port, wait_for_http  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -170,12 +169,7 @@ def main() -> None:
 
     threading.Thread(target=sample, daemon=True).start()
     try:
-        for _ in range(600):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/voila.js", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.3)
+        wait_for_http(f"http://127.0.0.1:{port}/voila/static/voila.js")
         # the teacher starts the class before the students arrive: wait for the warm kernels
         while "class ready" not in log.read_text() and time.perf_counter() - t_start < 900:
             time.sleep(1)  # each warm kernel has run the lesson ahead of time

@@ -95,6 +95,21 @@ def _offline_page() -> str:
     return kept.replace("{% block stylesheets %}\n    {% endblock %}", styles, 1)
 
 
+def wait_for_http(url: str, timeout: float = 180) -> bool:
+    """Wait until ``url`` answers (a server starting); False if it has not within ``timeout``."""
+    import time
+    import urllib.request
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return True
+        except OSError:
+            time.sleep(0.3)
+    return False
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
