@@ -45,12 +45,11 @@ class Feedback:
         return f"<div class='rl-feedback' style='color:{colour}'>{html.escape(str(self))}</div>"
 
     def _ipython_display_(self) -> None:
-        from IPython.display import HTML, display
+        from IPython.display import display
 
+        display({"text/plain": str(self), "text/html": self._repr_html_()}, raw=True)
         if self.right is None and self.exercise:
-            display(answer_box(self.exercise))
-        else:
-            display(HTML(self._repr_html_()))
+            display(answer_box(self.exercise, with_prompt=False))
 
 
 @dataclass(frozen=True)
@@ -301,8 +300,9 @@ def check(exercise: str, answer: Any) -> Feedback:
     answer, what went wrong). ``...`` (no answer yet) is neither right nor wrong."""
     ex = _get(exercise)
     if answer is ...:
-        return Feedback(None, f"Write your answer in place of ... and run the cell again. {ex.prompt}"
-                        f" (Stuck? lessons.hint({exercise!r}) gives a hint.)", exercise)
+        return Feedback(None, f"Write your answer in place of ... and run the cell again, or type it in the box "
+                        f"below. {ex.prompt} (Stuck? lessons.hint({exercise!r}), or the Hint button, gives a hint.)",
+                        exercise)
     try:
         given = ex.normalise(answer)
     except (ValueError, TypeError, IndexError) as exc:
@@ -391,7 +391,7 @@ def from_text(text: str) -> Any:
     return value
 
 
-def answer_box(exercise: str) -> Any:
+def answer_box(exercise: str, with_prompt: bool = True) -> Any:
     """The exercise's question, a box for the answer and a Check button; the feedback appears
     below (and counts for the class, like ``check``)."""
     import ipywidgets as w
@@ -410,8 +410,8 @@ def answer_box(exercise: str) -> Any:
 
     button.on_click(run)
     hint_button.on_click(show_hint)
-    box = w.VBox([w.HTML(f"<div class='rl-prompt'>✎ {html.escape(ex.prompt)}</div>"),
-                  w.HBox([text, button, hint_button]), out])
+    prompt = [w.HTML(f"<div class='rl-prompt'>✎ {html.escape(ex.prompt)}</div>")] if with_prompt else []
+    box = w.VBox([*prompt, w.HBox([text, button, hint_button]), out])
     box.add_class("rl-answer-box")
     box.add_class(f"rl-exercise-{exercise}")
     return box
