@@ -51,7 +51,7 @@ class RandomBot:
                 if u < self.p[key]:
                     return act
                 u -= self.p[key]
-            draws = [a for a in legal_actions(state) if a.kind.startswith("draw")]
+            draws = [a for a in (DRAW_STOCK, DRAW_DISCARD) if GAME.verify(state, a) is None]
             return draws[int(self.rng.integers(len(draws)))]
         hand = state.hands[state.to_play]
         card = hand[int(self.rng.integers(len(hand)))]
