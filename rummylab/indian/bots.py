@@ -24,6 +24,7 @@ from .game import (
     State,
     legal_actions,
     new_game,
+    points_of,
 )
 from .rules import DEFAULT, Rules
 
@@ -74,18 +75,15 @@ class GreedyBot:
         self.rng = rng_from(seed)
         self.drops = drops
 
-    def _points(self, state: State, cards: Sequence[Card]) -> int:
-        return loser_count(state.rules.kernel(), *masks(cards), state.wild_rank, state.rules)
-
     def ranked_discards(self, state: State, hand: Sequence[Card]) -> list[tuple[int, Card]]:
         """(points after, card) for each distinct discard, best first (dearest card on ties)."""
         w = state.wild_rank
         points = state.rules.kernel().points
         naturals = any(not (x.is_joker or x.rank == w) for x in hand)
+        # never throw a joker while a natural card can go
+        throwable = {c for c in hand if not (naturals and (c.is_joker or c.rank == w))}
         options = []
-        for c, after in self._points_without(state, hand, set(hand)).items():
-            if (c.is_joker or c.rank == w) and naturals:
-                continue  # never throw a joker while a natural card can go
+        for c, after in self._points_without(state, hand, throwable).items():
             value = 0 if c.is_joker or c.rank == w else points[c.rank]
             options.append((after, -value, c))
         options.sort()
@@ -120,7 +118,7 @@ class GreedyBot:
         if state.phase is Phase.DRAW:
             if state.left[me]:
                 return MISS_TURN
-            now = self._points(state, hand)
+            now = points_of(state, hand)
             if self.drops and not state.drawn[me] and self._hopeless(state, hand):
                 return DROP
             if state.discards and GAME.verify(state, DRAW_DISCARD) is None:  # never a forbidden joker

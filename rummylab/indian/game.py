@@ -342,10 +342,7 @@ def _miss_turn(s: State, a: Action) -> State:
         if not s.drawn[me]:
             return _drop(s, me)  # inactive from the start: a first drop
         if missed >= s.rules.autoplay_turns:  # the table has played enough: the hand is scored
-            points = loser_count(s.rules.kernel(), *masks(s.hands[me]), s.wild_rank, s.rules)
-            out = evolve(s, deal_points=replace_at(s.deal_points, me, points), in_deal=replace_at(s.in_deal, me, False),
-                         missed=replace_at(s.missed, me, 0))
-            return _after_leaving(out, me)
+            return _after_leaving(_leave_deal(s, me, points_of(s, s.hands[me])), me)
     elif missed >= s.rules.missed_turns_drop:
         return _drop(evolve(s, drawn=replace_at(s.drawn, me, True)), me)
     if not s.stock and len(s.discards) < 2:
@@ -445,11 +442,20 @@ def _rank(s: State) -> str:
     return RANKS[s.wild_rank]
 
 
+def points_of(s: State, cards: tuple[Card, ...] | list[Card]) -> int:
+    """The loser points of ``cards`` in this deal (its wild rank, the rules' count and cap)."""
+    return loser_count(s.rules.kernel(), *masks(cards), s.wild_rank, s.rules)
+
+
+def _leave_deal(s: State, me: int, points: int) -> State:
+    """``me`` is out of this deal, paying ``points``."""
+    return evolve(s, deal_points=replace_at(s.deal_points, me, points), in_deal=replace_at(s.in_deal, me, False),
+                  missed=replace_at(s.missed, me, 0))
+
+
 def _drop(s: State, me: int) -> State:
     first, middle = s.rules.drops(s.pool)
-    points = middle if s.drawn[me] else first
-    out = evolve(s, deal_points=replace_at(s.deal_points, me, points), in_deal=replace_at(s.in_deal, me, False),
-                 missed=replace_at(s.missed, me, 0))
+    out = _leave_deal(s, me, middle if s.drawn[me] else first)
     if s.rules.dropped_cards_to_stock and s.hands[me]:  # the cards go back into the stock, shuffled in
         rng = random.Random(f"indian:{s.seed}:{s.deal_no}:drop{me}:{len(s.history)}")
         above = list(s.stock[1:] + s.hands[me])
@@ -473,10 +479,9 @@ def _end_turn(s: State) -> State:
 def _score_deal(s: State) -> State:
     """Losers still in the deal pay their loser points; totals, chips, elimination, game over."""
     points = list(s.deal_points)
-    k = s.rules.kernel()
     for p in range(s.players):
         if s.in_deal[p] and p != s.winner:
-            points[p] = loser_count(k, *masks(s.hands[p]), s.wild_rank, s.rules)
+            points[p] = points_of(s, s.hands[p])
     scores = tuple(a + b for a, b in zip(s.scores, points, strict=True))
     eliminated = s.eliminated
     if s.pool is not None:
