@@ -58,10 +58,6 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
 
 
-def kernels(proc: subprocess.Popen[bytes]) -> list[psutil.Process]:
-    return [c for c in psutil.Process(proc.pid).children(recursive=True) if "ipykernel" in " ".join(c.cmdline())]
-
-
 def tree_rss(proc: subprocess.Popen[bytes]) -> int:
     """Resident memory of the class server, Voilà and every kernel."""
     total = 0

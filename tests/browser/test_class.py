@@ -7,7 +7,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-import psutil
+from rummylab.classroom import kernel_processes
 
 from .conftest import CLASS_CODE, TEACHER_TOKEN, shot
 
@@ -16,7 +16,7 @@ TIMEOUT = 120_000
 
 def kernels(proc: Any) -> int:
     """Kernel processes under the class server."""
-    return sum("ipykernel" in " ".join(c.cmdline()) for c in psutil.Process(proc.pid).children(recursive=True))
+    return len(kernel_processes(proc.pid))
 
 
 def test_a_class_with_a_code_and_a_teacher_page(page: Any, classroom: dict[str, Any]) -> None:
