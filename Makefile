@@ -5,7 +5,7 @@ PYTHON  ?= python3
 VENV    ?= .venv
 BIN     := $(VENV)/bin
 PIP     := $(BIN)/python -m pip
-SOURCES := pyproject.toml setup.py $(wildcard ext/*.pyx)
+SOURCES := pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxi ext/rummylab/*.pxd)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: lab test install lint unit-tests pure-python-tests browser bench class clean

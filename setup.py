@@ -1,4 +1,4 @@
-"""Builds the compiled meld kernels (ext/*.pyx -> rummylab._kernel, rummylab._wild) and packs
+"""Builds the compiled kernels (ext/*.pyx -> rummylab._kernel, _wild, _play) and packs
 the lessons (notebooks/*.ipynb -> rummylab/notebooks in the wheel)."""
 
 import shutil
@@ -25,8 +25,11 @@ setup(
     ext_modules=cythonize(
         [Extension("rummylab._kernel", ["ext/_kernel.pyx"], include_dirs=[numpy.get_include()],
                    extra_compile_args=["-O3"]),
-         Extension("rummylab._wild", ["ext/_wild.pyx"], extra_compile_args=["-O3"])],
+         Extension("rummylab._wild", ["ext/_wild.pyx"], extra_compile_args=["-O3"]),
+         Extension("rummylab._play", ["ext/_play.pyx"], include_dirs=[numpy.get_include()],
+                   extra_compile_args=["-O3"])],
         compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False},
+        include_path=["ext"],  # ext/rummylab/_kernel.pxd: the play loops call the meld search
         nthreads=2,
     ),
     cmdclass={"build_py": BuildWithLessons},

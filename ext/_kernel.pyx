@@ -40,22 +40,11 @@ cdef int _line_deadwood(uint32_t line, int nbits, const int *value, int min_run)
 
 
 cdef class MeldKernel:
-    """Minimum-deadwood search for one-deck hands with no wild cards.
+    """Minimum-deadwood search for one-deck hands with no wild cards (fields: ext/rummylab/_kernel.pxd).
 
     points: 13 deadwood values, ace to king; ace_high: Q-K-A is a run too
     (K-A-2 never); min_run: shortest run; set_min/set_max: set sizes.
     """
-
-    cdef uint8_t run_deadwood[NMASKS]
-    cdef int8_t discard_gain[NMASKS]
-    cdef uint8_t set_options[16][16]
-    cdef uint8_t n_set_options[16]
-    cdef readonly int set_min
-    cdef int point_of[13]
-    cdef readonly tuple points
-    cdef readonly bint ace_high
-    cdef readonly int min_run
-    cdef readonly int set_max
 
     def __init__(self, points, bint ace_high=False, int min_run=3, int set_min=3, int set_max=4):
         cdef int value[14]
@@ -96,7 +85,7 @@ cdef class MeldKernel:
 
     # -- the search ---------------------------------------------------------
 
-    cdef inline uint32_t _set_ranks(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d) noexcept nogil:
+    cdef uint32_t _set_ranks(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d) noexcept nogil:
         """Ranks holding at least set_min cards."""
         if self.set_min == 3:
             return (a & b & (c | d)) | (c & d & (a | b))
@@ -104,7 +93,7 @@ cdef class MeldKernel:
             return a & b & c & d
         return (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
 
-    cdef inline int _leaf(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d, bint discard) noexcept nogil:
+    cdef int _leaf(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d, bint discard) noexcept nogil:
         cdef int total = self.run_deadwood[a] + self.run_deadwood[b] + self.run_deadwood[c] + self.run_deadwood[d]
         if discard:
             total += _min(_min(self.discard_gain[a], self.discard_gain[b]),
@@ -148,7 +137,7 @@ cdef class MeldKernel:
             sets[0] = best_sets
         return best
 
-    cdef inline int _deadwood(self, uint64_t m, bint discard) noexcept nogil:
+    cdef int _deadwood(self, uint64_t m, bint discard) noexcept nogil:
         cdef uint32_t a = m & 0x1FFF, b = (m >> 16) & 0x1FFF, c = (m >> 32) & 0x1FFF, d = (m >> 48) & 0x1FFF
         cdef uint32_t ranks = self._set_ranks(a, b, c, d)
         if ranks == 0:

@@ -52,6 +52,18 @@ def compiled_module() -> ModuleType | None:
     return built[0] if built else None
 
 
+def play_loops() -> ModuleType | None:
+    """The compiled play loops (``rummylab._play``) under the compiled backend, else None: the
+    Python engine plays (the same games, slower)."""
+    if BACKEND != "cython":
+        return None
+    try:
+        from . import _play  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _play
+
+
 def _select() -> str:
     if _truthy("RUMMYLAB_PURE_PYTHON"):
         return "python"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
+from ..backend import play_loops
 from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, bits_of, rng_from
 from ..play import play_out
+from ..simulation import check_count, run_chunks
 from .analysis import gin_kernel
 from .game import (
     BIG_GIN,
@@ -172,24 +175,134 @@ def play_game(bots: Sequence[Bot], rules: Rules = DEFAULT, seed: int = 0, max_ac
                     lambda s: s.phase in (Phase.GAME_OVER, Phase.MATCH_OVER), max_actions)
 
 
+ENDS = ("knock", "undercut", "gin", "big_gin", "dead")
+"""How a hand ends, as the compiled loop numbers them (HandRecord.kind)."""
+ACTIONS = (Kind.TAKE_UPCARD, Kind.PASS, Kind.DRAW_STOCK, Kind.DRAW_DISCARD, Kind.DISCARD, Kind.KNOCK, Kind.BIG_GIN)
+"""The actions of a turn, as the compiled loop numbers them."""
+_ACTION_CODE: dict[Any, int] = {k: i for i, k in enumerate(ACTIONS)}
+BOT_CODES = {"random": 0, "greedy": 1, "strong": 2}
+HAND_COLUMNS = ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1")
+TURN_COLUMNS = ("game", "hand", "turn", "player", "action", "card", "deadwood_before", "deadwood_after",
+                "stock_left")
+_DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
+
+
+def _hand_deadwood(mask: int) -> int:
+    """Deadwood of a hand; an 11-card hand after its best discard."""
+    k = gin_kernel()
+    return int(k.discard_deadwood(mask) if mask.bit_count() == 11 else k.deadwood(mask))
+
+
+def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: Rules, first_game: int = 0,
+                trace: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """Games played by the Python engine, one per seed with its two players: int64 rows of
+    HAND_COLUMNS (a dead hand's winner and knocker are -1) and, with ``trace``, TURN_COLUMNS."""
+    hands: list[tuple[int, ...]] = []
+    turns: list[tuple[int, ...]] = []
+    for i, (seed, seats) in enumerate(zip(seeds, players, strict=True)):
+        g, hand = first_game + i, 0
+        state = new_game(rules, int(seed))
+        while state.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER):
+            me = state.to_play
+            action = seats[me].act(state)
+            after = GAME.apply(state, action)
+            if action.kind is Kind.NEXT_HAND:
+                hand += 1
+            elif trace:
+                card = action.card.bit.bit_length() - 1 if action.card else -1
+                turns.append((g, hand, state.turns, me, _ACTION_CODE[action.kind], card,
+                              _hand_deadwood(state.hands[me]), _hand_deadwood(after.hands[me]), len(after.stock)))
+            state = after
+        for h, r in enumerate(state.records):
+            hands.append((g, h, -1 if r.winner is None else r.winner, ENDS.index(r.kind), r.points,
+                          -1 if r.knocker is None else r.knocker, r.turns, *r.deadwoods))
+    return (np.array(hands, dtype=np.int64).reshape(-1, len(HAND_COLUMNS)),
+            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
+
+
+def _seat_rngs(names: Sequence[str], bot_seeds: Sequence[int], game: int) -> tuple[np.random.Generator | None, ...]:
+    """A random bot's generator for one game: seeded by its seat's seed and the game number, so a
+    game plays the same whichever chunk, process or machine plays it."""
+    return tuple(np.random.default_rng((bot_seeds[i], game)) if n == "random" else None for i, n in enumerate(names))
+
+
+def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
+               start: int, stop: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """Games start..stop of a simulation of named bots (the compiled loop when it is built)."""
+    rngs = [_seat_rngs(names, bot_seeds, g) for g in range(start, stop)]
+    loops = play_loops()
+    if loops is not None:
+        return loops.play_gin(  # type: ignore[no-any-return]
+            gin_kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64),
+            [BOT_CODES[n] for n in names], rngs, _DECK_BITS, gin_bonus=rules.gin_bonus,
+            undercut_bonus=rules.undercut_bonus,
+            big_gin_bonus=-1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
+            undercut_on_tie=rules.undercut_on_tie, knock_limit=rules.knock_limit, target=rules.target,
+            dead_hand_stock=rules.dead_hand_stock, trace=trace, first_game=start)
+    fixed = {n: make_bot(n, 0) for n in names if n != "random"}
+    players = [[RandomBot(r) if r is not None else fixed[n] for n, r in zip(names, pair, strict=True)]
+               for pair in rngs]
+    return play_engine(seeds[start:stop].tolist(), players, rules, start, trace)
+
+
 def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
-             seed: int = 0) -> Any:
-    """Play ``n_games`` games; a polars DataFrame with one row per hand."""
+             seed: SeedLike = 0, *, scheduler: str | None = None, workers: int | None = None,
+             progress: bool = False) -> Any:
+    """Play ``n_games`` games to the target; a polars DataFrame with one row per hand.
+
+    Named bots play in the compiled loop when it is built, in chunks, on a Dask cluster with
+    ``scheduler="dask"`` (``workers`` processes on 127.0.0.1) or a scheduler's address; the
+    games are the same either way. Bot objects play in this process, on the Python engine."""
+    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=False)[0]
+
+
+def trace(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
+          seed: SeedLike = 0, *, scheduler: str | None = None, workers: int | None = None,
+          progress: bool = False) -> Any:
+    """The turns of the games ``simulate`` plays with the same arguments: one row per action
+    (game, hand, turn, player, action, card, deadwood before and after, stock left). An
+    11-card hand's deadwood is counted after its best discard."""
+    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=True)[1]
+
+
+def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLike, scheduler: str | None,
+            workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
     import polars as pl
 
-    rng = np.random.default_rng(seed)
-    players = [make_bot(b, int(rng.integers(2**32))) if isinstance(b, str) else b for b in bots]
-    rows: list[dict[str, Any]] = []
-    for g in range(n_games):
-        final = play_game(players, single_game_rules(rules), int(rng.integers(2**31)))
-        for h, r in enumerate(final.records):
-            rows.append({"game": g, "hand": h, "winner": r.winner, "kind": r.kind, "points": r.points,
-                         "knocker": r.knocker, "turns": r.turns, "deadwood_0": r.deadwoods[0],
-                         "deadwood_1": r.deadwoods[1], "bot_0": players[0].name, "bot_1": players[1].name})
-    return pl.DataFrame(rows, schema={"game": pl.Int64, "hand": pl.Int64, "winner": pl.Int8, "kind": pl.Utf8,
-                                      "points": pl.Int64, "knocker": pl.Int8, "turns": pl.Int64,
-                                      "deadwood_0": pl.Int64, "deadwood_1": pl.Int64, "bot_0": pl.Utf8,
-                                      "bot_1": pl.Utf8})
+    check_count("n_games", n_games)
+    rules = single_game_rules(rules)
+    if len(bots) != 2:
+        raise ValueError(f"bots={bots!r}: gin needs two players")
+    for b in bots:
+        if isinstance(b, str) and b not in BOTS:
+            raise ValueError(f"unknown bot {b!r}: choose from {', '.join(BOTS)}")
+    rng = rng_from(seed)
+    bot_seeds = [int(rng.integers(2**32)) if isinstance(b, str) else 0 for b in bots]
+    seeds = rng.integers(2**31, size=n_games)
+    names = tuple(b if isinstance(b, str) else b.name for b in bots)
+    if all(isinstance(b, str) for b in bots):
+        task = functools.partial(play_chunk, names, tuple(bot_seeds), seeds, rules, trace)
+        parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress)
+    else:
+        if scheduler is not None:
+            raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
+        parts = [play_engine(seeds.tolist(), [bots] * n_games, rules, 0, trace)]  # type: ignore[list-item]
+    hands = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, len(HAND_COLUMNS)), np.int64)
+    df = pl.DataFrame(hands, schema=list(HAND_COLUMNS), orient="row").with_columns(
+        winner=pl.when(pl.col("winner") >= 0).then(pl.col("winner")).cast(pl.Int8),
+        kind=pl.col("kind").replace_strict(list(range(len(ENDS))), list(ENDS), return_dtype=pl.Utf8),
+        knocker=pl.when(pl.col("knocker") >= 0).then(pl.col("knocker")).cast(pl.Int8),
+        bot_0=pl.lit(names[0]), bot_1=pl.lit(names[1]))
+    if not trace:
+        return df, None
+    turns = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, len(TURN_COLUMNS)), np.int64)
+    card_of = {bit.bit_length() - 1: str(card) for bit, card in BIT_CARD.items()}
+    tf = pl.DataFrame(turns, schema=list(TURN_COLUMNS), orient="row").with_columns(
+        action=pl.col("action").replace_strict(list(range(len(ACTIONS))), [a.value for a in ACTIONS],
+                                               return_dtype=pl.Utf8),
+        card=pl.col("card").replace_strict(list(card_of), list(card_of.values()), default=None,
+                                           return_dtype=pl.Utf8))
+    return df, tf
 
 
 def single_game_rules(rules: Rules) -> Rules:

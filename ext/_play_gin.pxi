@@ -1,0 +1,620 @@
+# Gin rummy for two (included by _play.pyx): rummylab.gin.game's rules, rummylab.gin.bots' bots.
+
+DEF BIG = 1 << 30
+DEF MAX_ACTIONS = 100000     # per hand; the bots never cycle, so reaching it is a bug
+
+# phases (rummylab.gin.game.Phase)
+DEF FIRST_UPCARD = 0
+DEF DRAW = 1
+DEF DISCARD = 2
+DEF HAND_OVER = 3
+DEF GAME_OVER = 4
+
+# bots (rummylab.gin.fast.BOT_CODES)
+DEF RANDOM = 0
+DEF GREEDY = 1
+DEF STRONG = 2
+
+# actions (rummylab.gin.fast.ACTIONS)
+DEF TAKE_UPCARD = 0
+DEF PASS = 1
+DEF DRAW_STOCK = 2
+DEF DRAW_DISCARD = 3
+DEF DISCARD_CARD = 4
+DEF KNOCK = 5
+DEF BIG_GIN = 6
+
+# how a hand ends (rummylab.gin.fast.ENDS)
+DEF END_KNOCK = 0
+DEF END_UNDERCUT = 1
+DEF END_GIN = 2
+DEF END_BIG_GIN = 3
+DEF END_DEAD = 4
+
+DEF MAX_MELDS = 8
+DEF MAX_OPTIONS = 64
+
+HAND_COLUMNS = ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1")
+TURN_COLUMNS = ("game", "hand", "turn", "player", "action", "card", "deadwood_before", "deadwood_after",
+                "stock_left")
+
+
+cdef struct GinRules:
+    int gin_bonus
+    int undercut_bonus
+    int big_gin_bonus       # -1: big gin is not played
+    bint undercut_on_tie
+    int knock_limit
+    int target
+    int dead_hand_stock
+
+
+cdef struct GinTable:
+    uint64_t hands[2]
+    uint64_t picked[2]      # cards each player took from the pile and still holds
+    uint64_t stock[52]      # top card last
+    int n_stock
+    uint64_t pile[52]       # top card last
+    int n_pile
+    uint64_t pile_cards
+    uint64_t taken          # the card taken from the pile this turn
+    int phase
+    int dealer
+    int to_play
+    int passes
+    int turns
+    int deal_no
+    int last_end
+    int scores[2]
+
+
+cdef inline uint64_t _low(uint64_t m) noexcept nogil:
+    return m & (~m + 1)
+
+
+cdef inline int _rank(uint64_t bit) noexcept nogil:
+    return __builtin_ctzll(bit) & 15
+
+
+cdef inline int _suit(uint64_t bit) noexcept nogil:
+    return __builtin_ctzll(bit) >> 4
+
+
+cdef inline int _dw(MeldKernel k, uint64_t m) noexcept nogil:
+    return k._deadwood(m, False)
+
+
+cdef inline int _hand_dw(MeldKernel k, uint64_t m) noexcept nogil:
+    """Deadwood of a hand; an 11-card hand after its best discard."""
+    return k._deadwood(m, __builtin_popcountll(m) == 11)
+
+
+cdef uint64_t _nth_bit(uint64_t m, int n) noexcept nogil:
+    while n:
+        m &= m - 1
+        n -= 1
+    return _low(m)
+
+
+# -- the deal -------------------------------------------------------------------------
+
+cdef int _gin_deal(GinTable *t, uint64_t seed, int deal_no, int dealer, const uint64_t *deck) except -1:
+    """rummylab.gin.game._deal: 10 cards each from the non-dealer on, the upcard, the stock."""
+    cdef Twister r
+    cdef uint64_t cards[52]
+    cdef int i, j
+    cdef uint64_t swap
+    _seed_text(&r, f"gin:{seed}:{deal_no}")
+    memcpy(cards, deck, 52 * sizeof(uint64_t))
+    for i in range(51, 0, -1):
+        j = _randbelow(&r, i + 1)
+        swap = cards[i]
+        cards[i] = cards[j]
+        cards[j] = swap
+    t.hands[0] = t.hands[1] = 0
+    for i in range(20):
+        t.hands[(1 - dealer + i) % 2] |= cards[i]
+    t.pile[0] = cards[20]
+    t.n_pile = 1
+    t.pile_cards = cards[20]
+    for i in range(31):
+        t.stock[i] = cards[21 + i]
+    t.n_stock = 31
+    t.picked[0] = t.picked[1] = 0
+    t.taken = 0
+    t.phase = FIRST_UPCARD
+    t.dealer = dealer
+    t.to_play = 1 - dealer
+    t.passes = 0
+    t.turns = 0
+    t.deal_no = deal_no
+    return 0
+
+
+cdef int _first_dealer(uint64_t seed) except -1:
+    cdef Twister r
+    _seed_text(&r, f"gin:{seed}:first-dealer")
+    return _randbelow(&r, 2)
+
+
+# -- the bots -------------------------------------------------------------------------
+
+cdef bint _wants(MeldKernel k, GinTable *t) noexcept nogil:
+    """GreedyBot.wants: taking the top discard lowers the deadwood."""
+    cdef uint64_t m = t.hands[t.to_play]
+    return k._deadwood(m | t.pile[t.n_pile - 1], True) < _dw(k, m)
+
+
+cdef int _best_removal(MeldKernel k, uint64_t mask, uint64_t keep, uint64_t *bit) noexcept nogil:
+    """MeldKernel.best_removal: least deadwood, then the card worth most, then the highest."""
+    cdef uint64_t rest = mask & ~keep, low
+    cdef int dw, best = BIG, value, best_value = -1
+    bit[0] = 0
+    while rest:
+        low = _low(rest)
+        rest ^= low
+        dw = _dw(k, mask & ~low)
+        value = k.point_of[_rank(low)]
+        if dw < best or (dw == best and value >= best_value):
+            best, best_value, bit[0] = dw, value, low
+    return best
+
+
+cdef int _strong_discard(MeldKernel k, GinTable *t, uint64_t *bit) noexcept nogil:
+    """StrongBot.choose_discard: deadwood now, 0.6 x the deadwood expected after the next
+    draw from the unseen cards, 4 x the opponent's pick-ups it would feed."""
+    cdef int me = t.to_play, dw, danger, n_unseen, tr, br
+    cdef uint64_t mask = t.hands[me], taken = t.taken, theirs = t.picked[1 - me]
+    cdef uint64_t unseen = 0x1FFF1FFF1FFF1FFFULL & ~(mask | theirs | t.pile_cards)
+    cdef uint64_t rest, b, left, u, th
+    cdef int64_t ahead_sum
+    cdef int cap = BIG
+    cdef double ahead, key0, best0 = 0
+    cdef int best1 = 0, best2 = 0
+    cdef bint found = False
+    if taken:
+        cap = _dw(k, mask & ~taken)
+        rest = mask & ~taken
+        found = False
+        while rest:
+            b = _low(rest)
+            rest ^= b
+            if _dw(k, mask & ~b) < cap:
+                found = True
+                break
+        if not found:
+            cap = BIG
+        found = False
+    n_unseen = __builtin_popcountll(unseen)
+    bit[0] = 0
+    dw = 0
+    rest = mask & ~taken
+    cdef int choice_dw = 0
+    while rest:
+        b = _low(rest)
+        rest ^= b
+        left = mask & ~b
+        dw = _dw(k, left)
+        if dw >= cap:
+            continue
+        ahead_sum = 0
+        u = unseen
+        while u:
+            ahead_sum += k._deadwood(left | _low(u), True)
+            u &= u - 1
+        ahead = <double>ahead_sum / <double>(n_unseen if n_unseen > 0 else 1)
+        danger = 0
+        br = _rank(b)
+        th = theirs
+        while th:
+            tr = _rank(_low(th))
+            if tr == br or (_suit(_low(th)) == _suit(b) and (tr - br <= 2 and br - tr <= 2)):
+                danger += 1
+            th &= th - 1
+        key0 = (<double>dw + 0.6 * ahead) + <double>(4 * danger)
+        if not found or key0 < best0 or (key0 == best0 and (dw < best1 or (dw == best1
+                                                                          and -k.point_of[br] < best2))):
+            found = True
+            best0, best1, best2 = key0, dw, -k.point_of[br]
+            bit[0] = b
+            choice_dw = dw
+    return choice_dw
+
+
+cdef bint _strong_knocks(GinTable *t, const GinRules *R, int dw) noexcept nogil:
+    cdef int me = t.to_play, lead, limit
+    if dw == 0:
+        return True
+    if dw > R.knock_limit:
+        return False
+    lead = t.scores[me] - t.scores[1 - me]
+    if lead >= 40 and t.n_stock > 12 and dw > 2:
+        return False
+    limit = 10 if t.n_stock > 20 else (7 if t.n_stock > 12 else 4)
+    return dw <= limit
+
+
+cdef int _smart_act(MeldKernel k, GinTable *t, const GinRules *R, int bot, uint64_t *card) noexcept nogil:
+    """GreedyBot.act and StrongBot.act."""
+    cdef int dw
+    cdef uint64_t m
+    card[0] = 0
+    if t.phase == FIRST_UPCARD:
+        return TAKE_UPCARD if _wants(k, t) else PASS
+    if t.phase == DRAW:
+        return DRAW_DISCARD if t.passes != 2 and _wants(k, t) else DRAW_STOCK
+    m = t.hands[t.to_play]
+    if R.big_gin_bonus >= 0 and _dw(k, m) == 0:
+        return BIG_GIN
+    if bot == STRONG:
+        dw = _strong_discard(k, t, card)
+        return KNOCK if _strong_knocks(t, R, dw) else DISCARD_CARD
+    dw = _best_removal(k, m, t.taken, card)
+    return KNOCK if dw <= R.knock_limit else DISCARD_CARD
+
+
+cdef int _random_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:
+    """RandomBot.act: one of legal_actions(state), in its order, by rng.integers(len)."""
+    cdef uint64_t m, can, knocks = 0, rest, b
+    cdef int n_d, n_k, idx
+    cdef bint big
+    card[0] = 0
+    if t.phase == FIRST_UPCARD:
+        return TAKE_UPCARD if _below(bg, 2) == 0 else PASS
+    if t.phase == DRAW:
+        if t.passes == 2:
+            return DRAW_STOCK
+        return DRAW_STOCK if _below(bg, 2) == 0 else DRAW_DISCARD
+    m = t.hands[t.to_play]
+    can = m & ~t.taken
+    rest = can
+    while rest:
+        b = _low(rest)
+        rest ^= b
+        if _dw(k, m & ~b) <= R.knock_limit:
+            knocks |= b
+    n_d = __builtin_popcountll(can)
+    n_k = __builtin_popcountll(knocks)
+    big = R.big_gin_bonus >= 0 and _dw(k, m) == 0
+    idx = _below(bg, n_d + n_k + (1 if big else 0))
+    if idx < n_d:
+        card[0] = _nth_bit(can, idx)
+        return DISCARD_CARD
+    if idx < n_d + n_k:
+        card[0] = _nth_bit(knocks, idx - n_d)
+        return KNOCK
+    return BIG_GIN
+
+
+# -- scoring a knock (rummylab.gin.scoring.score_masks) --------------------------------
+
+cdef int _least_layoff(MeldKernel k, uint64_t d, const uint64_t *opts, const int *n_opts, int meld,
+                       int n_melds, uint64_t used) noexcept nogil:
+    """The defender's least deadwood over every compatible choice of layoffs."""
+    cdef int i, v, best = BIG
+    cdef uint64_t o
+    if meld == n_melds:
+        return _dw(k, d & ~used)
+    for i in range(n_opts[meld]):
+        o = opts[meld * MAX_OPTIONS + i]
+        if o & used:
+            continue
+        v = _least_layoff(k, d, opts, n_opts, meld + 1, n_melds, used | o)
+        if v < best:
+            best = v
+    return best
+
+
+cdef int _defender_deadwood(MeldKernel k, uint64_t sets, uint64_t rest, uint64_t d) noexcept nogil:
+    """Against the knocker's arrangement (sets, and runs of the rest): layoffs onto each meld."""
+    cdef uint64_t opts[MAX_MELDS * MAX_OPTIONS]
+    cdef int n_opts[MAX_MELDS]
+    cdef uint64_t below[14]
+    cdef uint64_t above[14]
+    cdef int n_melds = 0, r, s, lo, hi, nb, na, i, j, cnt
+    cdef uint64_t full, bit, acc
+    cdef uint32_t line
+    for r in range(13):
+        cnt = 0
+        full = 0
+        for s in range(4):
+            if sets >> (16 * s + r) & 1:
+                cnt += 1
+            else:
+                full = (<uint64_t>1) << (16 * s + r)
+        if cnt == 0:
+            continue
+        opts[n_melds * MAX_OPTIONS] = 0
+        n_opts[n_melds] = 1
+        if cnt == 3 and d & full:
+            opts[n_melds * MAX_OPTIONS + 1] = full
+            n_opts[n_melds] = 2
+        n_melds += 1
+    for s in range(4):
+        line = (rest >> (16 * s)) & 0x1FFF
+        lo = 0
+        while lo < 13:
+            if not (line >> lo) & 1:
+                lo += 1
+                continue
+            hi = lo
+            while hi + 1 < 13 and (line >> (hi + 1)) & 1:
+                hi += 1
+            if hi - lo + 1 >= k.min_run:
+                below[0] = above[0] = 0
+                nb = na = 1
+                acc = 0
+                r = lo - 1
+                while r >= 0 and d >> (16 * s + r) & 1:
+                    acc |= (<uint64_t>1) << (16 * s + r)
+                    below[nb] = acc
+                    nb += 1
+                    r -= 1
+                acc = 0
+                r = hi + 1
+                while r < 13 and d >> (16 * s + r) & 1:
+                    acc |= (<uint64_t>1) << (16 * s + r)
+                    above[na] = acc
+                    na += 1
+                    r += 1
+                n_opts[n_melds] = 0
+                for i in range(nb):
+                    for j in range(na):
+                        opts[n_melds * MAX_OPTIONS + n_opts[n_melds]] = below[i] | above[j]
+                        n_opts[n_melds] += 1
+                n_melds += 1
+            lo = hi + 1
+    return _least_layoff(k, d, opts, n_opts, 0, n_melds, 0)
+
+
+cdef void _knock_score(const GinRules *R, int kdw, int ddw, int *end, int *kp, int *dp) noexcept nogil:
+    if ddw > kdw:
+        end[0], kp[0], dp[0] = END_KNOCK, ddw - kdw, 0
+    elif ddw == kdw and not R.undercut_on_tie:
+        end[0], kp[0], dp[0] = END_KNOCK, 0, 0
+    else:
+        end[0], kp[0], dp[0] = END_UNDERCUT, 0, R.undercut_bonus + (kdw - ddw)
+
+
+cdef int _gin_outcome(MeldKernel k, uint64_t km, uint64_t dm, const GinRules *R,
+                      int *end, int *kp, int *dp, int *kdw, int *ddw) noexcept nogil:
+    """A valid knock, gin or big gin scored: the knocker shows the least-deadwood arrangement
+    best for him; the defender lays off to least deadwood."""
+    cdef int best = _dw(k, km), d0 = _dw(k, dm)
+    cdef int ranks[13]
+    cdef uint64_t choice_opts[13][6]
+    cdef int n_choice[13]
+    cdef int idx[13]
+    cdef int n_ranks = 0, r, s, cnt, i, level, run_dw, e, a, b, net, dd, best_net = -BIG
+    cdef uint64_t full, sets, rest
+    kdw[0] = best
+    if __builtin_popcountll(km) == 11:
+        end[0], kp[0], dp[0], ddw[0] = END_BIG_GIN, R.big_gin_bonus + d0, 0, d0
+        return 0
+    if best == 0:
+        end[0], kp[0], dp[0], ddw[0] = END_GIN, R.gin_bonus + d0, 0, d0
+        return 0
+    for r in range(13):
+        cnt = 0
+        full = 0
+        for s in range(4):
+            if km >> (16 * s + r) & 1:
+                cnt += 1
+                full |= (<uint64_t>1) << (16 * s + r)
+        if cnt >= 3:
+            ranks[n_ranks] = r
+            choice_opts[n_ranks][0] = 0
+            choice_opts[n_ranks][1] = full
+            n_choice[n_ranks] = 2
+            if cnt == 4:
+                for s in range(4):
+                    choice_opts[n_ranks][2 + s] = full & ~((<uint64_t>1) << (16 * s + r))
+                n_choice[n_ranks] = 6
+            n_ranks += 1
+    # every choice of sets (an odometer over the ranks), kept when it reaches the least deadwood
+    for i in range(n_ranks):
+        idx[i] = 0
+    while True:
+        sets = 0
+        for i in range(n_ranks):
+            sets |= choice_opts[i][idx[i]]
+        rest = km & ~sets
+        run_dw = 0
+        for s in range(4):
+            run_dw += k.run_deadwood[(rest >> (16 * s)) & 0x1FFF]
+        if run_dw == best:
+            dd = _defender_deadwood(k, sets, rest, dm)
+            _knock_score(R, best, dd, &e, &a, &b)
+            net = a - b
+            if net > best_net:
+                best_net = net
+                end[0], kp[0], dp[0], ddw[0] = e, a, b, dd
+        level = n_ranks - 1
+        while level >= 0:
+            idx[level] += 1
+            if idx[level] < n_choice[level]:
+                break
+            idx[level] = 0
+            level -= 1
+        if level < 0:
+            break
+    return 0
+
+
+# -- the game -------------------------------------------------------------------------
+
+cdef struct GinRun:
+    int bots[2]
+    bitgen_t *rngs[2]
+    bint trace
+    Rows hands
+    Rows turns
+
+
+cdef int _gin_end_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, int64_t game, int hand_no,
+                       int knocker, uint64_t km) noexcept nogil:
+    """rummylab.gin.game._end_hand: score, record, and end the game at the target."""
+    cdef int end, kp, dp, kdw, ddw, winner
+    cdef int64_t *row
+    _gin_outcome(k, km, t.hands[1 - knocker], R, &end, &kp, &dp, &kdw, &ddw)
+    winner = 1 - knocker if end == END_UNDERCUT else knocker
+    t.hands[knocker] = km
+    t.turns += 1
+    t.scores[winner] += kp + dp
+    t.last_end = end
+    row = _rows_add(&run.hands)
+    if row == NULL:
+        return -1
+    row[0], row[1], row[2], row[3], row[4] = game, hand_no, winner, end, kp + dp
+    row[5], row[6] = knocker, t.turns
+    row[7] = kdw if knocker == 0 else ddw
+    row[8] = ddw if knocker == 0 else kdw
+    t.phase = GAME_OVER if t.scores[0] >= R.target or t.scores[1] >= R.target else HAND_OVER
+    return 0
+
+
+cdef int _gin_apply(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, int64_t game, int hand_no,
+                    int action, uint64_t card) noexcept nogil:
+    """Change the table by one action the bot chose (legal by construction)."""
+    cdef int me = t.to_play
+    cdef uint64_t top
+    cdef int64_t *row
+    if action == TAKE_UPCARD or action == DRAW_DISCARD:
+        top = t.pile[t.n_pile - 1]
+        t.n_pile -= 1
+        t.pile_cards &= ~top
+        t.hands[me] |= top
+        t.picked[me] |= top
+        t.taken = top
+        t.phase = DISCARD
+    elif action == PASS:
+        t.to_play = 1 - me
+        t.passes += 1
+        if t.passes == 2:
+            t.phase = DRAW
+    elif action == DRAW_STOCK:
+        t.n_stock -= 1
+        t.hands[me] |= t.stock[t.n_stock]
+        t.taken = 0
+        t.phase = DISCARD
+    elif action == DISCARD_CARD:
+        t.hands[me] &= ~card
+        t.picked[me] &= ~card
+        t.pile[t.n_pile] = card
+        t.n_pile += 1
+        t.pile_cards |= card
+        t.taken = 0
+        t.turns += 1
+        if t.n_stock <= R.dead_hand_stock:
+            row = _rows_add(&run.hands)
+            if row == NULL:
+                return -1
+            row[0], row[1], row[2], row[3], row[4], row[5], row[6] = game, hand_no, -1, END_DEAD, 0, -1, t.turns
+            row[7], row[8] = _dw(k, t.hands[0]), _dw(k, t.hands[1])
+            t.last_end = END_DEAD
+            t.phase = HAND_OVER
+        else:
+            t.phase = DRAW
+            t.to_play = 1 - me
+            t.passes = 0
+    elif action == KNOCK:
+        t.pile[t.n_pile] = card
+        t.n_pile += 1
+        t.pile_cards |= card
+        return _gin_end_hand(k, t, R, run, game, hand_no, me, t.hands[me] & ~card)
+    else:  # BIG_GIN
+        return _gin_end_hand(k, t, R, run, game, hand_no, me, t.hands[me])
+    return 0
+
+
+cdef int _gin_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R, GinRun *run,
+                   const uint64_t *deck) noexcept nogil:
+    """One game to the target: 0, or -1 (out of memory), -2 (a hand that does not end)."""
+    cdef GinTable t
+    cdef int hand_no = 0, action, me, before = 0, steps = 0
+    cdef uint64_t card
+    cdef int64_t *row
+    with gil:
+        _gin_deal(&t, seed, 0, _first_dealer(seed), deck)
+    t.scores[0] = t.scores[1] = 0
+    while True:
+        if t.phase == GAME_OVER:
+            return 0
+        if t.phase == HAND_OVER:
+            # a dead hand is dealt again by the same dealer; otherwise the deal alternates
+            with gil:
+                _gin_deal(&t, seed, t.deal_no + 1, t.dealer if t.last_end == END_DEAD else 1 - t.dealer, deck)
+            hand_no += 1
+            steps = 0
+        me = t.to_play
+        if run.bots[me] == RANDOM:
+            action = _random_act(k, &t, R, run.rngs[me], &card)
+        else:
+            action = _smart_act(k, &t, R, run.bots[me], &card)
+        if run.trace:
+            before = _hand_dw(k, t.hands[me])
+            row = _rows_add(&run.turns)
+            if row == NULL:
+                return -1
+            row[0], row[1], row[2], row[3], row[4] = game, hand_no, t.turns, me, action
+            row[5] = __builtin_ctzll(card) if card else -1
+        if _gin_apply(k, &t, R, run, game, hand_no, action, card):
+            return -1
+        if run.trace:
+            row = run.turns.data + (run.turns.n - 1) * run.turns.width
+            row[6], row[7], row[8] = before, _hand_dw(k, t.hands[me]), t.n_stock
+        steps += 1
+        if steps > MAX_ACTIONS:
+            return -2
+
+
+def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uint64_t[::1] deck, *,
+             int gin_bonus, int undercut_bonus, int big_gin_bonus, bint undercut_on_tie, int knock_limit,
+             int target, int dead_hand_stock, bint trace=False, int64_t first_game=0):
+    """Play one gin game per seed; (hands, turns): int64 rows of HAND_COLUMNS and TURN_COLUMNS
+    (turns is None without ``trace``). bots: two codes (0 random, 1 greedy, 2 strong); rngs: per
+    game, the two seats' numpy Generators (None for a bot that is not random). Games are
+    numbered from first_game. Runs without the GIL but for each deal's seed."""
+    cdef GinRules R
+    cdef GinRun run
+    cdef Py_ssize_t i, n = seeds.shape[0]
+    cdef int status = 0, seat
+    cdef int64_t failed = 0
+    cdef bitgen_t **gens = NULL
+    if deck.shape[0] != 52 or len(bots) != 2 or len(rngs) != n:
+        raise ValueError("need a 52-card deck, two bots and a pair of rngs per game")
+    for seat in range(2):
+        run.bots[seat] = bots[seat]
+        if run.bots[seat] not in (RANDOM, GREEDY, STRONG):
+            raise ValueError(f"bot code {bots[seat]!r}: 0, 1 or 2")
+    R.gin_bonus, R.undercut_bonus, R.big_gin_bonus = gin_bonus, undercut_bonus, big_gin_bonus
+    R.undercut_on_tie, R.knock_limit, R.target, R.dead_hand_stock = undercut_on_tie, knock_limit, target, dead_hand_stock
+    run.trace = trace
+    run.hands.data = run.turns.data = NULL
+    try:
+        gens = <bitgen_t **>malloc(max(n, 1) * 2 * sizeof(bitgen_t *))
+        if gens == NULL or _rows_init(&run.hands, 9, n * 12) or (trace and _rows_init(&run.turns, 9, n * 300)):
+            raise MemoryError("no memory for the game records")
+        for i in range(n):
+            for seat in range(2):
+                gens[2 * i + seat] = NULL
+                if run.bots[seat] == RANDOM:
+                    gens[2 * i + seat] = <bitgen_t *>PyCapsule_GetPointer(
+                        rngs[i][seat].bit_generator.capsule, "BitGenerator")
+        with nogil:
+            for i in range(n):
+                run.rngs[0], run.rngs[1] = gens[2 * i], gens[2 * i + 1]
+                status = _gin_game(kernel, seeds[i], first_game + i, &R, &run, &deck[0])
+                if status:
+                    failed = i
+                    break
+        if status == -1:
+            raise MemoryError("no memory for the game records")
+        if status == -2:
+            raise RuntimeError(f"gin game {first_game + failed} with seed {seeds[failed]} did not finish: "
+                               f"a hand went on for {MAX_ACTIONS} actions")
+        return _rows_array(&run.hands), (_rows_array(&run.turns) if trace else None)
+    finally:
+        free(gens)
+        free(run.hands.data)
+        free(run.turns.data)

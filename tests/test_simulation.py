@@ -1,0 +1,102 @@
+"""The simulation lab: the compiled play loop plays the Python engine's games action for action,
+chunks and Dask change nothing, and bad arguments get a clear ValueError."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from unittest import mock
+
+import numpy as np
+import pytest
+
+from rummylab import three_thirteen
+from rummylab.backend import play_loops
+from rummylab.gin import CLASSIC, DEFAULT
+from rummylab.gin import bots as gin_bots
+
+COMPILED = play_loops() is not None
+needs_compiled = pytest.mark.skipif(not COMPILED, reason="needs the compiled loop (make test builds it)")
+
+PAIRINGS = [  # each bot plays 1,000 games; the other rules are played too
+    (("greedy", "greedy"), DEFAULT, 1000),
+    (("random", "strong"), DEFAULT, 1000),
+    (("strong", "strong"), CLASSIC, 200),
+    (("greedy", "random"), dataclasses.replace(DEFAULT, knock_limit=0, undercut_on_tie=False, big_gin_bonus=None), 300),
+    (("strong", "greedy"), dataclasses.replace(CLASSIC, target=50, dead_hand_stock=8), 300),
+]
+
+
+def _engine(*args: object) -> tuple:
+    with mock.patch.object(gin_bots, "play_loops", lambda: None):
+        return gin_bots._frames(*args, trace=True)  # type: ignore[arg-type]
+
+
+@pytest.mark.once  # the pure-Python run has no compiled loop to compare
+@needs_compiled
+@pytest.mark.parametrize(("pair", "rules", "n"), PAIRINGS, ids=lambda p: "-".join(p) if isinstance(p, tuple) else "")
+def test_compiled_gin_loop_plays_the_engines_games(pair: tuple[str, str], rules: gin_bots.Rules, n: int) -> None:
+    """Every action of every turn (the full history) and every hand's record are the engine's."""
+    args = (n, pair, rules, 11, None, None, False)
+    hands, turns = gin_bots._frames(*args, trace=True)  # type: ignore[arg-type]
+    e_hands, e_turns = _engine(*args)
+    assert hands.height > n and turns.height > 10 * hands.height
+    assert turns.equals(e_turns)
+    assert hands.equals(e_hands)
+
+
+@pytest.mark.once
+@needs_compiled
+def test_mersenne_twister_and_generator_draws_match_python_and_numpy() -> None:
+    from rummylab import _play  # type: ignore[attr-defined]
+
+    for text in ["gin:0:0", "gin:2147483647:12", "gin:5:first-dealer", "x" * 300, ""]:
+        cards = list(range(52))
+        random.Random(text).shuffle(cards)
+        assert _play.shuffled(text, range(52)) == cards
+    for n in (1, 2, 3, 11, 22, 1000, 2**31 - 1):
+        a, b = np.random.default_rng(n), np.random.default_rng(n)
+        assert _play.generator_below(a, n, 300) == [int(b.integers(n)) for _ in range(300)]
+        assert a.integers(10**9) == b.integers(10**9)  # the generator's state moved alike
+
+
+def test_chunks_change_nothing() -> None:
+    seeds = np.random.default_rng(3).integers(2**31, size=30)
+    args = (("random", "greedy"), (5, 6), seeds, DEFAULT, True)
+    whole = gin_bots.play_chunk(*args, 0, 30)
+    parts = [gin_bots.play_chunk(*args, a, b) for a, b in ((0, 7), (7, 8), (8, 30))]
+    assert np.array_equal(whole[0], np.concatenate([p[0] for p in parts]))
+    assert np.array_equal(whole[1], np.concatenate([p[1] for p in parts]))
+
+
+@pytest.mark.once
+def test_dask_plays_the_same_games() -> None:
+    """A real LocalCluster on 127.0.0.1 with two worker processes, started and stopped here."""
+    with mock.patch("rummylab.simulation.CHUNK_GAMES", 50):
+        local = gin_bots.simulate(300, ("strong", "random"), seed=4)
+        on_dask = gin_bots.simulate(300, ("strong", "random"), seed=4, scheduler="dask", workers=2)
+    assert on_dask.equals(local)
+
+
+def test_bot_objects_play_on_the_engine() -> None:
+    players = [gin_bots.GreedyBot(), gin_bots.StrongBot()]
+    df = gin_bots.simulate(5, players, seed=3)
+    assert df.height >= 5 and df.equals(gin_bots.simulate(5, players, seed=3))
+    assert df["bot_1"].unique().to_list() == ["strong"]
+    with pytest.raises(ValueError, match="bot names"):
+        gin_bots.simulate(5, players, scheduler="dask")
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"n_games": -1}, "n_games=-1"),
+    ({"n_games": 2.5}, "n_games=2.5"),
+    ({"bots": ("greedy", "genius")}, "unknown bot 'genius'"),
+    ({"bots": ("greedy",)}, "two players"),
+    ({"rules": three_thirteen.DEFAULT}, "gin needs rummylab.gin.Rules"),
+    ({"scheduler": 3}, "scheduler=3"),
+    ({"workers": 0, "scheduler": "dask"}, "workers=0"),
+])
+def test_bad_arguments_are_named(kwargs: dict, message: str) -> None:
+    args = {"n_games": 2, **kwargs}
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        gin_bots.simulate(**args)
