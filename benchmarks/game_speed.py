@@ -1,75 +1,103 @@
-"""Gin game simulation: full hands per second (greedy vs greedy, one core) and the
-win rates of each bot pair, seats alternated, over at least --hands hands each.
+"""Gin game simulation on one core: full hands per second of the compiled play loop, the
+Python engine playing the same games, and OpenSpiel's gin_rummy with random legal play (when
+pyspiel is installed), measured in one run; then each bot pairing's results, seats alternated.
 
-    python benchmarks/game_speed.py [--hands 10000] [--seed 1]
+    python benchmarks/game_speed.py [--hands 200000] [--seed 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from unittest import mock
 
+import numpy as np
 import polars as pl
 
 from rummylab import three_handed
+from rummylab.backend import play_loops
 from rummylab.gin import bots
 
 PAIRS = [("greedy", "random"), ("strong", "greedy"), ("strong", "random")]
 
 
-def play_until(n_hands: int, first: str, second: str, seed: int) -> tuple[pl.DataFrame, float]:
-    """Games with alternating seats until n_hands hands; (rows with a 'first_won' column, seconds)."""
-    frames, hands, k = [], 0, 0
+def hands_per_second(pair: tuple[str, str], n_hands: int, seed: int) -> tuple[float, int]:
+    """(hands/s, hands) for whole games until n_hands hands, on the selected loop."""
     t = time.perf_counter()
-    while hands < n_hands:
-        seats = (first, second) if k % 2 == 0 else (second, first)
-        df = bots.simulate(20, seats, seed=seed * 10_000 + k)
-        first_seat = 0 if k % 2 == 0 else 1
-        frames.append(df.with_columns(
-            first_won=pl.col("winner") == first_seat, second_won=pl.col("winner") == 1 - first_seat,
-            game=pl.col("game") + 1000 * k, first_seat=pl.lit(first_seat)))
-        hands += df.height
+    rows, k = 0, 0
+    while rows < n_hands:
+        rows += bots.simulate(max(50, n_hands // 40), pair, seed=seed + k).height
         k += 1
-    return pl.concat(frames), time.perf_counter() - t
+    return rows / (time.perf_counter() - t), rows
 
 
-def summarize(df: pl.DataFrame, first: str, second: str, seconds: float) -> None:
-    games = df.group_by("game").agg(
-        first=pl.col("points").filter(pl.col("first_won")).sum(),
-        second=pl.col("points").filter(pl.col("second_won")).sum())
-    gw = int((games["first"] > games["second"]).sum())
-    hw, hl = int(df["first_won"].sum()), int(df["second_won"].sum())
-    net = int(df.filter(pl.col("first_won"))["points"].sum() - df.filter(pl.col("second_won"))["points"].sum())
-    print(f"{first} vs {second}: {df.height:,} hands, {games.height} games; {first} won "
-          f"{gw / games.height:.1%} of games, {hw / df.height:.1%} of hands ({hl / df.height:.1%} lost, "
-          f"{1 - (hw + hl) / df.height:.1%} dead), net {net / df.height:+.2f} points/hand  "
-          f"[{df.height / seconds:,.0f} hands/s]")
+def engine_hands_per_second(pair: tuple[str, str], n_hands: int, seed: int) -> float:
+    with mock.patch.object(bots, "play_loops", lambda: None):
+        return hands_per_second(pair, n_hands, seed)[0]
+
+
+def openspiel_hands_per_second(n_hands: int, seed: int) -> float | None:
+    """OpenSpiel's gin_rummy, random legal actions chosen in Python (None without pyspiel)."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+    rng = np.random.default_rng(seed)
+    t = time.perf_counter()
+    for _ in range(n_hands):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+    return n_hands / (time.perf_counter() - t)
+
+
+def pairing(first: str, second: str, n_games: int, seed: int) -> str:
+    """Seats alternated: first's share of games and hands, and net points per hand with a 95% CI."""
+    a = bots.simulate(n_games, (first, second), seed=seed).with_columns(first_seat=pl.lit(0))
+    b = bots.simulate(n_games, (second, first), seed=seed + 1).with_columns(
+        first_seat=pl.lit(1), game=pl.col("game") + n_games)
+    df = pl.concat([a, b]).with_columns(
+        net=pl.when(pl.col("winner") == pl.col("first_seat")).then(pl.col("points"))
+        .when(pl.col("winner") == 1 - pl.col("first_seat")).then(-pl.col("points")).otherwise(0))
+    games = df.group_by("game").agg(pl.col("net").sum())
+    net = df["net"].to_numpy()
+    half = 1.96 * net.std(ddof=1) / np.sqrt(len(net))
+    won = float((df["winner"] == df["first_seat"]).mean())  # type: ignore[arg-type]
+    return (f"{first} vs {second}: {df.height:,} hands, {games.height:,} games; {first} won "
+            f"{float((games['net'] > 0).mean()):.1%} of games, {won:.1%} of hands, "  # type: ignore[arg-type]
+            f"net {net.mean():+.2f} ± {half:.2f} points/hand (95% CI)")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--hands", type=int, default=10_000)
+    p.add_argument("--hands", type=int, default=200_000)
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
+    loop = "compiled loop" if play_loops() is not None else "Python engine (the compiled loop is not built)"
+    bots.simulate(20, ("greedy", "greedy"), seed=0)  # warm up (kernel tables)
+    print(f"one core, {loop}; targets: greedy >= 20,000 hands/s (>= 40x OpenSpiel), strong >= 5,000")
+    spiel = openspiel_hands_per_second(max(200, args.hands // 400), args.seed)
+    for pair, share in ((("greedy", "greedy"), 1), (("strong", "strong"), 4)):
+        speed, rows = hands_per_second(pair, args.hands // share, args.seed)
+        engine = engine_hands_per_second(pair, max(2_000, args.hands // (50 * share)), args.seed)
+        vs_spiel = f", {speed / spiel:.0f}x OpenSpiel random play ({spiel:,.0f} hands/s)" if spiel else (
+            ", OpenSpiel not installed")
+        print(f"{pair[0]} vs {pair[1]}: {speed:,.0f} full hands/s over {rows:,} hands; the Python engine "
+              f"{engine:,.0f} hands/s ({speed / engine:.0f}x){vs_spiel}")
 
-    bots.simulate(2, ("greedy", "greedy"), seed=0)  # warm up (kernel tables)
     t = time.perf_counter()
-    rows = 0
-    k = 0
-    while rows < args.hands:
-        rows += bots.simulate(50, ("greedy", "greedy"), seed=args.seed + k).height
-        k += 1
-    dt = time.perf_counter() - t
-    print(f"greedy vs greedy: {rows:,} full hands in {dt:.1f} s = {rows / dt:,.0f} hands/s (one core)")
-
-    t = time.perf_counter()
-    df3 = three_handed.simulate(max(1, args.hands // 12), seed=args.seed)
+    df3 = three_handed.simulate(max(1, args.hands // 2000), seed=args.seed)
     dt3 = time.perf_counter() - t
-    print(f"three-handed, greedy x3: {df3.height:,} hands in {dt3:.1f} s = {df3.height / dt3:,.0f} hands/s")
+    print(f"three-handed, greedy x3 (Python engine): {df3.height / dt3:,.0f} hands/s")
 
     for first, second in PAIRS:
-        df, seconds = play_until(args.hands, first, second, args.seed)
-        summarize(df, first, second, seconds)
+        print(pairing(first, second, max(100, args.hands // 20), args.seed))
 
 
 if __name__ == "__main__":
