@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import BACKEND, __version__, gin
 from .cards import cards_str, parse_cards
@@ -152,45 +153,45 @@ def _simulate(args: argparse.Namespace) -> str:
 
         scheduler = args.scheduler or ("dask" if args.workers > 1 else None)
 
-        def play(n: int) -> object:
+        def play(n: int) -> Any:
             return bots.simulate(n, names, rules, args.seed, scheduler=scheduler, workers=args.workers,
                                  progress=not args.no_progress)
     elif family == "gin_three_handed":
         from .gin import three_handed
 
-        def play(n: int) -> object:
+        def play(n: int) -> Any:
             return three_handed.simulate(n, names, rules, args.seed)
     elif family == "three_thirteen":
         from .three_thirteen import bots as tt_bots
 
-        def play(n: int) -> object:
+        def play(n: int) -> Any:
             return tt_bots.simulate(n, names, rules, args.seed)
     else:
         from .indian import bots as indian_bots
 
-        def play(n: int) -> object:
+        def play(n: int) -> Any:
             return indian_bots.simulate(n, players=args.players, bots=names, seed=args.seed, rules=rules)
     if args.hands is not None:
         if args.hands < 0:
             raise ValueError(f"--hands {args.hands}: a non-negative number")
         games = max(1, math.ceil(args.hands / 8))
         df = play(games)
-        while df.height < args.hands:  # type: ignore[attr-defined]
-            games = math.ceil(games * 1.1 * args.hands / max(df.height, 1)) + 1  # type: ignore[attr-defined]
+        while df.height < args.hands:
+            games = math.ceil(games * 1.1 * args.hands / max(df.height, 1)) + 1
             df = play(games)
-        per_game = df.group_by("game").len().sort("game")  # type: ignore[attr-defined]
-        last = int(per_game["game"][int((per_game["len"].cum_sum() >= args.hands).arg_max())])  # type: ignore[arg-type]
-        df = df.filter(df["game"] <= last)  # type: ignore[attr-defined]
+        per_game = df.group_by("game").len().sort("game")
+        last = int(per_game["game"][int((per_game["len"].cum_sum() >= args.hands).arg_max())])
+        df = df.filter(df["game"] <= last)
     else:
         df = play(100 if args.games is None else args.games)
     seconds = time.perf_counter() - t
-    rows = df.height  # type: ignore[attr-defined]
-    n_games = df["game"].n_unique()  # type: ignore[index]
+    rows = df.height
+    n_games = df["game"].n_unique()
     lines = [f"{family}, {' vs '.join(names)}, rules {args.rules}, seed {args.seed}: {n_games:,} games, "
              f"{rows:,} rows in {seconds:.1f} s"]
     if args.out:
         try:
-            (df.write_csv if args.out.endswith(".csv") else df.write_parquet)(args.out)  # type: ignore[attr-defined]
+            (df.write_csv if args.out.endswith(".csv") else df.write_parquet)(args.out)
         except OSError as exc:
             raise ValueError(f"cannot write {args.out}: {exc.strerror}") from None
         lines.append(f"  written to {args.out}")

@@ -1,0 +1,73 @@
+"""The analysts' questions: each estimate lies within 4 standard errors of a long run recorded
+here (60,000 or 20,000 games, seed 12345), each answer draws its chart, bad arguments are named."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from rummylab import questions as q
+
+pytestmark = pytest.mark.once  # plain polars over simulate; the engine == loop check is in test_simulation
+
+LONG_ENDINGS = {  # hand_endings(("greedy", "greedy"), n_games=60_000, seed=12345): turn -> (p, se)
+    8: {"knock": (0.21196, 0.00053), "gin": (0.00388, 0.00008)},
+    12: {"knock": (0.48708, 0.00064), "gin": (0.00959, 0.00013)},
+    16: {"knock": (0.74400, 0.00056), "gin": (0.01521, 0.00016)},
+}
+LONG_STRONG_GREEDY = {"games_won": (0.60745, 0.00345), "hands_won": (0.48284, 0.00110),
+                      "points_per_hand": (1.84224, 0.05088)}  # pairing_results, 20,000 games
+LONG_KNOCK_5 = (54.63319, 0.08260)  # rule_effect("knock_limit", [5], ("greedy", "random")), 20,000 games
+
+
+def _close(est: float, se: float, long: tuple[float, float]) -> bool:
+    return abs(est - long[0]) <= 4 * math.hypot(se, long[1])
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_hand_endings_agree_with_the_long_run(seed: int) -> None:
+    table = q.hand_endings(("greedy", "greedy"), n_games=1_500, seed=seed)
+    for turn, long in LONG_ENDINGS.items():
+        row = table.filter(table["turn"] == turn).row(0, named=True)
+        for ending, value in long.items():
+            assert _close(row[f"p_{ending}"], row[f"se_{ending}"], value), (turn, ending, row)
+    assert table["p_ended"].is_sorted() and table["p_ended"][-1] == pytest.approx(1)
+    assert q.chart_hand_endings(table).to_dict()["layer"]
+
+
+def test_pairing_results_agree_with_the_long_run() -> None:
+    table = q.pairing_results([("strong", "greedy")], n_games=1_500, seed=3)
+    row = table.row(0, named=True)
+    for name, long in LONG_STRONG_GREEDY.items():
+        assert _close(row[name], row[f"{name}_se"], long), (name, row)
+    assert row["points_lo"] < row["points_per_hand"] < row["points_hi"]
+    assert q.chart_pairings(table).to_dict()
+
+
+def test_rule_effect_agrees_with_the_long_run_and_changes_the_rule() -> None:
+    table = q.rule_effect("knock_limit", [5, 10], pair=("greedy", "random"), n_games=1_000, seed=4)
+    five = table.filter(table["knock_limit"] == "5").row(0, named=True)
+    assert _close(five["points_per_hand"], five["points_per_hand_se"], LONG_KNOCK_5)
+    assert table["points_per_hand"].n_unique() == 2
+    assert q.chart_pairings(table, by="knock_limit").to_dict()
+
+
+def test_ratio_estimate_is_the_plain_mean_for_one_hand_a_game() -> None:
+    import numpy as np
+
+    x = np.array([1, 0, 1, 1, 0, 1, 0, 1])
+    est, se = q.ratio_estimate(x, np.ones_like(x))
+    assert est == pytest.approx(x.mean()) and se == pytest.approx(x.std(ddof=1) / math.sqrt(len(x)))
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: q.rule_effect("undercut", [10]), "unknown rule option 'undercut'"),
+    (lambda: q.rule_effect("knock_limit", []), "at least one value"),
+    (lambda: q.rule_effect("knock_limit", [200]), "knock_limit=200"),
+    (lambda: q.hand_endings(("greedy", "genius")), "unknown bot 'genius'"),
+    (lambda: q.pairing_results([("strong", "greedy")], n_games=-2), "n_games=-2"),
+])
+def test_bad_arguments_are_named(call, message: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match=message):
+        call()
