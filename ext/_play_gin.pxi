@@ -35,6 +35,7 @@ DEF MAX_MELDS = 8
 DEF MAX_OPTIONS = 64
 
 HAND_COLUMNS = ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1")
+BOX_COLUMNS = ("game", "hand", "box", "captain", "sitting_out", "kind", "winning_seat", "points", "turns")
 TURN_COLUMNS = ("game", "hand", "turn", "player", "action", "card", "deadwood_before", "deadwood_after",
                 "stock_left")
 
@@ -444,8 +445,9 @@ cdef int _gin_outcome(MeldKernel k, uint64_t km, uint64_t dm, const GinRules *R,
 # -- the game -------------------------------------------------------------------------
 
 cdef struct GinRun:
-    int bots[2]
+    int bots[2]             # per seat
     bitgen_t *rngs[2]
+    int players[2]          # who sits in each seat (the trace's player)
     bint trace
     Rows hands
     Rows turns
@@ -527,38 +529,26 @@ cdef int _gin_apply(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, i
     return 0
 
 
-cdef int _gin_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R, GinRun *run,
-                   const uint64_t *deck) noexcept nogil:
-    """One game to the target: 0, or -1 (out of memory), -2 (a hand that does not end)."""
-    cdef GinTable t
-    cdef int hand_no = 0, action, me, before = 0, steps = 0
+cdef int _gin_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, int64_t game,
+                   int hand_no) noexcept nogil:
+    """Play the dealt hand to its end: 0, or -1 (out of memory), -2 (a hand that does not end)."""
+    cdef int action, me, before = 0, steps = 0
     cdef uint64_t card
     cdef int64_t *row
-    with gil:
-        _gin_deal(&t, seed, 0, _first_dealer(seed), deck)
-    t.scores[0] = t.scores[1] = 0
-    while True:
-        if t.phase == GAME_OVER:
-            return 0
-        if t.phase == HAND_OVER:
-            # a dead hand is dealt again by the same dealer; otherwise the deal alternates
-            with gil:
-                _gin_deal(&t, seed, t.deal_no + 1, t.dealer if t.last_end == END_DEAD else 1 - t.dealer, deck)
-            hand_no += 1
-            steps = 0
+    while t.phase != HAND_OVER and t.phase != GAME_OVER:
         me = t.to_play
         if run.bots[me] == RANDOM:
-            action = _random_act(k, &t, R, run.rngs[me], &card)
+            action = _random_act(k, t, R, run.rngs[me], &card)
         else:
-            action = _smart_act(k, &t, R, run.bots[me], &card)
+            action = _smart_act(k, t, R, run.bots[me], &card)
         if run.trace:
             before = _hand_dw(k, t.hands[me])
             row = _rows_add(&run.turns)
             if row == NULL:
                 return -1
-            row[0], row[1], row[2], row[3], row[4] = game, hand_no, t.turns, me, action
+            row[0], row[1], row[2], row[3], row[4] = game, hand_no, t.turns, run.players[me], action
             row[5] = __builtin_ctzll(card) if card else -1
-        if _gin_apply(k, &t, R, run, game, hand_no, action, card):
+        if _gin_apply(k, t, R, run, game, hand_no, action, card):
             return -1
         if run.trace:
             row = run.turns.data + (run.turns.n - 1) * run.turns.width
@@ -566,6 +556,62 @@ cdef int _gin_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
         steps += 1
         if steps > MAX_ACTIONS:
             return -2
+    return 0
+
+
+cdef int _gin_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R, GinRun *run,
+                   const uint64_t *deck) noexcept nogil:
+    """One two-handed game to the target (rummylab.gin.bots.play_game)."""
+    cdef GinTable t
+    cdef int hand_no = 0, status
+    with gil:
+        _gin_deal(&t, seed, 0, _first_dealer(seed), deck)
+    t.scores[0] = t.scores[1] = 0
+    while True:
+        status = _gin_hand(k, &t, R, run, game, hand_no)
+        if status or t.phase == GAME_OVER:
+            return status
+        # a dead hand is dealt again by the same dealer; otherwise the deal alternates
+        with gil:
+            _gin_deal(&t, seed, t.deal_no + 1, t.dealer if t.last_end == END_DEAD else 1 - t.dealer, deck)
+        hand_no += 1
+
+
+cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R, GinRun *run,
+                   const uint64_t *deck, const int *bots, bitgen_t **rngs, const int64_t *first_roles,
+                   int target) noexcept nogil:
+    """One three-handed game (rummylab.gin.three_handed.play_game): each hand is a gin hand with
+    the box in seat 0 (the box deals) and the captain in seat 1; the hand's row is replaced by
+    (game, hand, box, captain, sitting_out, kind, winning seat, points, turns)."""
+    cdef GinTable t
+    cdef int hand_no = 0, status, box = first_roles[0], captain = first_roles[1], sitter = first_roles[2]
+    cdef int winner, scorer, points
+    cdef int scores[3]
+    cdef int64_t *row
+    scores[0] = scores[1] = scores[2] = 0
+    while True:
+        with gil:
+            _gin_deal(&t, seed, hand_no, 0, deck)
+        t.scores[0] = t.scores[1] = 0
+        run.bots[0], run.bots[1] = bots[box], bots[captain]
+        run.rngs[0], run.rngs[1] = rngs[box], rngs[captain]
+        run.players[0], run.players[1] = box, captain
+        status = _gin_hand(k, &t, R, run, game, hand_no)
+        if status:
+            return status
+        row = run.hands.data + (run.hands.n - 1) * run.hands.width
+        winner, points = <int>row[2], <int>row[4]
+        row[2], row[3], row[4], row[5], row[6], row[7], row[8] = box, captain, sitter, row[3], winner, points, row[6]
+        if winner >= 0:
+            scorer = box if winner == 0 else captain
+            scores[scorer] += points
+        if scores[0] >= target or scores[1] >= target or scores[2] >= target:
+            return 0
+        if winner == 0:      # the box stays; the others swap
+            captain, sitter = sitter, captain
+        elif winner == 1:    # the captain takes the box, the box sits out
+            box, captain, sitter = captain, sitter, box
+        hand_no += 1
 
 
 def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uint64_t[::1] deck, *,
@@ -601,6 +647,7 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
                 if run.bots[seat] == RANDOM:
                     gens[2 * i + seat] = <bitgen_t *>PyCapsule_GetPointer(
                         rngs[i][seat].bit_generator.capsule, "BitGenerator")
+        run.players[0], run.players[1] = 0, 1
         with nogil:
             for i in range(n):
                 run.rngs[0], run.rngs[1] = gens[2 * i], gens[2 * i + 1]
@@ -612,6 +659,62 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
             raise MemoryError("no memory for the game records")
         if status == -2:
             raise RuntimeError(f"gin game {first_game + failed} with seed {seeds[failed]} did not finish: "
+                               f"a hand went on for {MAX_ACTIONS} actions")
+        return _rows_array(&run.hands), (_rows_array(&run.turns) if trace else None)
+    finally:
+        free(gens)
+        free(run.hands.data)
+        free(run.turns.data)
+
+
+def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int64_t[:, ::1] roles,
+             const uint64_t[::1] deck, *, int gin_bonus, int undercut_bonus, int big_gin_bonus,
+             bint undercut_on_tie, int knock_limit, int target, int dead_hand_stock, bint trace=False,
+             int64_t first_game=0):
+    """Three-handed gin, one game per seed: (hands, turns) as int64 rows of BOX_COLUMNS and
+    TURN_COLUMNS (the turn's player is the player, 0-2). bots: three codes; rngs: per game, the
+    three players' Generators (None for a bot that is not random); roles: per game, the first
+    (box, captain, sitting out). Runs without the GIL but for each deal's seed."""
+    cdef GinRules R
+    cdef GinRun run
+    cdef Py_ssize_t i, n = seeds.shape[0]
+    cdef int status = 0, p
+    cdef int codes[3]
+    cdef bitgen_t **gens = NULL
+    if deck.shape[0] != 52 or len(bots) != 3 or len(rngs) != n or roles.shape[0] != n or roles.shape[1] != 3:
+        raise ValueError("need a 52-card deck, three bots, and three rngs and first roles per game")
+    for p in range(3):
+        codes[p] = bots[p]
+        if codes[p] not in (RANDOM, GREEDY, STRONG):
+            raise ValueError(f"bot code {bots[p]!r}: 0, 1 or 2")
+    for i in range(n):
+        if sorted([roles[i, 0], roles[i, 1], roles[i, 2]]) != [0, 1, 2]:
+            raise ValueError(f"roles of game {first_game + i}: box, captain and sitter are players 0, 1 and 2")
+    # one hand at a time: the hand never ends the game (the scores are kept per player here)
+    R.gin_bonus, R.undercut_bonus, R.big_gin_bonus = gin_bonus, undercut_bonus, big_gin_bonus
+    R.undercut_on_tie, R.knock_limit, R.target, R.dead_hand_stock = undercut_on_tie, knock_limit, BIG, dead_hand_stock
+    run.trace = trace
+    run.hands.data = run.turns.data = NULL
+    try:
+        gens = <bitgen_t **>malloc(max(n, 1) * 3 * sizeof(bitgen_t *))
+        if gens == NULL or _rows_init(&run.hands, 9, n * 12) or (trace and _rows_init(&run.turns, 9, n * 300)):
+            raise MemoryError("no memory for the game records")
+        for i in range(n):
+            for p in range(3):
+                gens[3 * i + p] = NULL
+                if codes[p] == RANDOM:
+                    gens[3 * i + p] = <bitgen_t *>PyCapsule_GetPointer(rngs[i][p].bit_generator.capsule,
+                                                                       "BitGenerator")
+        with nogil:
+            for i in range(n):
+                status = _box_game(kernel, seeds[i], first_game + i, &R, &run, &deck[0], codes, gens + 3 * i,
+                                   &roles[i, 0], target)
+                if status:
+                    break
+        if status == -1:
+            raise MemoryError("no memory for the game records")
+        if status == -2:
+            raise RuntimeError(f"three-handed game {first_game + i} with seed {seeds[i]} did not finish: "
                                f"a hand went on for {MAX_ACTIONS} actions")
         return _rows_array(&run.hands), (_rows_array(&run.turns) if trace else None)
     finally:

@@ -116,8 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "brief (Indian)")
     sm.add_argument("--players", type=int, default=2, help="Indian rummy: players at the table")
     sm.add_argument("--seed", type=int, default=0)
-    sm.add_argument("--workers", type=int, default=1, help="gin: worker processes (over 1: a local Dask cluster)")
-    sm.add_argument("--scheduler", default=None, help="gin: a Dask scheduler's address instead")
+    sm.add_argument("--workers", type=int, default=1, help="gin games: worker processes (over 1: a local Dask cluster)")
+    sm.add_argument("--scheduler", default=None, help="gin games: a Dask scheduler's address instead")
     sm.add_argument("--out", default=None, help="write the rows to this .parquet (or .csv) file")
     sm.add_argument("--no-progress", action="store_true", help="no progress bar")
     sm.set_defaults(run=_simulate)
@@ -145,13 +145,12 @@ def _simulate(args: argparse.Namespace) -> str:
     names = args.bots.split(",") if args.bots else ["greedy"] * seats
     if args.workers < 1:
         raise ValueError(f"--workers {args.workers}: at least 1")
-    if (args.workers > 1 or args.scheduler) and family != "gin":
+    if (args.workers > 1 or args.scheduler) and not family.startswith("gin"):
         raise ValueError(f"--workers and --scheduler run gin games; {family} plays in this process")
+    scheduler = args.scheduler or ("dask" if args.workers > 1 else None)
     t = time.perf_counter()
     if family == "gin":
         from .gin import bots
-
-        scheduler = args.scheduler or ("dask" if args.workers > 1 else None)
 
         def play(n: int) -> Any:
             return bots.simulate(n, names, rules, args.seed, scheduler=scheduler, workers=args.workers,
@@ -160,7 +159,8 @@ def _simulate(args: argparse.Namespace) -> str:
         from .gin import three_handed
 
         def play(n: int) -> Any:
-            return three_handed.simulate(n, names, rules, args.seed)
+            return three_handed.simulate(n, names, rules, args.seed, scheduler=scheduler, workers=args.workers,
+                                         progress=not args.no_progress)
     elif family == "three_thirteen":
         from .three_thirteen import bots as tt_bots
 

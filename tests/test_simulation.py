@@ -12,7 +12,7 @@ import pytest
 
 from rummylab import three_thirteen
 from rummylab.backend import play_loops
-from rummylab.gin import CLASSIC, DEFAULT
+from rummylab.gin import CLASSIC, DEFAULT, three_handed
 from rummylab.gin import bots as gin_bots
 
 COMPILED = play_loops() is not None
@@ -41,6 +41,26 @@ def test_compiled_gin_loop_plays_the_engines_games(pair: tuple[str, str], rules:
     hands, turns = gin_bots._frames(*args, trace=True)  # type: ignore[arg-type]
     e_hands, e_turns = _engine(*args)
     assert hands.height > n and turns.height > 10 * hands.height
+    assert turns.equals(e_turns)
+    assert hands.equals(e_hands)
+
+
+BOX_TRIOS = [(("greedy", "greedy", "greedy"), three_handed.THREE_HANDED, 1000),
+             (("strong", "random", "greedy"), three_handed.THREE_HANDED, 1000),
+             (("random", "strong", "strong"), dataclasses.replace(three_handed.THREE_HANDED, big_gin_bonus=31,
+                                                                  target=60), 1000)]
+
+
+@pytest.mark.once
+@needs_compiled
+@pytest.mark.parametrize(("trio", "rules", "n"), BOX_TRIOS, ids=lambda p: "-".join(p) if isinstance(p, tuple) else "")
+def test_compiled_three_handed_loop_plays_the_engines_games(trio: tuple[str, str, str], rules: gin_bots.Rules,
+                                                             n: int) -> None:
+    args = (n, trio, rules, 5, None, None, False)
+    hands, turns = three_handed._frames(*args, trace=True)  # type: ignore[arg-type]
+    with mock.patch.object(three_handed, "play_loops", lambda: None):
+        e_hands, e_turns = three_handed._frames(*args, trace=True)  # type: ignore[arg-type]
+    assert hands.height > n
     assert turns.equals(e_turns)
     assert hands.equals(e_hands)
 

@@ -209,9 +209,7 @@ def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: R
             if action.kind is Kind.NEXT_HAND:
                 hand += 1
             elif trace:
-                card = action.card.bit.bit_length() - 1 if action.card else -1
-                turns.append((g, hand, state.turns, me, _ACTION_CODE[action.kind], card,
-                              _hand_deadwood(state.hands[me]), _hand_deadwood(after.hands[me]), len(after.stock)))
+                turns.append(turn_row(g, hand, me, state, action, after))
             state = after
         for h, r in enumerate(state.records):
             hands.append((g, h, -1 if r.winner is None else r.winner, ENDS.index(r.kind), r.points,
@@ -220,7 +218,27 @@ def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: R
             np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
 
 
-def _seat_rngs(names: Sequence[str], bot_seeds: Sequence[int], game: int) -> tuple[np.random.Generator | None, ...]:
+def turn_row(game: int, hand: int, player: int, before: State, action: Action, after: State) -> tuple[int, ...]:
+    """One row of TURN_COLUMNS: the action of the player to act in ``before``."""
+    me = before.to_play
+    card = action.card.bit.bit_length() - 1 if action.card else -1
+    return (game, hand, before.turns, player, _ACTION_CODE[action.kind], card, _hand_deadwood(before.hands[me]),
+            _hand_deadwood(after.hands[me]), len(after.stock))
+
+
+def turn_frame(turns: np.ndarray) -> Any:
+    """TURN_COLUMNS rows as polars, with action names and cards."""
+    import polars as pl
+
+    card_of = {bit.bit_length() - 1: str(card) for bit, card in BIT_CARD.items()}
+    return pl.DataFrame(turns, schema=list(TURN_COLUMNS), orient="row").with_columns(
+        action=pl.col("action").replace_strict(list(range(len(ACTIONS))), [a.value for a in ACTIONS],
+                                               return_dtype=pl.Utf8),
+        card=pl.col("card").replace_strict(list(card_of), list(card_of.values()), default=None,
+                                           return_dtype=pl.Utf8))
+
+
+def seat_rngs(names: Sequence[str], bot_seeds: Sequence[int], game: int) -> tuple[np.random.Generator | None, ...]:
     """A random bot's generator for one game: seeded by its seat's seed and the game number, so a
     game plays the same whichever chunk, process or machine plays it."""
     return tuple(np.random.default_rng((bot_seeds[i], game)) if n == "random" else None for i, n in enumerate(names))
@@ -229,7 +247,7 @@ def _seat_rngs(names: Sequence[str], bot_seeds: Sequence[int], game: int) -> tup
 def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
                start: int, stop: int) -> tuple[np.ndarray, np.ndarray | None]:
     """Games start..stop of a simulation of named bots (the compiled loop when it is built)."""
-    rngs = [_seat_rngs(names, bot_seeds, g) for g in range(start, stop)]
+    rngs = [seat_rngs(names, bot_seeds, g) for g in range(start, stop)]
     loops = play_loops()
     if loops is not None:
         return loops.play_gin(  # type: ignore[no-any-return]
@@ -296,13 +314,7 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
     if not trace:
         return df, None
     turns = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, len(TURN_COLUMNS)), np.int64)
-    card_of = {bit.bit_length() - 1: str(card) for bit, card in BIT_CARD.items()}
-    tf = pl.DataFrame(turns, schema=list(TURN_COLUMNS), orient="row").with_columns(
-        action=pl.col("action").replace_strict(list(range(len(ACTIONS))), [a.value for a in ACTIONS],
-                                               return_dtype=pl.Utf8),
-        card=pl.col("card").replace_strict(list(card_of), list(card_of.values()), default=None,
-                                           return_dtype=pl.Utf8))
-    return df, tf
+    return df, turn_frame(turns)
 
 
 def single_game_rules(rules: Rules) -> Rules:

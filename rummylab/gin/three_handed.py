@@ -8,15 +8,22 @@ that hand, and the end of a hand scores it and rotates the roles.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 from .. import play
+from ..backend import play_loops
 from ..cards import DECK, SeedLike, rng_from
+from ..simulation import check_count, run_chunks
 from . import game as g
 from .bots import Bot, make_bot
+from .game import Kind as g_kind
+from .game import Phase as game_phase
 from .rules import THREE_HANDED, Rules
 
 Result = Literal["box_won", "box_lost", "draw"]
@@ -203,22 +210,136 @@ def play_game(bots: dict[str, Bot], rules: Rules = THREE_HANDED, seed: int = 0,
                          lambda s: s.over, max_actions)
 
 
+PLAYERS = ("P1", "P2", "P3")
+"""The players of a simulation."""
+BOX_COLUMNS = ("game", "hand", "box", "captain", "sitting_out", "kind", "winning_seat", "points", "turns")
+RESULTS: tuple[Result, ...] = ("box_won", "box_lost", "draw")
+
+
+def first_roles(seed: int) -> tuple[int, int, int]:
+    """(box, captain, sitting out) of a simulated game's first hand, as indices into PLAYERS."""
+    roles = new_game(PLAYERS, THREE_HANDED, seed).roles
+    return PLAYERS.index(roles.box), PLAYERS.index(roles.captain), PLAYERS.index(roles.sitting_out)
+
+
+def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: Rules, first_game: int = 0,
+                trace: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """Games played by the Python engine, one per seed with its three players (P1, P2, P3):
+    int64 rows of BOX_COLUMNS (winning seat 0 the box, 1 the captain, -1 a dead hand) and, with
+    ``trace``, rows of gin's TURN_COLUMNS whose player is 0-2."""
+    from .bots import ENDS, TURN_COLUMNS, turn_row
+
+    hands: list[tuple[int, ...]] = []
+    turns: list[tuple[int, ...]] = []
+    for i, (seed, seats) in enumerate(zip(seeds, players, strict=True)):
+        g, hand_no = first_game + i, 0
+        bots = dict(zip(PLAYERS, seats, strict=True))
+        state = new_game(PLAYERS, rules, int(seed))
+        while not state.over:
+            action = bots[state.to_play].act(state.hand)
+            after = GAME.apply(state, action)
+            if action.kind is g_kind.NEXT_HAND:
+                hand_no += 1
+            else:
+                if trace:
+                    turns.append(turn_row(g, hand_no, PLAYERS.index(state.to_play), state.hand, action, after.hand))
+                if after.hand.phase is game_phase.HAND_OVER:
+                    rec, roles = after.hand.records[-1], state.roles
+                    hands.append((g, hand_no, PLAYERS.index(roles.box), PLAYERS.index(roles.captain),
+                                  PLAYERS.index(roles.sitting_out), ENDS.index(rec.kind),
+                                  -1 if rec.winner is None else rec.winner, rec.points, rec.turns))
+            state = after
+    return (np.array(hands, dtype=np.int64).reshape(-1, len(BOX_COLUMNS)),
+            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
+
+
+def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
+               start: int, stop: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """Games start..stop of a simulation of named bots (the compiled loop when it is built)."""
+    from .analysis import gin_kernel
+    from .bots import _DECK_BITS, BOT_CODES, RandomBot, seat_rngs
+
+    rngs = [seat_rngs(names, bot_seeds, g) for g in range(start, stop)]
+    loops = play_loops()
+    if loops is not None:
+        roles = np.array([first_roles(int(x)) for x in seeds[start:stop]], dtype=np.int64).reshape(-1, 3)
+        return loops.play_box(  # type: ignore[no-any-return]
+            gin_kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64), [BOT_CODES[n] for n in names],
+            rngs, roles, _DECK_BITS, gin_bonus=rules.gin_bonus, undercut_bonus=rules.undercut_bonus,
+            big_gin_bonus=-1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
+            undercut_on_tie=rules.undercut_on_tie, knock_limit=rules.knock_limit, target=rules.target,
+            dead_hand_stock=rules.dead_hand_stock, trace=trace, first_game=start)
+    fixed = {n: make_bot(n, 0) for n in names if n != "random"}
+    players = [[RandomBot(r) if r is not None else fixed[n] for n, r in zip(names, trio, strict=True)]
+               for trio in rngs]
+    return play_engine(seeds[start:stop].tolist(), players, rules, start, trace)
+
+
 def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy", "greedy"),
-             rules: Rules = THREE_HANDED, seed: int = 0) -> Any:
-    """Play ``n_games`` games; a polars DataFrame with one row per hand."""
+             rules: Rules = THREE_HANDED, seed: SeedLike = 0, *, scheduler: str | None = None,
+             workers: int | None = None, progress: bool = False) -> Any:
+    """Play ``n_games`` games between P1, P2 and P3; a polars DataFrame with one row per hand.
+
+    Named bots play in the compiled loop when it is built, in chunks, on Dask with ``scheduler``
+    (see ``rummylab.gin.bots.simulate``); bot objects play in this process on the engine."""
+    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=False)[0]
+
+
+def trace(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy", "greedy"),
+          rules: Rules = THREE_HANDED, seed: SeedLike = 0, *, scheduler: str | None = None,
+          workers: int | None = None, progress: bool = False) -> Any:
+    """The turns of the games ``simulate`` plays with the same arguments (gin's trace columns;
+    the player is P1, P2 or P3)."""
+    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=True)[1]
+
+
+def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLike, scheduler: str | None,
+            workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
     import polars as pl
 
+    from .bots import BOTS, ENDS, turn_frame
+
+    check_count("n_games", n_games)
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules={rules!r}: three-handed gin needs rummylab.gin.Rules")
+    rules.check_three_handed()
     if len(bots) != 3:
         raise ValueError(f"three-handed gin needs three bots, not {len(bots)}")
+    for b in bots:
+        if isinstance(b, str) and b not in BOTS:
+            raise ValueError(f"unknown bot {b!r}: choose from {', '.join(BOTS)}")
     rng = rng_from(seed)
-    players = ("P1", "P2", "P3")
-    seats = {p: make_bot(b, int(rng.integers(2**32))) if isinstance(b, str) else b
-             for p, b in zip(players, bots, strict=True)}
-    rows = []
-    for game_no in range(n_games):
-        final = play_game(seats, rules, int(rng.integers(2**31)), players)
-        for i, h in enumerate(final.hands):
-            rows.append({"game": game_no, "hand": i, "box": h.roles.box, "captain": h.roles.captain,
-                         "sitting_out": h.roles.sitting_out, "kind": h.kind, "result": h.result,
-                         "points": h.points, "scorer": h.scorer, "winner": final.winner})
-    return pl.DataFrame(rows)
+    bot_seeds = [int(rng.integers(2**32)) if isinstance(b, str) else 0 for b in bots]
+    seeds = rng.integers(2**31, size=n_games)
+    if all(isinstance(b, str) for b in bots):
+        names = tuple(str(b) for b in bots)
+        task = functools.partial(play_chunk, names, tuple(bot_seeds), seeds, rules, trace)
+        parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress)
+    else:
+        if scheduler is not None:
+            raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
+        parts = [play_engine(seeds.tolist(), [bots] * n_games, rules, 0, trace)]  # type: ignore[list-item]
+    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, len(BOX_COLUMNS)), np.int64)
+    name = pl.col  # readability below: player indices to names
+    names_of = {i: p for i, p in enumerate(PLAYERS)}
+    df = pl.DataFrame(rows, schema=list(BOX_COLUMNS), orient="row")
+    df = df.with_columns(
+        scorer_i=pl.when(name("winning_seat") == 0).then(name("box"))
+        .when(name("winning_seat") == 1).then(name("captain")))
+    totals = df.group_by("game", "scorer_i").agg(name("points").sum()).drop_nulls("scorer_i")
+    # the winner: the highest score, ties to the first player (as State.winner)
+    winners = (totals.sort(["game", "points", "scorer_i"], descending=[False, True, False])
+               .group_by("game", maintain_order=True).first().select("game", winner_i=name("scorer_i")))
+    df = df.join(winners, on="game", how="left").with_columns(
+        *[name(c).replace_strict(names_of, return_dtype=pl.Utf8) for c in ("box", "captain", "sitting_out")],
+        kind=name("kind").replace_strict(dict(enumerate(ENDS)), return_dtype=pl.Utf8),
+        result=name("winning_seat").replace_strict({0: "box_won", 1: "box_lost", -1: "draw"}, return_dtype=pl.Utf8),
+        scorer=name("scorer_i").replace_strict(names_of, default=None, return_dtype=pl.Utf8),
+        winner=name("winner_i").replace_strict(names_of, default=None, return_dtype=pl.Utf8),
+    ).select("game", "hand", "box", "captain", "sitting_out", "kind", "result", "points", "scorer", "winner",
+             "turns")
+    if not trace:
+        return df, None
+    turns = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, 9), np.int64)
+    tf = turn_frame(turns).with_columns(player=name("player").replace_strict(names_of, return_dtype=pl.Utf8))
+    return df, tf
