@@ -18,6 +18,7 @@ import hashlib
 import numpy as np
 
 from rummylab._kernel cimport MeldKernel
+from rummylab._wild cimport Table, WildKernel, _add, _dead, _remove, _table_init
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
@@ -203,3 +204,4 @@ cdef object _rows_array(Rows *r):
 
 
 include "_play_gin.pxi"
+include "_play_thirteen.pxi"

@@ -14,6 +14,7 @@ from rummylab import three_thirteen
 from rummylab.backend import play_loops
 from rummylab.gin import CLASSIC, DEFAULT, three_handed
 from rummylab.gin import bots as gin_bots
+from rummylab.three_thirteen import bots as tt_bots
 
 COMPILED = play_loops() is not None
 needs_compiled = pytest.mark.skipif(not COMPILED, reason="needs the compiled loop (make test builds it)")
@@ -63,6 +64,29 @@ def test_compiled_three_handed_loop_plays_the_engines_games(trio: tuple[str, str
     assert hands.height > n
     assert turns.equals(e_turns)
     assert hands.equals(e_hands)
+
+
+THIRTEEN_TABLES = [  # greedy plays 1,000 games; the planner (slow on the engine) 100
+    (("greedy", "greedy"), three_thirteen.DEFAULT, 1000),
+    (("planner", "greedy", "planner"), three_thirteen.DEFAULT, 60),
+    (("greedy", "planner"), three_thirteen.ACE_HIGH, 40),
+    (("greedy",) * 8, dataclasses.replace(three_thirteen.DEFAULT, min_non_wild=1, max_wilds_per_meld=2), 40),
+]
+
+
+@pytest.mark.once
+@needs_compiled
+@pytest.mark.parametrize(("names", "rules", "n"), THIRTEEN_TABLES,
+                         ids=lambda p: "-".join(p) if isinstance(p, tuple) else "")
+def test_compiled_thirteen_loop_plays_the_engines_games(names: tuple[str, ...], rules: three_thirteen.Rules,
+                                                        n: int) -> None:
+    """Every round's penalties and who went out: any divergence in any action would show there
+    within a round or two (the deals that follow depend on nothing else, the penalties on all)."""
+    rows = tt_bots.simulate(n, names, rules, seed=8)
+    with mock.patch.object(tt_bots, "play_loops", lambda: None):
+        engine = tt_bots.simulate(n, names, rules, seed=8)
+    assert rows.height == n * 11 * len(names)
+    assert rows.equals(engine)
 
 
 @pytest.mark.once

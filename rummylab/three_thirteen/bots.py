@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -9,10 +10,14 @@ from typing import Any
 import numpy as np
 
 from .._wild_py import _add, _dead, _remove
+from ..backend import play_loops
 from ..cards import DECK, Card, SeedLike, bits_of, deck_masks, rng_from, without
 from ..play import play_out
+from ..simulation import check_count, run_chunks
 from .analysis import DEFAULT, Rules, penalty_of_cards, penalty_of_masks
-from .game import DRAW_DISCARD, DRAW_STOCK, GAME, NEXT_ROUND, Action, Kind, Phase, State, new_game
+from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Action, Kind, Phase, State, new_game
+
+_DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
 
 
 class GreedyBot:
@@ -130,20 +135,81 @@ def play_game(bots: Sequence[GreedyBot], rules: Rules = DEFAULT, seed: int = 0,
                     lambda s: s.phase is Phase.GAME_OVER, max_actions)
 
 
+BOT_CODES = {"greedy": 0, "planner": 1}
+"""The bots as the compiled loop numbers them."""
+ROUND_COLUMNS = ("game", "round", "player", "penalty", "went_out")
+
+
+def play_engine(seeds: Sequence[int], players: Sequence[Sequence[GreedyBot]], rules: Rules,
+                first_game: int = 0) -> np.ndarray:
+    """Games played by the Python engine, one per seed with its players: int64 rows of
+    ROUND_COLUMNS, one per player per round."""
+    rows: list[tuple[int, ...]] = []
+    for i, (seed, bots) in enumerate(zip(seeds, players, strict=True)):
+        state = new_game(len(bots), rules, int(seed))
+        for _ in range(200_000 * 11):
+            if state.phase is Phase.GAME_OVER:
+                break
+            after = GAME.apply(state, bots[state.to_play].act(state))
+            if after.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and state.phase is Phase.DISCARD:
+                rows.extend((first_game + i, after.round_no, p, pen, int(p == after.went_out))
+                            for p, pen in enumerate(after.round_scores[-1]))
+            state = after
+        else:
+            raise RuntimeError(f"Three Thirteen game with seed {seed} did not finish")
+    return np.array(rows, dtype=np.int64).reshape(-1, len(ROUND_COLUMNS))
+
+
+def play_chunk(names: Sequence[str], seeds: np.ndarray, rules: Rules, start: int, stop: int) -> np.ndarray:
+    """Games start..stop of a simulation of named bots (the compiled loop when it is built)."""
+    loops = play_loops()
+    if loops is not None:
+        return loops.play_thirteen(  # type: ignore[no-any-return]
+            rules.kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64), [BOT_CODES[n] for n in names],
+            rules.points, rules.deck_count(len(names)), _DECK_BITS, start)
+    bots = [make_bot(n, 0) for n in names]
+    return play_engine(seeds[start:stop].tolist(), [bots] * (stop - start), rules, start)
+
+
 def simulate(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
-             seed: int = 0) -> Any:
-    """Play ``n_games`` full games; a polars DataFrame with one row per player per round."""
+             seed: SeedLike = 0, *, scheduler: str | None = None, workers: int | None = None,
+             progress: bool = False) -> Any:
+    """Play ``n_games`` full games; a polars DataFrame with one row per player per round.
+
+    Named bots play in the compiled loop when it is built, in chunks, on Dask with ``scheduler``
+    (see ``rummylab.gin.bots.simulate``); bot objects play in this process on the engine."""
     import polars as pl
 
-    rng = np.random.default_rng(seed)
-    players = [make_bot(b, int(rng.integers(2**32))) if isinstance(b, str) else b for b in bots]
-    rows = []
-    for g in range(n_games):
-        final = play_game(players, rules, int(rng.integers(2**31)))
-        totals = [0] * len(players)
-        for r, penalties in enumerate(final.round_scores, start=1):
-            for p, pen in enumerate(penalties):
-                totals[p] += pen
-                rows.append({"game": g, "round": r, "player": p, "bot": players[p].name, "penalty": pen,
-                             "total": totals[p], "winner": p in final.winners and r == 11})
-    return pl.DataFrame(rows)
+    check_count("n_games", n_games)
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules={rules!r}: Three Thirteen needs rummylab.three_thirteen.Rules")
+    if not 2 <= len(bots) <= MAX_PLAYERS:
+        raise ValueError(f"{len(bots)} bots: Three Thirteen is played here by 2 to {MAX_PLAYERS}")
+    for b in bots:
+        if isinstance(b, str) and b not in BOTS:
+            raise ValueError(f"unknown bot {b!r}: choose from {', '.join(BOTS)}")
+    decks = rules.deck_count(len(bots))
+    if len(bots) * 13 + 1 > 52 * decks:
+        raise ValueError(f"{len(bots)} players need more than {decks} deck(s) for round 11")
+    rng = rng_from(seed)
+    for b in bots:
+        if isinstance(b, str):
+            rng.integers(2**32)  # each named bot's seed, as before (the bots draw nothing)
+    seeds = rng.integers(2**31, size=n_games)
+    names = [b if isinstance(b, str) else b.name for b in bots]
+    if all(isinstance(b, str) for b in bots):
+        task = functools.partial(play_chunk, tuple(names), seeds, rules)
+        parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress, chunk=200)
+    else:
+        if scheduler is not None:
+            raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
+        parts = [play_engine(seeds.tolist(), [bots] * n_games, rules)]  # type: ignore[list-item]
+    rows = np.concatenate(parts) if parts else np.zeros((0, len(ROUND_COLUMNS)), np.int64)
+    df = pl.DataFrame(rows, schema=list(ROUND_COLUMNS), orient="row")
+    df = df.with_columns(total=pl.col("penalty").cum_sum().over("game", "player", order_by="round"))
+    last = df.filter(pl.col("round") == 11)
+    low = last.group_by("game").agg(low=pl.col("total").min())
+    return df.join(low, on="game", how="left").select(
+        "game", "round", "player", bot=pl.col("player").replace_strict(dict(enumerate(names)), return_dtype=pl.Utf8),
+        penalty="penalty", total="total", winner=(pl.col("round") == 11) & (pl.col("total") == pl.col("low")),
+        went_out=pl.col("went_out").cast(pl.Boolean))

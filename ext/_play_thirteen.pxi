@@ -1,0 +1,376 @@
+# Three Thirteen (included by _play.pyx): rummylab.three_thirteen.game's rules, its bots.
+
+# phases (rummylab.three_thirteen.game.Phase)
+DEF T_DRAW = 0
+DEF T_DISCARD = 1
+DEF T_ROUND_OVER = 2
+DEF T_GAME_OVER = 3
+
+# bots (rummylab.three_thirteen.bots.BOT_CODES)
+DEF T_GREEDY = 0
+DEF T_PLANNER = 1
+
+# actions
+DEF T_DRAW_STOCK = 0
+DEF T_DRAW_DISCARD = 1
+DEF T_DISCARD_CARD = 2
+DEF T_GO_OUT = 3
+
+DEF T_MAX_PLAYERS = 8
+DEF T_MAX_CARDS = 156
+DEF T_MAX_ACTIONS = 200000   # per round; the bots never cycle, so reaching it is a bug
+
+ROUND_COLUMNS = ("game", "round", "player", "penalty", "went_out")
+
+
+cdef struct TTTable:
+    int players
+    int decks
+    int round_no
+    int dealer
+    int to_play
+    int phase
+    uint64_t once[T_MAX_PLAYERS]
+    uint64_t twice[T_MAX_PLAYERS]
+    uint64_t thrice[T_MAX_PLAYERS]
+    uint64_t stock[T_MAX_CARDS]     # top card last
+    int n_stock
+    uint64_t pile[T_MAX_CARDS]      # top card last
+    int n_pile
+    uint64_t taken                  # the card taken from the pile this turn (0: none)
+    int went_out                    # -1: nobody yet
+    int final_turns
+    int reshuffles
+    int scores[T_MAX_PLAYERS]
+
+
+cdef struct TTRun:
+    int bots[T_MAX_PLAYERS]
+    int points[13]
+    Table table
+    int memo_wild           # the wild rank of the memo's states (-2: none yet)
+    Rows rows
+
+
+cdef inline int _tt_pen(WildKernel k, TTRun *run, uint64_t o, uint64_t t2, uint64_t t3, int wild) noexcept nogil:
+    """Least penalty; the search's memo is kept while the wild rank stays (a state's value
+    depends on the rules and the wild rank only)."""
+    cdef bint fresh = wild != run.memo_wild
+    run.memo_wild = wild
+    return k._penalty(&run.table, o, t2, t3, wild, 0, 0, -1, 1 << 29, fresh)
+
+
+cdef int _tt_shuffle(uint64_t *cards, int n, str key) except -1:
+    cdef Twister r
+    cdef int i, j
+    cdef uint64_t swap
+    _seed_text(&r, key)
+    for i in range(n - 1, 0, -1):
+        j = _randbelow(&r, i + 1)
+        swap = cards[i]
+        cards[i] = cards[j]
+        cards[j] = swap
+    return 0
+
+
+cdef int _tt_deal(TTTable *t, uint64_t seed, int round_no, int dealer, const uint64_t *deck) except -1:
+    """rummylab.three_thirteen.game._deal: round_no + 2 cards each from the dealer's left."""
+    cdef uint64_t cards[T_MAX_CARDS]
+    cdef int i, p, n = round_no + 2, total = 52 * t.decks
+    cdef uint64_t o, t2, t3
+    for i in range(total):
+        cards[i] = deck[i % 52]
+    _tt_shuffle(cards, total, f"313:{seed}:{round_no}")
+    for p in range(t.players):
+        t.once[p] = t.twice[p] = t.thrice[p] = 0
+    for i in range(n * t.players):
+        p = (dealer + 1 + i) % t.players
+        o, t2, t3 = t.once[p], t.twice[p], t.thrice[p]
+        _add(&o, &t2, &t3, cards[i])
+        t.once[p], t.twice[p], t.thrice[p] = o, t2, t3
+    t.pile[0] = cards[n * t.players]
+    t.n_pile = 1
+    t.n_stock = 0
+    for i in range(n * t.players + 1, total):
+        t.stock[t.n_stock] = cards[i]
+        t.n_stock += 1
+    t.round_no, t.dealer, t.to_play, t.phase = round_no, dealer, (dealer + 1) % t.players, T_DRAW
+    t.taken, t.went_out, t.final_turns, t.reshuffles = 0, -1, 0, 0
+    return 0
+
+
+cdef int _tt_restock(TTTable *t, uint64_t seed) except -1:
+    """rummylab.play.restock: the pile but its top card, shuffled, becomes the stock."""
+    cdef int i, n = t.n_pile - 1
+    for i in range(n):
+        t.stock[i] = t.pile[i]
+    _tt_shuffle(t.stock, n, f"313:{seed}:{t.round_no}:reshuffle{t.reshuffles}")
+    t.n_stock = n
+    t.pile[0] = t.pile[n]
+    t.n_pile = 1
+    t.reshuffles += 1
+    return 0
+
+
+cdef int _tt_ranked(WildKernel k, TTRun *run, TTTable *t, bint keeps_wilds, uint64_t *cards,
+                    int *pens) noexcept nogil:
+    """GreedyBot.best_discards: each distinct card's penalty after discarding it, best first
+    (least penalty, then the dearest card, then Card order); the number of cards."""
+    cdef int me = t.to_play, w = t.round_no + 1, n = 0, i, j, pos, pen
+    cdef uint64_t o = t.once[me], rest, bit, a, b, c
+    cdef bint has_natural = (o & ~((<uint64_t>0x0001000100010001ULL) << w)) != 0
+    cdef uint64_t order_bits[52]
+    cdef int n_order = 0
+    # distinct cards in Card order (rank, then suit)
+    for pos in range(52):
+        bit = (<uint64_t>1) << (16 * (pos % 4) + pos // 4)
+        if o & bit:
+            order_bits[n_order] = bit
+            n_order += 1
+    for i in range(n_order):
+        bit = order_bits[i]
+        if keeps_wilds and _rank(bit) == w and has_natural:
+            continue
+        a, b, c = t.once[me], t.twice[me], t.thrice[me]
+        _remove(&a, &b, &c, bit)
+        pen = _tt_pen(k, run, a, b, c, w)
+        # insertion in (pen, -points, Card order); cards come in Card order, so ties stay behind
+        j = n
+        while j > 0 and (pens[j - 1] > pen or (pens[j - 1] == pen
+                                               and run.points[_rank(cards[j - 1])] < run.points[_rank(bit)])):
+            pens[j] = pens[j - 1]
+            cards[j] = cards[j - 1]
+            j -= 1
+        pens[j] = pen
+        cards[j] = bit
+        n += 1
+    return n
+
+
+cdef bint _tt_wants(WildKernel k, TTRun *run, TTTable *t, bint keeps_wilds) noexcept nogil:
+    """GreedyBot.wants_discard."""
+    cdef int me = t.to_play, w = t.round_no + 1, now
+    cdef uint64_t top = t.pile[t.n_pile - 1], rest, bit, a, b, c, o = t.once[me]
+    if keeps_wilds and _rank(top) == w:
+        return True
+    now = _tt_pen(k, run, t.once[me], t.twice[me], t.thrice[me], w)
+    rest = o
+    while rest:
+        bit = _low(rest)
+        rest ^= bit
+        a, b, c = t.once[me], t.twice[me], t.thrice[me]
+        _add(&a, &b, &c, top)
+        _remove(&a, &b, &c, bit)
+        if _tt_pen(k, run, a, b, c, w) < now:
+            return True
+    return False
+
+
+cdef double _tt_after_draw(WildKernel k, TTRun *run, TTTable *t, uint64_t card) noexcept nogil:
+    """PlannerBot.choose's after_draw: the expected penalty after the next stock draw."""
+    cdef int me = t.to_play, w = t.round_no + 1, now, n, i, best, v, pos
+    cdef uint64_t lo = t.once[me], lt = t.twice[me], l3 = t.thrice[me], u, a, b, c, rest, bit, lo2, lt2, l32
+    cdef double total = 0.0, weight = 0.0
+    cdef int held
+    _remove(&lo, &lt, &l3, card)
+    now = _tt_pen(k, run, lo, lt, l3, w)
+    for pos in range(52):  # DECK order: suit by suit, ace to king
+        u = (<uint64_t>1) << (16 * (pos // 13) + pos % 13)
+        n = t.decks
+        n -= (1 if t.once[me] & u else 0) + (1 if t.twice[me] & u else 0) + (1 if t.thrice[me] & u else 0)
+        for i in range(t.n_pile):
+            if t.pile[i] == u:
+                n -= 1
+        if n <= 0:
+            continue
+        weight += n
+        a, b, c = lo, lt, l3
+        _add(&a, &b, &c, u)
+        if _rank(u) != w and _dead(a, b, c, 1, True) & u:
+            total += n * now
+            continue
+        best = now
+        rest = a
+        while rest:
+            bit = _low(rest)
+            rest ^= bit
+            lo2, lt2, l32 = a, b, c
+            _remove(&lo2, &lt2, &l32, bit)
+            v = _tt_pen(k, run, lo2, lt2, l32, w)
+            if v < best:
+                best = v
+        total += n * best
+    return total / weight if weight else now
+
+
+cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept nogil:
+    """GreedyBot.act and PlannerBot.act in the draw and discard phases."""
+    cdef int me = t.to_play, bot = run.bots[me], n, i, m, before, best_i
+    cdef bint keeps = bot == T_PLANNER
+    cdef uint64_t cards[52]
+    cdef int pens[52]
+    cdef uint64_t a, b, c
+    cdef double v, best_v
+    card[0] = 0
+    if t.phase == T_DRAW:
+        if t.n_pile and ((t.n_stock == 0 and t.n_pile < 2) or _tt_wants(k, run, t, keeps)):
+            return T_DRAW_DISCARD
+        return T_DRAW_STOCK
+    n = _tt_ranked(k, run, t, keeps, cards, pens)
+    if t.went_out < 0 and pens[0] == 0:
+        card[0] = cards[0]
+        return T_GO_OUT
+    if t.taken:  # paying: after a take, a discard that leaves less than before it (or no more)
+        a, b, c = t.once[me], t.twice[me], t.thrice[me]
+        _remove(&a, &b, &c, t.taken)
+        before = _tt_pen(k, run, a, b, c, t.round_no + 1)
+        m = 0
+        for i in range(n):
+            if pens[i] < before:
+                cards[m], pens[m] = cards[i], pens[i]
+                m += 1
+        if m == 0:
+            for i in range(n):
+                if pens[i] <= before:
+                    cards[m], pens[m] = cards[i], pens[i]
+                    m += 1
+        if m:
+            n = m
+    card[0] = cards[0]
+    if not keeps:
+        return T_DISCARD_CARD
+    # the planner: among the near-best (the first four within 5 of the best), the least expected
+    # penalty after the next draw, then the dearest card
+    m = 0
+    for i in range(n if n < 4 else 4):
+        if pens[i] <= pens[0] + 5:
+            cards[m] = cards[i]
+            m += 1
+    if m == 1:
+        return T_DISCARD_CARD
+    best_i = 0
+    best_v = 0
+    for i in range(m):
+        v = _tt_after_draw(k, run, t, cards[i])
+        if i == 0 or v < best_v or (v == best_v and -run.points[_rank(cards[i])] < -run.points[_rank(cards[best_i])]):
+            best_i, best_v = i, v
+    card[0] = cards[best_i]
+    return T_DISCARD_CARD
+
+
+cdef int _tt_score(WildKernel k, TTRun *run, TTTable *t, int64_t game) noexcept nogil:
+    cdef int p, pen
+    cdef int64_t *row
+    for p in range(t.players):
+        pen = 0 if p == t.went_out else _tt_pen(k, run, t.once[p], t.twice[p], t.thrice[p], t.round_no + 1)
+        t.scores[p] += pen
+        row = _rows_add(&run.rows)
+        if row == NULL:
+            return -1
+        row[0], row[1], row[2], row[3], row[4] = game, t.round_no, p, pen, 1 if p == t.went_out else 0
+    t.phase = T_GAME_OVER if t.round_no == 11 else T_ROUND_OVER
+    return 0
+
+
+cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t game,
+                  const uint64_t *deck) noexcept nogil:
+    """One game of 11 rounds: 0, or -1 (out of memory), -2 (a round that does not end)."""
+    cdef int action, me, steps, p
+    cdef uint64_t card, a, b, c
+    with gil:
+        t.dealer = _first_thirteen_dealer(seed, t.players)
+        _tt_deal(t, seed, 1, t.dealer, deck)
+    for p in range(t.players):
+        t.scores[p] = 0
+    while True:
+        steps = 0
+        while t.phase == T_DRAW or t.phase == T_DISCARD:
+            me = t.to_play
+            action = _tt_act(k, run, t, &card)
+            a, b, c = t.once[me], t.twice[me], t.thrice[me]
+            if action == T_DRAW_STOCK:
+                if t.n_stock == 0:
+                    with gil:
+                        _tt_restock(t, seed)
+                t.n_stock -= 1
+                _add(&a, &b, &c, t.stock[t.n_stock])
+                t.phase = T_DISCARD
+            elif action == T_DRAW_DISCARD:
+                t.n_pile -= 1
+                t.taken = t.pile[t.n_pile]
+                _add(&a, &b, &c, t.taken)
+                t.phase = T_DISCARD
+            else:
+                _remove(&a, &b, &c, card)
+                t.pile[t.n_pile] = card
+                t.n_pile += 1
+                t.taken = 0
+                t.phase = T_DRAW
+                t.to_play = (me + 1) % t.players
+                if action == T_GO_OUT:
+                    t.went_out, t.final_turns = me, t.players - 1
+                elif t.went_out >= 0:
+                    t.final_turns -= 1
+                    if t.final_turns == 0:
+                        t.once[me], t.twice[me], t.thrice[me] = a, b, c
+                        if _tt_score(k, run, t, game):
+                            return -1
+                        break
+            t.once[me], t.twice[me], t.thrice[me] = a, b, c
+            steps += 1
+            if steps > T_MAX_ACTIONS:
+                return -2
+        if t.phase == T_GAME_OVER:
+            return 0
+        with gil:
+            _tt_deal(t, seed, t.round_no + 1, (t.dealer + 1) % t.players, deck)
+
+
+cdef int _first_thirteen_dealer(uint64_t seed, int players) except -1:
+    cdef Twister r
+    _seed_text(&r, f"313:{seed}:dealer")
+    return _randbelow(&r, players)
+
+
+def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, points, int decks,
+                  const uint64_t[::1] deck, int64_t first_game=0):
+    """Three Thirteen, one game of 11 rounds per seed: int64 rows of ROUND_COLUMNS (one per
+    player per round). bots: a code per player (0 greedy, 1 planner); points: 13 card values for
+    the bots' tie-breaks. Runs without the GIL but for each deal's and reshuffle's seed."""
+    cdef TTRun run
+    cdef TTTable *t = NULL
+    cdef Py_ssize_t i, n = seeds.shape[0]
+    cdef int status = 0, p, players = len(bots)
+    if deck.shape[0] != 52 or not 2 <= players <= T_MAX_PLAYERS or len(points) != 13 or not 1 <= decks <= 3:
+        raise ValueError("need a 52-card deck, 2 to 8 bots, 13 points and 1 to 3 decks")
+    if players * 13 + 1 > 52 * decks:
+        raise ValueError(f"{players} players need more than {decks} deck(s) for round 11")
+    for p in range(players):
+        run.bots[p] = bots[p]
+        if run.bots[p] not in (T_GREEDY, T_PLANNER):
+            raise ValueError(f"bot code {bots[p]!r}: 0 (greedy) or 1 (planner)")
+    for p in range(13):
+        run.points[p] = points[p]
+    run.rows.data = NULL
+    run.table.slots = NULL
+    run.memo_wild = -2
+    try:
+        t = <TTTable *>malloc(sizeof(TTTable))
+        if t == NULL or _rows_init(&run.rows, 5, n * 11 * players) or _table_init(&run.table, 1 << 12):
+            raise MemoryError("no memory for the games")
+        t.players, t.decks = players, decks
+        with nogil:
+            for i in range(n):
+                status = _tt_game(kernel, &run, t, seeds[i], first_game + i, &deck[0])
+                if status:
+                    break
+        if status == -1:
+            raise MemoryError("no memory for the game records")
+        if status == -2:
+            raise RuntimeError(f"Three Thirteen game {first_game + i} with seed {seeds[i]} did not finish: "
+                               f"a round went on for {T_MAX_ACTIONS} actions")
+        return _rows_array(&run.rows)
+    finally:
+        free(t)
+        free(run.rows.data)
+        free(run.table.slots)
