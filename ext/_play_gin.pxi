@@ -34,7 +34,8 @@ DEF END_DEAD = 4
 DEF MAX_MELDS = 8
 DEF MAX_OPTIONS = 64
 
-HAND_COLUMNS = ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1")
+HAND_COLUMNS = ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1",
+                "dealer")
 BOX_COLUMNS = ("game", "hand", "box", "captain", "sitting_out", "kind", "winning_seat", "points", "turns")
 TURN_COLUMNS = ("game", "hand", "turn", "player", "action", "card", "deadwood_before", "deadwood_after",
                 "stock_left")
@@ -138,6 +139,17 @@ cdef int _first_dealer(uint64_t seed) except -1:
     return _randbelow(&r, 2)
 
 
+cdef struct GinRun:
+    int bots[2]             # per seat
+    bitgen_t *rngs[2]
+    int knock_at[2]         # the most deadwood each seat's bot knocks with (BIG: the knock limit)
+    int first_upcard[2]     # 0: take it when it lowers the deadwood, 1: always, 2: never
+    int players[2]          # who sits in each seat (the trace's player)
+    bint trace
+    Rows hands
+    Rows turns
+
+
 # -- the bots -------------------------------------------------------------------------
 
 cdef bint _wants(MeldKernel k, GinTable *t) noexcept nogil:
@@ -222,11 +234,15 @@ cdef int _strong_discard(MeldKernel k, GinTable *t, uint64_t *bit) noexcept nogi
     return choice_dw
 
 
-cdef bint _strong_knocks(GinTable *t, const GinRules *R, int dw) noexcept nogil:
+cdef inline int _knock_limit(const GinRules *R, GinRun *run, int seat) noexcept nogil:
+    return R.knock_limit if R.knock_limit < run.knock_at[seat] else run.knock_at[seat]
+
+
+cdef bint _strong_knocks(GinTable *t, const GinRules *R, GinRun *run, int dw) noexcept nogil:
     cdef int me = t.to_play, lead, limit
     if dw == 0:
         return True
-    if dw > R.knock_limit:
+    if dw > _knock_limit(R, run, me):
         return False
     lead = t.scores[me] - t.scores[1 - me]
     if lead >= 40 and t.n_stock > 12 and dw > 2:
@@ -235,12 +251,14 @@ cdef bint _strong_knocks(GinTable *t, const GinRules *R, int dw) noexcept nogil:
     return dw <= limit
 
 
-cdef int _smart_act(MeldKernel k, GinTable *t, const GinRules *R, int bot, uint64_t *card) noexcept nogil:
+cdef int _smart_act(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, uint64_t *card) noexcept nogil:
     """GreedyBot.act and StrongBot.act."""
-    cdef int dw
+    cdef int dw, me = t.to_play, bot = run.bots[me]
     cdef uint64_t m
     card[0] = 0
     if t.phase == FIRST_UPCARD:
+        if run.first_upcard[me]:
+            return TAKE_UPCARD if run.first_upcard[me] == 1 else PASS
         return TAKE_UPCARD if _wants(k, t) else PASS
     if t.phase == DRAW:
         return DRAW_DISCARD if t.passes != 2 and _wants(k, t) else DRAW_STOCK
@@ -249,9 +267,9 @@ cdef int _smart_act(MeldKernel k, GinTable *t, const GinRules *R, int bot, uint6
         return BIG_GIN
     if bot == STRONG:
         dw = _strong_discard(k, t, card)
-        return KNOCK if _strong_knocks(t, R, dw) else DISCARD_CARD
+        return KNOCK if _strong_knocks(t, R, run, dw) else DISCARD_CARD
     dw = _best_removal(k, m, t.taken, card)
-    return KNOCK if dw <= R.knock_limit else DISCARD_CARD
+    return KNOCK if dw <= _knock_limit(R, run, me) else DISCARD_CARD
 
 
 cdef int _random_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:
@@ -444,15 +462,6 @@ cdef int _gin_outcome(MeldKernel k, uint64_t km, uint64_t dm, const GinRules *R,
 
 # -- the game -------------------------------------------------------------------------
 
-cdef struct GinRun:
-    int bots[2]             # per seat
-    bitgen_t *rngs[2]
-    int players[2]          # who sits in each seat (the trace's player)
-    bint trace
-    Rows hands
-    Rows turns
-
-
 cdef int _gin_end_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, int64_t game, int hand_no,
                        int knocker, uint64_t km) noexcept nogil:
     """rummylab.gin.game._end_hand: score, record, and end the game at the target."""
@@ -471,6 +480,7 @@ cdef int _gin_end_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run
     row[5], row[6] = knocker, t.turns
     row[7] = kdw if knocker == 0 else ddw
     row[8] = ddw if knocker == 0 else kdw
+    row[9] = t.dealer
     t.phase = GAME_OVER if t.scores[0] >= R.target or t.scores[1] >= R.target else HAND_OVER
     return 0
 
@@ -512,7 +522,7 @@ cdef int _gin_apply(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, i
             if row == NULL:
                 return -1
             row[0], row[1], row[2], row[3], row[4], row[5], row[6] = game, hand_no, -1, END_DEAD, 0, -1, t.turns
-            row[7], row[8] = _dw(k, t.hands[0]), _dw(k, t.hands[1])
+            row[7], row[8], row[9] = _dw(k, t.hands[0]), _dw(k, t.hands[1]), t.dealer
             t.last_end = END_DEAD
             t.phase = HAND_OVER
         else:
@@ -540,7 +550,7 @@ cdef int _gin_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, in
         if run.bots[me] == RANDOM:
             action = _random_act(k, t, R, run.rngs[me], &card)
         else:
-            action = _smart_act(k, t, R, run.bots[me], &card)
+            action = _smart_act(k, t, R, run, &card)
         if run.trace:
             before = _hand_dw(k, t.hands[me])
             row = _rows_add(&run.turns)
@@ -578,8 +588,8 @@ cdef int _gin_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
 
 
 cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R, GinRun *run,
-                   const uint64_t *deck, const int *bots, bitgen_t **rngs, const int64_t *first_roles,
-                   int target) noexcept nogil:
+                   const uint64_t *deck, const int *bots, const int *knock_at, const int *first_upcard,
+                   bitgen_t **rngs, const int64_t *first_roles, int target) noexcept nogil:
     """One three-handed game (rummylab.gin.three_handed.play_game): each hand is a gin hand with
     the box in seat 0 (the box deals) and the captain in seat 1; the hand's row is replaced by
     (game, hand, box, captain, sitting_out, kind, winning seat, points, turns)."""
@@ -596,6 +606,8 @@ cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
         run.bots[0], run.bots[1] = bots[box], bots[captain]
         run.rngs[0], run.rngs[1] = rngs[box], rngs[captain]
         run.players[0], run.players[1] = box, captain
+        run.knock_at[0], run.knock_at[1] = knock_at[box], knock_at[captain]
+        run.first_upcard[0], run.first_upcard[1] = first_upcard[box], first_upcard[captain]
         status = _gin_hand(k, &t, R, run, game, hand_no)
         if status:
             return status
@@ -614,13 +626,25 @@ cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
         hand_no += 1
 
 
+cdef int _bot_options(GinRun *run, int seat, knock_at, int first_upcard) except -1:
+    if knock_at is not None and not 0 <= knock_at <= 110:
+        raise ValueError(f"knock_at={knock_at!r}: None or 0 to 110")
+    if not 0 <= first_upcard <= 2:
+        raise ValueError(f"first_upcard={first_upcard!r}: 0, 1 or 2")
+    run.knock_at[seat] = BIG if knock_at is None else knock_at
+    run.first_upcard[seat] = first_upcard
+    return 0
+
+
 def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uint64_t[::1] deck, *,
              int gin_bonus, int undercut_bonus, int big_gin_bonus, bint undercut_on_tie, int knock_limit,
-             int target, int dead_hand_stock, bint trace=False, int64_t first_game=0):
+             int target, int dead_hand_stock, knock_at=(None, None), first_upcard=(0, 0), bint trace=False,
+             int64_t first_game=0):
     """Play one gin game per seed; (hands, turns): int64 rows of HAND_COLUMNS and TURN_COLUMNS
     (turns is None without ``trace``). bots: two codes (0 random, 1 greedy, 2 strong); rngs: per
-    game, the two seats' numpy Generators (None for a bot that is not random). Games are
-    numbered from first_game. Runs without the GIL but for each deal's seed."""
+    game, the two seats' numpy Generators (None for a bot that is not random); knock_at and
+    first_upcard: each seat's bot options (see rummylab.gin.bots.GreedyBot). Games are numbered
+    from first_game. Runs without the GIL but for each deal's seed."""
     cdef GinRules R
     cdef GinRun run
     cdef Py_ssize_t i, n = seeds.shape[0]
@@ -633,13 +657,14 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
         run.bots[seat] = bots[seat]
         if run.bots[seat] not in (RANDOM, GREEDY, STRONG):
             raise ValueError(f"bot code {bots[seat]!r}: 0, 1 or 2")
+        _bot_options(&run, seat, knock_at[seat], first_upcard[seat])
     R.gin_bonus, R.undercut_bonus, R.big_gin_bonus = gin_bonus, undercut_bonus, big_gin_bonus
     R.undercut_on_tie, R.knock_limit, R.target, R.dead_hand_stock = undercut_on_tie, knock_limit, target, dead_hand_stock
     run.trace = trace
     run.hands.data = run.turns.data = NULL
     try:
         gens = <bitgen_t **>malloc(max(n, 1) * 2 * sizeof(bitgen_t *))
-        if gens == NULL or _rows_init(&run.hands, 9, n * 12) or (trace and _rows_init(&run.turns, 9, n * 300)):
+        if gens == NULL or _rows_init(&run.hands, 10, n * 12) or (trace and _rows_init(&run.turns, 9, n * 300)):
             raise MemoryError("no memory for the game records")
         for i in range(n):
             for seat in range(2):
@@ -669,8 +694,8 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
 
 def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int64_t[:, ::1] roles,
              const uint64_t[::1] deck, *, int gin_bonus, int undercut_bonus, int big_gin_bonus,
-             bint undercut_on_tie, int knock_limit, int target, int dead_hand_stock, bint trace=False,
-             int64_t first_game=0):
+             bint undercut_on_tie, int knock_limit, int target, int dead_hand_stock,
+             knock_at=(None, None, None), first_upcard=(0, 0, 0), bint trace=False, int64_t first_game=0):
     """Three-handed gin, one game per seed: (hands, turns) as int64 rows of BOX_COLUMNS and
     TURN_COLUMNS (the turn's player is the player, 0-2). bots: three codes; rngs: per game, the
     three players' Generators (None for a bot that is not random); roles: per game, the first
@@ -680,6 +705,8 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
     cdef Py_ssize_t i, n = seeds.shape[0]
     cdef int status = 0, p
     cdef int codes[3]
+    cdef int knocks[3]
+    cdef int uppers[3]
     cdef bitgen_t **gens = NULL
     if deck.shape[0] != 52 or len(bots) != 3 or len(rngs) != n or roles.shape[0] != n or roles.shape[1] != 3:
         raise ValueError("need a 52-card deck, three bots, and three rngs and first roles per game")
@@ -687,6 +714,8 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         codes[p] = bots[p]
         if codes[p] not in (RANDOM, GREEDY, STRONG):
             raise ValueError(f"bot code {bots[p]!r}: 0, 1 or 2")
+        _bot_options(&run, 0, knock_at[p], first_upcard[p])
+        knocks[p], uppers[p] = run.knock_at[0], run.first_upcard[0]
     for i in range(n):
         if sorted([roles[i, 0], roles[i, 1], roles[i, 2]]) != [0, 1, 2]:
             raise ValueError(f"roles of game {first_game + i}: box, captain and sitter are players 0, 1 and 2")
@@ -697,7 +726,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
     run.hands.data = run.turns.data = NULL
     try:
         gens = <bitgen_t **>malloc(max(n, 1) * 3 * sizeof(bitgen_t *))
-        if gens == NULL or _rows_init(&run.hands, 9, n * 12) or (trace and _rows_init(&run.turns, 9, n * 300)):
+        if gens == NULL or _rows_init(&run.hands, 10, n * 12) or (trace and _rows_init(&run.turns, 9, n * 300)):
             raise MemoryError("no memory for the game records")
         for i in range(n):
             for p in range(3):
@@ -707,8 +736,8 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
                                                                        "BitGenerator")
         with nogil:
             for i in range(n):
-                status = _box_game(kernel, seeds[i], first_game + i, &R, &run, &deck[0], codes, gens + 3 * i,
-                                   &roles[i, 0], target)
+                status = _box_game(kernel, seeds[i], first_game + i, &R, &run, &deck[0], codes, knocks, uppers,
+                                   gens + 3 * i, &roles[i, 0], target)
                 if status:
                     break
         if status == -1:
@@ -716,7 +745,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         if status == -2:
             raise RuntimeError(f"three-handed game {first_game + i} with seed {seeds[i]} did not finish: "
                                f"a hand went on for {MAX_ACTIONS} actions")
-        return _rows_array(&run.hands), (_rows_array(&run.turns) if trace else None)
+        return _rows_array(&run.hands)[:, :9].copy(), (_rows_array(&run.turns) if trace else None)
     finally:
         free(gens)
         free(run.hands.data)

@@ -106,7 +106,7 @@ def test_mersenne_twister_and_generator_draws_match_python_and_numpy() -> None:
 
 def test_chunks_change_nothing() -> None:
     seeds = np.random.default_rng(3).integers(2**31, size=30)
-    args = (("random", "greedy"), (5, 6), seeds, DEFAULT, True)
+    args = (("random", None, "greedy"), ("greedy", 4, "pass")), (5, 6), seeds, DEFAULT, True
     whole = gin_bots.play_chunk(*args, 0, 30)
     parts = [gin_bots.play_chunk(*args, a, b) for a, b in ((0, 7), (7, 8), (8, 30))]
     assert np.array_equal(whole[0], np.concatenate([p[0] for p in parts]))
@@ -122,13 +122,23 @@ def test_dask_plays_the_same_games() -> None:
     assert on_dask.equals(local)
 
 
-def test_bot_objects_play_on_the_engine() -> None:
-    players = [gin_bots.GreedyBot(), gin_bots.StrongBot()]
-    df = gin_bots.simulate(5, players, seed=3)
-    assert df.height >= 5 and df.equals(gin_bots.simulate(5, players, seed=3))
-    assert df["bot_1"].unique().to_list() == ["strong"]
+def test_bot_options_play_in_the_loop_and_other_objects_on_the_engine() -> None:
+    """Greedy and strong bots with options (a knocking threshold, a first-upcard policy) play in
+    the compiled loop, the same games as on the engine; a random bot object plays on the engine."""
+    players = [gin_bots.GreedyBot(knock_at=3, first_upcard="take"), gin_bots.StrongBot(first_upcard="pass")]
+    hands, turns = gin_bots._frames(300, players, DEFAULT, 3, None, None, False, trace=True)
+    e_hands, e_turns = _engine(300, players, DEFAULT, 3, None, None, False)
+    assert hands.equals(e_hands) and turns.equals(e_turns)
+    first = turns.filter((turns["hand"] == 0) & (turns["turn"] == 0))
+    assert set(first.filter(first["player"] == 0)["action"]) <= {"take_upcard", "discard", "knock"}
+    assert "take_upcard" not in set(first.filter(first["player"] == 1)["action"])
+    knocks = hands.filter((hands["kind"] == "knock") & (hands["knocker"] == 0))
+    assert knocks.height and (knocks["deadwood_0"] <= 3).all()
+    objects = [gin_bots.RandomBot(1), gin_bots.GreedyBot()]
+    df = gin_bots.simulate(5, objects, seed=3)
+    assert df.height >= 5 and df["bot_0"].unique().to_list() == ["random"]
     with pytest.raises(ValueError, match="bot names"):
-        gin_bots.simulate(5, players, scheduler="dask")
+        gin_bots.simulate(5, objects, scheduler="dask")
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [

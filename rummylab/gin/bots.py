@@ -65,15 +65,35 @@ class RandomBot:
         return acts[int(self.rng.integers(len(acts)))]
 
 
+FIRST_UPCARD = ("greedy", "take", "pass")
+"""What a bot does with the first upcard: take it when it lowers the deadwood, always, never."""
+
+
 class GreedyBot:
     """Takes a card that lowers its deadwood, discards the highest unmatched card,
-    knocks as soon as it may (never, with ``knocks=False``: for studying hands)."""
+    knocks as soon as it may (never, with ``knocks=False``: for studying hands).
+
+    ``knock_at``: knock only at this deadwood or less (None: the knock limit);
+    ``first_upcard``: "greedy", "take" (always) or "pass" (never), for studying the upcard."""
 
     name = "greedy"
 
-    def __init__(self, seed: SeedLike = None, *, knocks: bool = True) -> None:
+    def __init__(self, seed: SeedLike = None, *, knocks: bool = True, knock_at: int | None = None,
+                 first_upcard: str = "greedy") -> None:
         self.rng = rng_from(seed)
         self.knocks = knocks
+        if knock_at is not None and (isinstance(knock_at, bool) or not isinstance(knock_at, int)
+                                     or not 0 <= knock_at <= 110):
+            raise ValueError(f"knock_at={knock_at!r}: None or a deadwood from 0 to 110")
+        if first_upcard not in FIRST_UPCARD:
+            raise ValueError(f"first_upcard={first_upcard!r}: one of {', '.join(FIRST_UPCARD)}")
+        self.knock_at = knock_at
+        self.first_upcard = first_upcard
+
+    def limit(self, state: State) -> int:
+        """The most deadwood this bot knocks with."""
+        limit = state.rules.knock_limit
+        return limit if self.knock_at is None else min(limit, self.knock_at)
 
     def wants(self, state: State) -> bool:
         """Does taking the top discard lower the deadwood? (Discarding it again gives today's.)"""
@@ -88,13 +108,15 @@ class GreedyBot:
         return int(dw), int(bit)
 
     def knock_now(self, state: State, deadwood: int) -> bool:
-        return self.knocks and deadwood <= state.rules.knock_limit
+        return self.knocks and deadwood <= self.limit(state)
 
     def act(self, state: State) -> Action:
         h = _housekeeping(state)
         if h:
             return h
         if state.phase is Phase.FIRST_UPCARD:
+            if self.first_upcard != "greedy":
+                return TAKE_UPCARD if self.first_upcard == "take" else PASS
             return TAKE_UPCARD if self.wants(state) else PASS
         if state.phase is Phase.DRAW:
             return DRAW_DISCARD if state.passes != 2 and self.wants(state) else DRAW_STOCK
@@ -150,7 +172,7 @@ class StrongBot(GreedyBot):
             return False
         if deadwood == 0:
             return True
-        if deadwood > state.rules.knock_limit:
+        if deadwood > self.limit(state):
             return False
         me = state.to_play
         lead = state.scores[me] - state.scores[1 - me]
@@ -181,7 +203,8 @@ ACTIONS = (Kind.TAKE_UPCARD, Kind.PASS, Kind.DRAW_STOCK, Kind.DRAW_DISCARD, Kind
 """The actions of a turn, as the compiled loop numbers them."""
 _ACTION_CODE: dict[Any, int] = {k: i for i, k in enumerate(ACTIONS)}
 BOT_CODES = {"random": 0, "greedy": 1, "strong": 2}
-HAND_COLUMNS = ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1")
+HAND_COLUMNS = ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1",
+                "dealer")
 TURN_COLUMNS = ("game", "hand", "turn", "player", "action", "card", "deadwood_before", "deadwood_after",
                 "stock_left")
 _DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
@@ -202,18 +225,20 @@ def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: R
     for i, (seed, seats) in enumerate(zip(seeds, players, strict=True)):
         g, hand = first_game + i, 0
         state = new_game(rules, int(seed))
+        dealers = [state.dealer]
         while state.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER):
             me = state.to_play
             action = seats[me].act(state)
             after = GAME.apply(state, action)
             if action.kind is Kind.NEXT_HAND:
                 hand += 1
+                dealers.append(after.dealer)
             elif trace:
                 turns.append(turn_row(g, hand, me, state, action, after))
             state = after
         for h, r in enumerate(state.records):
             hands.append((g, h, -1 if r.winner is None else r.winner, ENDS.index(r.kind), r.points,
-                          -1 if r.knocker is None else r.knocker, r.turns, *r.deadwoods))
+                          -1 if r.knocker is None else r.knocker, r.turns, *r.deadwoods, dealers[h]))
     return (np.array(hands, dtype=np.int64).reshape(-1, len(HAND_COLUMNS)),
             np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
 
@@ -244,9 +269,37 @@ def seat_rngs(names: Sequence[str], bot_seeds: Sequence[int], game: int) -> tupl
     return tuple(np.random.default_rng((bot_seeds[i], game)) if n == "random" else None for i, n in enumerate(names))
 
 
-def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
+BotSpec = tuple[str, "int | None", str]
+"""(name, knock_at, first_upcard): a bot the compiled loop can play."""
+
+
+def bot_spec(bot: str | Bot) -> BotSpec | None:
+    """A named bot, or a greedy or strong bot object that knocks, as the compiled loop takes it;
+    None for any other bot (it plays on the engine)."""
+    if isinstance(bot, str):
+        return bot, None, "greedy"
+    if type(bot) in (GreedyBot, StrongBot) and bot.knocks:  # type: ignore[attr-defined]
+        return bot.name, bot.knock_at, bot.first_upcard  # type: ignore[attr-defined]
+    return None
+
+
+def spec_bot(spec: BotSpec, rng: np.random.Generator | None = None) -> Bot:
+    """The engine's bot for a spec (a random bot plays from ``rng``)."""
+    name, knock_at, first_upcard = spec
+    if name == "random":
+        return RandomBot(rng)
+    return BOTS[name](0, knock_at=knock_at, first_upcard=first_upcard)  # type: ignore[call-arg]
+
+
+def loop_options(specs: Sequence[BotSpec]) -> dict[str, Any]:
+    """The compiled loop's per-seat bot options."""
+    return {"knock_at": [s[1] for s in specs], "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs]}
+
+
+def play_chunk(specs: Sequence[BotSpec], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
                start: int, stop: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """Games start..stop of a simulation of named bots (the compiled loop when it is built)."""
+    """Games start..stop of a simulation of these bots (the compiled loop when it is built)."""
+    names = [s[0] for s in specs]
     rngs = [seat_rngs(names, bot_seeds, g) for g in range(start, stop)]
     loops = play_loops()
     if loops is not None:
@@ -256,9 +309,9 @@ def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray
             undercut_bonus=rules.undercut_bonus,
             big_gin_bonus=-1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
             undercut_on_tie=rules.undercut_on_tie, knock_limit=rules.knock_limit, target=rules.target,
-            dead_hand_stock=rules.dead_hand_stock, trace=trace, first_game=start)
-    fixed = {n: make_bot(n, 0) for n in names if n != "random"}
-    players = [[RandomBot(r) if r is not None else fixed[n] for n, r in zip(names, pair, strict=True)]
+            dead_hand_stock=rules.dead_hand_stock, trace=trace, first_game=start, **loop_options(specs))
+    fixed = {s: spec_bot(s) for s in specs if s[0] != "random"}
+    players = [[spec_bot(s, r) if r is not None else fixed[s] for s, r in zip(specs, pair, strict=True)]
                for pair in rngs]
     return play_engine(seeds[start:stop].tolist(), players, rules, start, trace)
 
@@ -268,9 +321,10 @@ def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rul
              progress: bool = False) -> Any:
     """Play ``n_games`` games to the target; a polars DataFrame with one row per hand.
 
-    Named bots play in the compiled loop when it is built, in chunks, on a Dask cluster with
-    ``scheduler="dask"`` (``workers`` processes on 127.0.0.1) or a scheduler's address; the
-    games are the same either way. Bot objects play in this process, on the Python engine."""
+    Named bots (and greedy or strong bot objects) play in the compiled loop when it is built, in
+    chunks, on a Dask cluster with ``scheduler="dask"`` (``workers`` processes on 127.0.0.1) or a
+    scheduler's address; the games are the same either way. Other bot objects play in this
+    process, on the Python engine."""
     return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=False)[0]
 
 
@@ -298,8 +352,9 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
     bot_seeds = [int(rng.integers(2**32)) if isinstance(b, str) else 0 for b in bots]
     seeds = rng.integers(2**31, size=n_games)
     names = tuple(b if isinstance(b, str) else b.name for b in bots)
-    if all(isinstance(b, str) for b in bots):
-        task = functools.partial(play_chunk, names, tuple(bot_seeds), seeds, rules, trace)
+    specs = [bot_spec(b) for b in bots]
+    if all(s is not None for s in specs):
+        task = functools.partial(play_chunk, tuple(s for s in specs if s), tuple(bot_seeds), seeds, rules, trace)
         parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress)
     else:
         if scheduler is not None:
@@ -310,7 +365,7 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
         winner=pl.when(pl.col("winner") >= 0).then(pl.col("winner")).cast(pl.Int8),
         kind=pl.col("kind").replace_strict(list(range(len(ENDS))), list(ENDS), return_dtype=pl.Utf8),
         knocker=pl.when(pl.col("knocker") >= 0).then(pl.col("knocker")).cast(pl.Int8),
-        bot_0=pl.lit(names[0]), bot_1=pl.lit(names[1]))
+        dealer=pl.col("dealer").cast(pl.Int8), bot_0=pl.lit(names[0]), bot_1=pl.lit(names[1]))
     if not trace:
         return df, None
     turns = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, len(TURN_COLUMNS)), np.int64)

@@ -253,12 +253,13 @@ def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: R
             np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
 
 
-def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
+def play_chunk(specs: Sequence[Any], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
                start: int, stop: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """Games start..stop of a simulation of named bots (the compiled loop when it is built)."""
+    """Games start..stop of a simulation of these bots (the compiled loop when it is built)."""
     from .analysis import gin_kernel
-    from .bots import _DECK_BITS, BOT_CODES, RandomBot, seat_rngs
+    from .bots import _DECK_BITS, BOT_CODES, loop_options, seat_rngs, spec_bot
 
+    names = [s[0] for s in specs]
     rngs = [seat_rngs(names, bot_seeds, g) for g in range(start, stop)]
     loops = play_loops()
     if loops is not None:
@@ -268,9 +269,9 @@ def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray
             rngs, roles, _DECK_BITS, gin_bonus=rules.gin_bonus, undercut_bonus=rules.undercut_bonus,
             big_gin_bonus=-1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
             undercut_on_tie=rules.undercut_on_tie, knock_limit=rules.knock_limit, target=rules.target,
-            dead_hand_stock=rules.dead_hand_stock, trace=trace, first_game=start)
-    fixed = {n: make_bot(n, 0) for n in names if n != "random"}
-    players = [[RandomBot(r) if r is not None else fixed[n] for n, r in zip(names, trio, strict=True)]
+            dead_hand_stock=rules.dead_hand_stock, trace=trace, first_game=start, **loop_options(specs))
+    fixed = {s: spec_bot(s) for s in specs if s[0] != "random"}
+    players = [[spec_bot(s, r) if r is not None else fixed[s] for s, r in zip(specs, trio, strict=True)]
                for trio in rngs]
     return play_engine(seeds[start:stop].tolist(), players, rules, start, trace)
 
@@ -297,7 +298,7 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
             workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
     import polars as pl
 
-    from .bots import BOTS, ENDS, turn_frame
+    from .bots import BOTS, ENDS, bot_spec, turn_frame
 
     check_count("n_games", n_games)
     if not isinstance(rules, Rules):
@@ -311,9 +312,9 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
     rng = rng_from(seed)
     bot_seeds = [int(rng.integers(2**32)) if isinstance(b, str) else 0 for b in bots]
     seeds = rng.integers(2**31, size=n_games)
-    if all(isinstance(b, str) for b in bots):
-        names = tuple(str(b) for b in bots)
-        task = functools.partial(play_chunk, names, tuple(bot_seeds), seeds, rules, trace)
+    specs = [bot_spec(b) for b in bots]
+    if all(s is not None for s in specs):
+        task = functools.partial(play_chunk, tuple(specs), tuple(bot_seeds), seeds, rules, trace)
         parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress)
     else:
         if scheduler is not None:
