@@ -77,11 +77,12 @@ def chart_hand_endings(table: pl.DataFrame) -> Any:
                                     width=420, height=260)
 
 
-def pairing_results(pairs: Sequence[tuple[str, str]] = (("strong", "greedy"), ("greedy", "random")),
+def pairing_results(pairs: Sequence[tuple[Any, Any]] = (("strong", "greedy"), ("greedy", "random")),
                     rules: Rules = DEFAULT, n_games: int = 2_000, seed: SeedLike = 0,
                     **simulate: Any) -> pl.DataFrame:
-    """Each pairing, seats alternated (half the games each way): the first bot's share of games
-    won, of hands won, and its net points per hand, each with a 95% confidence interval."""
+    """Each pairing (bot names, or greedy and strong bots with options), seats alternated (half
+    the games each way): the first bot's share of games won, of hands won, and its net points per
+    hand, with standard errors and the 95% interval of the points."""
     check_count("n_games", n_games)
     rng = rng_from(seed)
     rows = []
@@ -99,7 +100,7 @@ def pairing_results(pairs: Sequence[tuple[str, str]] = (("strong", "greedy"), ("
         hands_won, hands_se = ratio_estimate(*_per_game(df, pl.col("won")))
         points, points_se = ratio_estimate(*_per_game(df, pl.col("net")))
         g_se = float(games_won.std(ddof=1) / np.sqrt(len(games_won))) if len(games_won) > 1 else float("nan")
-        rows.append({"first": first, "second": second, "games": per_game.height, "hands": df.height,
+        rows.append({"first": _label(first), "second": _label(second), "games": per_game.height, "hands": df.height,
                      "games_won": float(games_won.mean()), "games_won_se": g_se,
                      "hands_won": hands_won, "hands_won_se": hands_se,
                      "points_per_hand": points, "points_per_hand_se": points_se})
@@ -123,16 +124,157 @@ def chart_pairings(table: pl.DataFrame, by: str = "pairing") -> Any:
     return (zero + bars + dots).properties(width=420, height=40 * table.height + 20)
 
 
-def rule_effect(option: str, values: Sequence[Any], pair: tuple[str, str] = ("strong", "greedy"),
-                rules: Rules = DEFAULT, n_games: int = 2_000, seed: SeedLike = 0, **simulate: Any) -> pl.DataFrame:
-    """How one rule option (``undercut_bonus``, ``big_gin_bonus``, ``knock_limit``, …) changes a
-    pairing's results: ``pairing_results`` under each value, same seeds for every value."""
+def _label(bot: Any) -> str:
+    if isinstance(bot, str):
+        return bot
+    opts = [f"knock_at={bot.knock_at}"] if getattr(bot, "knock_at", None) is not None else []
+    if getattr(bot, "first_upcard", "greedy") != "greedy":
+        opts.append(f"first_upcard={bot.first_upcard}")
+    return f"{bot.name}({', '.join(opts)})" if opts else str(bot.name)
+
+
+def knock_thresholds(thresholds: Sequence[int] = (0, 2, 4, 6, 8, 10), opponent: Any = "greedy",
+                     rules: Rules = DEFAULT, n_games: int = 2_000, seed: SeedLike = 0, *, bot: str = "greedy",
+                     **simulate: Any) -> pl.DataFrame:
+    """A bot that knocks only at ``knock_at`` deadwood or less, for each threshold, against
+    ``opponent``: ``pairing_results`` per threshold (same seeds for every threshold)."""
+    if bot not in ("greedy", "strong"):
+        raise ValueError(f"bot={bot!r}: 'greedy' or 'strong' (the bots with a knocking threshold)")
+    if not thresholds:
+        raise ValueError("thresholds: give at least one knocking threshold")
+    start = int(rng_from(seed).integers(2**31))
+    parts = [pairing_results([(gin_bots.BOTS[bot](0, knock_at=t), opponent)],  # type: ignore[call-arg]
+                             rules, n_games, start, **simulate).with_columns(knock_at=pl.lit(t))
+             for t in thresholds]
+    return pl.concat(parts)
+
+
+def rule_effect(option: str, values: Sequence[Any], thresholds: Sequence[int] = (0, 2, 4, 6, 8, 10),
+                opponent: Any = "greedy", rules: Rules = DEFAULT, n_games: int = 2_000, seed: SeedLike = 0,
+                **simulate: Any) -> pl.DataFrame:
+    """How one rule option (``undercut_bonus``, ``big_gin_bonus``, ``knock_limit``, …) changes the
+    results of each knocking threshold: ``knock_thresholds`` under each value of the option."""
     fields = {f.name for f in dataclasses.fields(Rules)}
     if option not in fields:
         raise ValueError(f"unknown rule option {option!r}: one of {', '.join(sorted(fields))}")
     if not values:
         raise ValueError("values: give at least one value of the option")
+    variants = [dataclasses.replace(rules, **{option: v}) for v in values]  # a bad value is refused here
     start = int(rng_from(seed).integers(2**31))
-    parts = [pairing_results([pair], dataclasses.replace(rules, **{option: v}), n_games, start, **simulate)
-             .with_columns(pl.lit(str(v)).alias(option)) for v in values]
-    return pl.concat(parts)
+    return pl.concat([knock_thresholds(thresholds, opponent, r, n_games, start, **simulate)
+                      .with_columns(pl.lit(str(v)).alias(option)) for r, v in zip(variants, values, strict=True)])
+
+
+def chart_thresholds(table: pl.DataFrame, by: str | None = None) -> Any:
+    """Net points per hand against the knocking threshold, with 95% intervals; one line per
+    value of the rule option ``by`` (a column of ``rule_effect``)."""
+    import altair as alt
+
+    color = alt.Color(f"{by}:N", title=by.replace("_", " ")) if by else alt.value("steelblue")
+    base = alt.Chart(table).encode(x=alt.X("knock_at:O", title="knock at this deadwood or less"), color=color)
+    line = base.mark_line(point=True).encode(y=alt.Y("points_per_hand:Q", title="net points per hand"))
+    bars = base.mark_errorbar().encode(y="points_lo:Q", y2="points_hi:Q")
+    return (bars + line).properties(title=f"Which knocking threshold pays? against {table['second'][0]}",
+                                    width=420, height=260)
+
+
+def first_upcard_value(rules: Rules = DEFAULT, n_games: int = 4_000, seed: SeedLike = 0, opponent: Any = "greedy",
+                       **simulate: Any) -> pl.DataFrame:
+    """What the first upcard is worth: the first hand of each game played three times on the same
+    deal, by a greedy player who always takes the first upcard, who decides greedily, and who
+    always passes; the net points of each policy over passing, per role (the non-dealer decides
+    first, the dealer second), with standard errors of the paired differences."""
+    check_count("n_games", n_games)
+    start = int(rng_from(seed).integers(2**31))
+    nets = {}
+    for policy in ("take", "greedy", "pass"):
+        df = gin_bots.simulate(n_games, (gin_bots.GreedyBot(first_upcard=policy), opponent), rules, start,
+                               **simulate).filter(pl.col("hand") == 0)
+        nets[policy] = df.select("game", role=pl.when(pl.col("dealer") == 1).then(pl.lit("non-dealer"))
+                                 .otherwise(pl.lit("dealer")),
+                                 net=pl.when(pl.col("winner") == 0).then(pl.col("points"))
+                                 .when(pl.col("winner") == 1).then(-pl.col("points")).otherwise(0))
+    rows = []
+    for policy in ("take", "greedy"):
+        both = nets[policy].join(nets["pass"].select("game", pass_net="net"), on="game")
+        for role in ("non-dealer", "dealer"):
+            diff = both.filter(pl.col("role") == role).select(pl.col("net") - pl.col("pass_net")).to_series()
+            n = diff.len()
+            se = float(diff.std() / np.sqrt(n)) if n > 1 else float("nan")  # type: ignore[operator]
+            rows.append({"role": role, "policy": policy, "games": n, "value": float(diff.mean() or 0.0),
+                         "se": se})
+    return pl.DataFrame(rows).with_columns(lo=pl.col("value") - Z95 * pl.col("se"),
+                                           hi=pl.col("value") + Z95 * pl.col("se"))
+
+
+def chart_first_upcard(table: pl.DataFrame) -> Any:
+    """Points the first upcard policy gains over always passing, per role, with 95% intervals."""
+    import altair as alt
+
+    base = alt.Chart(table).encode(y=alt.Y("policy:N", title=None), color=alt.Color("role:N"),
+                                   yOffset="role:N")
+    dots = base.mark_point(filled=True, size=60).encode(x=alt.X("value:Q", title="net points over passing "
+                                                                "(first hand, 95% CI)"))
+    bars = base.mark_rule(strokeWidth=2).encode(x="lo:Q", x2="hi:Q")
+    return (bars + dots).properties(title="What is the first upcard worth?", width=420, height=120)
+
+
+DEAL_ENDINGS = ("valid show", "wrong show", "drop", "left")
+
+
+def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: int | None = 101,
+                 bots: Sequence[str] | None = None, rules: Any = None) -> pl.DataFrame:
+    """Indian rummy: how deals end (a valid show, a wrong show, a drop, or the other players
+    leaving), as shares of deals with game-clustered standard errors. The games are those of
+    ``rummylab.indian.simulate`` with the same arguments."""
+    from .indian import bots as indian_bots
+    from .indian import game as indian
+
+    rules = indian.DEFAULT if rules is None else rules
+    if not isinstance(rules, indian.Rules):
+        raise ValueError(f"rules={rules!r}: Indian rummy needs rummylab.indian.Rules")
+    check_count("n_games", n_games)
+    kinds = list(bots or ["greedy"] * players)
+    if len(kinds) != players:
+        raise ValueError(f"{len(kinds)} bots for {players} players")
+    for k in kinds:
+        if k not in indian_bots.BOTS:
+            raise ValueError(f"unknown bot {k!r}: one of {', '.join(indian_bots.BOTS)}")
+    rows = []
+    for g in range(n_games):  # as indian.simulate seeds them
+        table = [indian_bots.BOTS[k](seed=seed * 7919 + g * 31 + i) for i, k in enumerate(kinds)]
+        state = indian.new_game(players, rules, seed * 100_003 + g, pool=pool)
+        for _ in range(200_000):
+            if state.phase is indian.Phase.GAME_OVER:
+                break
+            bot = table[0] if state.phase is indian.Phase.DEAL_OVER else table[state.to_play]
+            action = bot.act(state)
+            after = indian.GAME.apply(state, action)
+            if state.phase in (indian.Phase.DRAW, indian.Phase.DISCARD) and after.phase in (
+                    indian.Phase.DEAL_OVER, indian.Phase.GAME_OVER):
+                kind = action.kind.value
+                ending = (("valid show" if after.winner == state.to_play else "wrong show") if kind == "declare"
+                          else "drop" if kind == "drop" else "left")
+                rows.append({"game": g, "ending": ending})
+            state = after
+        else:
+            raise RuntimeError(f"Indian rummy game {g} with seed {seed} did not finish")
+    df = pl.DataFrame(rows, schema={"game": pl.Int64, "ending": pl.Utf8})
+    out = []
+    for ending in DEAL_ENDINGS:
+        est, se = ratio_estimate(*_per_game(df, (pl.col("ending") == ending).cast(pl.Int64)))
+        out.append({"ending": ending, "share": est, "se": se})
+    return pl.DataFrame(out).with_columns(deals=pl.lit(df.height), games=pl.lit(n_games))
+
+
+def chart_deal_endings(table: pl.DataFrame) -> Any:
+    """How Indian rummy deals end: shares with 95% intervals."""
+    import altair as alt
+
+    table = table.with_columns(lo=(pl.col("share") - Z95 * pl.col("se")).clip(0, 1),
+                               hi=(pl.col("share") + Z95 * pl.col("se")).clip(0, 1))
+    base = alt.Chart(table).encode(y=alt.Y("ending:N", sort=list(DEAL_ENDINGS), title=None))
+    bars = base.mark_bar().encode(x=alt.X("share:Q", title="share of deals", axis=alt.Axis(format="%")))
+    rules_ = base.mark_rule().encode(x="lo:Q", x2="hi:Q")
+    return (bars + rules_).properties(title=f"How do deals end? {table['deals'][0]:,} deals", width=420,
+                                      height=120)

@@ -1,5 +1,5 @@
 """The analysts' questions: each estimate lies within 4 standard errors of a long run recorded
-here (60,000 or 20,000 games, seed 12345), each answer draws its chart, bad arguments are named."""
+here (seed 12345), each answer draws its chart, bad arguments are named."""
 
 from __future__ import annotations
 
@@ -18,7 +18,12 @@ LONG_ENDINGS = {  # hand_endings(("greedy", "greedy"), n_games=60_000, seed=1234
 }
 LONG_STRONG_GREEDY = {"games_won": (0.60745, 0.00345), "hands_won": (0.48284, 0.00110),
                       "points_per_hand": (1.84224, 0.05088)}  # pairing_results, 20,000 games
-LONG_KNOCK_5 = (54.63319, 0.08260)  # rule_effect("knock_limit", [5], ("greedy", "random")), 20,000 games
+LONG_THRESHOLDS = {0: (3.65131, 0.06207), 10: (0.03738, 0.04652)}  # knock_thresholds((0, 10)), 20,000 games
+LONG_UNDERCUT_10 = (-1.45448, 0.04287)  # rule_effect("undercut_bonus", [10], thresholds=(2,)), 20,000 games
+LONG_UPCARD = {("non-dealer", "take"): (0.48768, 0.13679), ("dealer", "take"): (0.26334, 0.05107),
+               ("non-dealer", "greedy"): (0.45479, 0.11887), ("dealer", "greedy"): (0.39567, 0.02955)}  # 60,000
+LONG_DEAL_ENDINGS = {"valid show": (0.41047, 0.01213), "wrong show": (0.17668, 0.00939),
+                     "drop": (0.36942, 0.01197), "left": (0.04343, 0.00733)}  # greedy vs random, 600 games
 
 
 def _close(est: float, se: float, long: tuple[float, float]) -> bool:
@@ -45,12 +50,32 @@ def test_pairing_results_agree_with_the_long_run() -> None:
     assert q.chart_pairings(table).to_dict()
 
 
-def test_rule_effect_agrees_with_the_long_run_and_changes_the_rule() -> None:
-    table = q.rule_effect("knock_limit", [5, 10], pair=("greedy", "random"), n_games=1_000, seed=4)
-    five = table.filter(table["knock_limit"] == "5").row(0, named=True)
-    assert _close(five["points_per_hand"], five["points_per_hand_se"], LONG_KNOCK_5)
-    assert table["points_per_hand"].n_unique() == 2
-    assert q.chart_pairings(table, by="knock_limit").to_dict()
+def test_knock_thresholds_and_rule_effect_agree_with_the_long_run() -> None:
+    table = q.knock_thresholds((0, 10), n_games=1_500, seed=4)
+    for row in table.iter_rows(named=True):
+        assert _close(row["points_per_hand"], row["points_per_hand_se"], LONG_THRESHOLDS[row["knock_at"]]), row
+    assert table["first"].to_list() == ["greedy(knock_at=0)", "greedy(knock_at=10)"]
+    assert q.chart_thresholds(table).to_dict()
+    effect = q.rule_effect("undercut_bonus", [10, 25], thresholds=(2,), n_games=1_500, seed=5)
+    ten = effect.filter(effect["undercut_bonus"] == "10").row(0, named=True)
+    assert _close(ten["points_per_hand"], ten["points_per_hand_se"], LONG_UNDERCUT_10)
+    assert effect["points_per_hand"].n_unique() == 2
+    assert q.chart_thresholds(effect, by="undercut_bonus").to_dict()
+
+
+def test_first_upcard_value_agrees_with_the_long_run() -> None:
+    table = q.first_upcard_value(n_games=3_000, seed=6)
+    for row in table.iter_rows(named=True):
+        assert _close(row["value"], row["se"], LONG_UPCARD[row["role"], row["policy"]]), row
+    assert q.chart_first_upcard(table).to_dict()
+
+
+def test_indian_deal_endings_agree_with_the_long_run() -> None:
+    table = q.deal_endings(2, 60, seed=7, bots=["greedy", "random"])
+    for row in table.iter_rows(named=True):
+        assert _close(row["share"], row["se"], LONG_DEAL_ENDINGS[row["ending"]]), row
+    assert sum(table["share"]) == pytest.approx(1)
+    assert q.chart_deal_endings(table).to_dict()
 
 
 def test_ratio_estimate_is_the_plain_mean_for_one_hand_a_game() -> None:
@@ -65,6 +90,10 @@ def test_ratio_estimate_is_the_plain_mean_for_one_hand_a_game() -> None:
     (lambda: q.rule_effect("undercut", [10]), "unknown rule option 'undercut'"),
     (lambda: q.rule_effect("knock_limit", []), "at least one value"),
     (lambda: q.rule_effect("knock_limit", [200]), "knock_limit=200"),
+    (lambda: q.knock_thresholds((3, 120)), "knock_at=120"),
+    (lambda: q.knock_thresholds((3,), bot="random"), "bot='random'"),
+    (lambda: q.deal_endings(2, 3, bots=["greedy", "genius"]), "unknown bot 'genius'"),
+    (lambda: q.deal_endings(2, 3, rules=q.DEFAULT), "needs rummylab.indian.Rules"),
     (lambda: q.hand_endings(("greedy", "genius")), "unknown bot 'genius'"),
     (lambda: q.pairing_results([("strong", "greedy")], n_games=-2), "n_games=-2"),
 ])
