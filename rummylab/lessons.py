@@ -256,7 +256,22 @@ EXERCISES: dict[str, Exercise] = {
         mistakes=lambda: {
             3: "Count again: 4S, 7S, 8C and QC all make gin."},
         lesson="10-hand-odds"),
+    "trace_turns": Exercise(
+        "Play gin.bots.trace(1, (\"greedy\", \"greedy\"), seed=3). How many turns did the first hand last?",
+        lambda: _first_hand_turns(),
+        lambda: f"The first hand ended on turn {_first_hand_turns() - 1}, counted from 0: {_first_hand_turns()} "
+        "turns (a hand's record counts the turns; a turn is a draw and a discard, or a knock).", int,
+        hint="Keep the rows of hand 0 and look at the last one's turn: turns are numbered from 0.",
+        mistakes=lambda: {_first_hand_turns() - 1: "That is the last turn's number: turns are numbered from 0, "
+                          "so the hand lasted one turn more."},
+        lesson="11-questions-an-analyst-asks"),
 }
+
+
+def _first_hand_turns() -> int:
+    from .gin import bots
+    hands = bots.simulate(1, ("greedy", "greedy"), seed=3)
+    return int(hands["turns"][0])
 
 
 def _indian_points(hand: str) -> int:
