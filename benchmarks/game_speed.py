@@ -14,9 +14,8 @@ from unittest import mock
 import numpy as np
 import polars as pl
 
-from rummylab import three_handed
 from rummylab.backend import play_loops
-from rummylab.gin import bots
+from rummylab.gin import bots, three_handed
 
 PAIRS = [("greedy", "random"), ("strong", "greedy"), ("strong", "random")]
 
