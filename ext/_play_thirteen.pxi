@@ -16,6 +16,7 @@ DEF T_DRAW_DISCARD = 1
 DEF T_DISCARD_CARD = 2
 DEF T_GO_OUT = 3
 
+DEF T_STALLED = 2            # rummylab.three_thirteen.bots.STALLED
 DEF T_MAX_PLAYERS = 8
 DEF T_MAX_CARDS = 156
 DEF T_MAX_ACTIONS = 200000   # per round; the bots never cycle, so reaching it is a bug
@@ -46,6 +47,7 @@ cdef struct TTTable:
 
 cdef struct TTRun:
     int bots[T_MAX_PLAYERS]
+    bitgen_t *rngs[T_MAX_PLAYERS]  # this game's generator of each seat
     int points[13]
     Table table
     int memo_wild           # the wild rank of the memo's states (-2: none yet)
@@ -147,6 +149,26 @@ cdef int _tt_ranked(WildKernel k, TTRun *run, TTTable *t, bint keeps_wilds, uint
     return n
 
 
+cdef uint64_t _tt_random_natural(bitgen_t *bg, TTTable *t) noexcept nogil:
+    """A stalled round's discard: one of the distinct natural cards (any card if all are wild),
+    in Card order, by Generator.integers."""
+    cdef int me = t.to_play, w = t.round_no + 1, pos, n = 0
+    cdef uint64_t bit, o = t.once[me]
+    cdef uint64_t naturals[52]
+    for pos in range(52):
+        bit = (<uint64_t>1) << (16 * (pos % 4) + pos // 4)
+        if o & bit and pos // 4 != w:
+            naturals[n] = bit
+            n += 1
+    if n == 0:
+        for pos in range(52):
+            bit = (<uint64_t>1) << (16 * (pos % 4) + pos // 4)
+            if o & bit:
+                naturals[n] = bit
+                n += 1
+    return naturals[_below(bg, n)]
+
+
 cdef bint _tt_wants(WildKernel k, TTRun *run, TTTable *t, bint keeps_wilds) noexcept nogil:
     """GreedyBot.wants_discard."""
     cdef int me = t.to_play, w = t.round_no + 1, now
@@ -220,6 +242,9 @@ cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept 
     if t.went_out < 0 and pens[0] == 0:
         card[0] = cards[0]
         return T_GO_OUT
+    if t.reshuffles >= T_STALLED and t.taken == 0 and run.rngs[me].next_double(run.rngs[me].state) < 0.5:
+        card[0] = _tt_random_natural(run.rngs[me], t)
+        return T_DISCARD_CARD
     if t.taken:  # paying: after a take, a discard that leaves less than before it (or no more)
         a, b, c = t.once[me], t.twice[me], t.thrice[me]
         _remove(&a, &b, &c, t.taken)
@@ -332,15 +357,19 @@ cdef int _first_thirteen_dealer(uint64_t seed, int players) except -1:
     return _randbelow(&r, players)
 
 
-def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, points, int decks,
+def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, points, int decks,
                   const uint64_t[::1] deck, int64_t first_game=0):
     """Three Thirteen, one game of 11 rounds per seed: int64 rows of ROUND_COLUMNS (one per
-    player per round). bots: a code per player (0 greedy, 1 planner); points: 13 card values for
-    the bots' tie-breaks. Runs without the GIL but for each deal's and reshuffle's seed."""
+    player per round). bots: a code per player (0 greedy, 1 planner); rngs: per game, each
+    player's numpy Generator (a stalled round's random discards); points: 13 card values for the
+    bots' tie-breaks. Runs without the GIL but for each deal's and reshuffle's seed."""
     cdef TTRun run
     cdef TTTable *t = NULL
     cdef Py_ssize_t i, n = seeds.shape[0]
     cdef int status = 0, p, players = len(bots)
+    cdef bitgen_t **gens = NULL
+    if len(rngs) != n or any(len(r) != players for r in rngs):
+        raise ValueError("need a generator per player per game")
     if deck.shape[0] != 52 or not 2 <= players <= T_MAX_PLAYERS or len(points) != 13 or not 1 <= decks <= 3:
         raise ValueError("need a 52-card deck, 2 to 8 bots, 13 points and 1 to 3 decks")
     if players * 13 + 1 > 52 * decks:
@@ -356,11 +385,19 @@ def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, points, in
     run.memo_wild = -2
     try:
         t = <TTTable *>malloc(sizeof(TTTable))
-        if t == NULL or _rows_init(&run.rows, 5, n * 11 * players) or _table_init(&run.table, 1 << 12):
+        gens = <bitgen_t **>malloc(max(n, 1) * players * sizeof(bitgen_t *))
+        if (t == NULL or gens == NULL or _rows_init(&run.rows, 5, n * 11 * players)
+                or _table_init(&run.table, 1 << 12)):
             raise MemoryError("no memory for the games")
+        for i in range(n):
+            for p in range(players):
+                gens[i * players + p] = <bitgen_t *>PyCapsule_GetPointer(rngs[i][p].bit_generator.capsule,
+                                                                         "BitGenerator")
         t.players, t.decks = players, decks
         with nogil:
             for i in range(n):
+                for p in range(players):
+                    run.rngs[p] = gens[i * players + p]
                 status = _tt_game(kernel, &run, t, seeds[i], first_game + i, &deck[0])
                 if status:
                     break
@@ -372,5 +409,6 @@ def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, points, in
         return _rows_array(&run.rows)
     finally:
         free(t)
+        free(gens)
         free(run.rows.data)
         free(run.table.slots)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import rummylab
+from rummylab.backend import play_loops
 from rummylab.gin import bots as gin_bots
 from rummylab.gin import game as gin
 from rummylab.gin import three_handed as th
@@ -112,3 +113,40 @@ def test_indian_pairings_finish(pair: tuple[str, str]) -> None:
             hist, lambda s, p: loser_count(s.rules.kernel(), *masks(s.hands[p]), s.wild_rank, s.rules),
             lambda s, c: c.is_joker or c.rank == s.wild_rank, ("draw_discard",), dict(enumerate(pair)))
     assert pair == ("random", "random") or takes > 0
+
+
+# -- ten thousand games of every pairing, in the compiled loop (it stops a hand or round that
+# goes on for 100,000 actions with a RuntimeError naming the game and its seed) -------------
+
+needs_loop = pytest.mark.skipif(play_loops() is None, reason="the compiled loop plays 10,000 games a pairing")
+
+
+@pytest.mark.once
+@needs_loop
+@pytest.mark.parametrize("pair", list(itertools.combinations_with_replacement(["random", "greedy", "strong"], 2)))
+def test_ten_thousand_gin_games_of_every_pairing_end(pair: tuple[str, str]) -> None:
+    import polars as pl
+
+    df = gin_bots.simulate(10_000, pair, seed=17)
+    assert df["game"].n_unique() == 10_000
+    won = df.drop_nulls("winner").group_by("game", "winner").agg(pl.col("points").sum())
+    assert won.group_by("game").agg(pl.col("points").max())["points"].min() >= gin.DEFAULT.target
+
+
+@pytest.mark.once
+@needs_loop
+@pytest.mark.parametrize("trio", [("greedy",) * 3, ("strong",) * 3, ("random",) * 3, ("random", "greedy", "strong")])
+def test_ten_thousand_three_handed_games_of_every_kind_of_table_end(trio: tuple[str, ...]) -> None:
+    df = th.simulate(10_000, trio, seed=18)
+    assert df["game"].n_unique() == 10_000 and df["winner"].null_count() == 0
+
+
+@pytest.mark.once
+@needs_loop
+@pytest.mark.parametrize(("pair", "games"), [(("greedy", "greedy"), 10_000), (("planner", "greedy"), 1_000),
+                                             (("planner", "planner"), 300)])
+def test_thousands_of_three_thirteen_games_end(pair: tuple[str, str], games: int) -> None:
+    """Ten thousand greedy games (one of them, game 435, stalled for ever before the stalled-round
+    rule); the planner (about 80 games a second) plays fewer here."""
+    df = tt_bots.simulate(games, pair, seed=19)
+    assert df.height == games * 11 * 2 and df.filter(df["round"] == 11)["winner"].any()

@@ -20,9 +20,17 @@ from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Actio
 _DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
 
 
+STALLED = 2
+"""A round is stalled once the stock has been rebuilt from the discard pile this many times:
+then a bot that drew from the stock throws a random natural card half the time, so that no
+round goes on for ever (best-penalty play alone can circle: two hands each needing the cards
+the other keeps). Rounds of ordinary play never get there."""
+
+
 class GreedyBot:
     """Takes the discard when it lowers its penalty, goes out when it can, else discards the
-    card whose loss costs least (the highest such card)."""
+    card whose loss costs least (the highest such card); in a stalled round (``STALLED``) it
+    sometimes throws a random natural card instead."""
 
     name = "greedy"
     keeps_wilds = False
@@ -71,6 +79,9 @@ class GreedyBot:
         ranked = self.best_discards(state, hand)
         if state.went_out is None and ranked[0][0] == 0:
             return Action(Kind.GO_OUT, ranked[0][1])
+        if state.reshuffles >= STALLED and state.taken is None and self.rng.random() < 0.5:
+            naturals = sorted({c for c in hand if c.rank != state.wild_rank}) or sorted(set(hand))
+            return Action(Kind.DISCARD, naturals[int(self.rng.integers(len(naturals)))])
         return Action(Kind.DISCARD, self.choose(state, self.paying(state, hand, ranked)))
 
     def paying(self, state: State, hand: Sequence[Card], ranked: list[tuple[int, Card]]) -> list[tuple[int, Card]]:
@@ -160,15 +171,23 @@ def play_engine(seeds: Sequence[int], players: Sequence[Sequence[GreedyBot]], ru
     return np.array(rows, dtype=np.int64).reshape(-1, len(ROUND_COLUMNS))
 
 
-def play_chunk(names: Sequence[str], seeds: np.ndarray, rules: Rules, start: int, stop: int) -> np.ndarray:
+def game_rngs(bot_seeds: Sequence[int], game: int) -> list[np.random.Generator]:
+    """Each seat's generator for one game (a stalled round's random discards): seeded by the
+    seat's seed and the game number, so a game plays the same in any chunk or process."""
+    return [np.random.default_rng((s, game)) for s in bot_seeds]
+
+
+def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, start: int,
+               stop: int) -> np.ndarray:
     """Games start..stop of a simulation of named bots (the compiled loop when it is built)."""
+    rngs = [game_rngs(bot_seeds, g) for g in range(start, stop)]
     loops = play_loops()
     if loops is not None:
         return loops.play_thirteen(  # type: ignore[no-any-return]
             rules.kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64), [BOT_CODES[n] for n in names],
-            rules.points, rules.deck_count(len(names)), _DECK_BITS, start)
-    bots = [make_bot(n, 0) for n in names]
-    return play_engine(seeds[start:stop].tolist(), [bots] * (stop - start), rules, start)
+            rngs, rules.points, rules.deck_count(len(names)), _DECK_BITS, start)
+    players = [[make_bot(n, r) for n, r in zip(names, seats, strict=True)] for seats in rngs]
+    return play_engine(seeds[start:stop].tolist(), players, rules, start)
 
 
 def simulate(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
@@ -192,13 +211,11 @@ def simulate(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"
     if len(bots) * 13 + 1 > 52 * decks:
         raise ValueError(f"{len(bots)} players need more than {decks} deck(s) for round 11")
     rng = rng_from(seed)
-    for b in bots:
-        if isinstance(b, str):
-            rng.integers(2**32)  # each named bot's seed, as before (the bots draw nothing)
+    bot_seeds = [int(rng.integers(2**32)) if isinstance(b, str) else 0 for b in bots]
     seeds = rng.integers(2**31, size=n_games)
     names = [b if isinstance(b, str) else b.name for b in bots]
     if all(isinstance(b, str) for b in bots):
-        task = functools.partial(play_chunk, tuple(names), seeds, rules)
+        task = functools.partial(play_chunk, tuple(names), tuple(bot_seeds), seeds, rules)
         parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress, chunk=200)
     else:
         if scheduler is not None:
