@@ -204,4 +204,6 @@ cdef object _rows_array(Rows *r):
 
 
 include "_play_gin.pxi"
+include "_play_gin_score.pxi"
+include "_play_box.pxi"
 include "_play_thirteen.pxi"

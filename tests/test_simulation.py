@@ -122,6 +122,8 @@ def test_dask_plays_the_same_games() -> None:
     assert on_dask.equals(local)
 
 
+@pytest.mark.once
+@needs_compiled
 def test_bot_options_play_in_the_loop_and_other_objects_on_the_engine() -> None:
     """Greedy and strong bots with options (a knocking threshold, a first-upcard policy) play in
     the compiled loop, the same games as on the engine; a random bot object plays on the engine."""

@@ -291,9 +291,13 @@ def spec_bot(spec: BotSpec, rng: np.random.Generator | None = None) -> Bot:
     return BOTS[name](0, knock_at=knock_at, first_upcard=first_upcard)  # type: ignore[call-arg]
 
 
-def loop_options(specs: Sequence[BotSpec]) -> dict[str, Any]:
-    """The compiled loop's per-seat bot options."""
-    return {"knock_at": [s[1] for s in specs], "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs]}
+def loop_options(specs: Sequence[BotSpec], rules: Rules) -> dict[str, Any]:
+    """The compiled loop's arguments for these rules and each seat's bot options."""
+    return {"gin_bonus": rules.gin_bonus, "undercut_bonus": rules.undercut_bonus,
+            "big_gin_bonus": -1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
+            "undercut_on_tie": rules.undercut_on_tie, "knock_limit": rules.knock_limit, "target": rules.target,
+            "dead_hand_stock": rules.dead_hand_stock,
+            "knock_at": [s[1] for s in specs], "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs]}
 
 
 def play_chunk(specs: Sequence[BotSpec], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
@@ -305,11 +309,8 @@ def play_chunk(specs: Sequence[BotSpec], bot_seeds: Sequence[int], seeds: np.nda
     if loops is not None:
         return loops.play_gin(  # type: ignore[no-any-return]
             gin_kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64),
-            [BOT_CODES[n] for n in names], rngs, _DECK_BITS, gin_bonus=rules.gin_bonus,
-            undercut_bonus=rules.undercut_bonus,
-            big_gin_bonus=-1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
-            undercut_on_tie=rules.undercut_on_tie, knock_limit=rules.knock_limit, target=rules.target,
-            dead_hand_stock=rules.dead_hand_stock, trace=trace, first_game=start, **loop_options(specs))
+            [BOT_CODES[n] for n in names], rngs, _DECK_BITS, trace=trace, first_game=start,
+            **loop_options(specs, rules))
     fixed = {s: spec_bot(s) for s in specs if s[0] != "random"}
     players = [[spec_bot(s, r) if r is not None else fixed[s] for s, r in zip(specs, pair, strict=True)]
                for pair in rngs]
@@ -337,39 +338,50 @@ def trace(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rules:
     return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=True)[1]
 
 
-def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLike, scheduler: str | None,
-            workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
-    import polars as pl
-
+def play_all(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLike, *, chunk: Any, engine: Any,
+             width: int, scheduler: str | None, workers: int | None, progress: bool,
+             trace: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """A simulation's games as rows (hands of ``width`` columns, and turns with ``trace``): the
+    bot names checked, the seeds drawn from ``seed``, named bots (and greedy or strong bots with
+    options) played in chunks by ``chunk``, any other bot objects by ``engine`` in this process."""
     check_count("n_games", n_games)
-    rules = single_game_rules(rules)
-    if len(bots) != 2:
-        raise ValueError(f"bots={bots!r}: gin needs two players")
     for b in bots:
         if isinstance(b, str) and b not in BOTS:
             raise ValueError(f"unknown bot {b!r}: choose from {', '.join(BOTS)}")
     rng = rng_from(seed)
     bot_seeds = [int(rng.integers(2**32)) if isinstance(b, str) else 0 for b in bots]
     seeds = rng.integers(2**31, size=n_games)
-    names = tuple(b if isinstance(b, str) else b.name for b in bots)
     specs = [bot_spec(b) for b in bots]
     if all(s is not None for s in specs):
-        task = functools.partial(play_chunk, tuple(s for s in specs if s), tuple(bot_seeds), seeds, rules, trace)
+        task = functools.partial(chunk, tuple(s for s in specs if s), tuple(bot_seeds), seeds, rules, trace)
         parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress)
     else:
         if scheduler is not None:
             raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
-        parts = [play_engine(seeds.tolist(), [bots] * n_games, rules, 0, trace)]  # type: ignore[list-item]
-    hands = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, len(HAND_COLUMNS)), np.int64)
+        parts = [engine(seeds.tolist(), [bots] * n_games, rules, 0, trace)]
+    hands = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, width), np.int64)
+    if not trace:
+        return hands, None
+    return hands, np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, len(TURN_COLUMNS)), np.int64)
+
+
+def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLike, scheduler: str | None,
+            workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
+    import polars as pl
+
+    rules = single_game_rules(rules)
+    if len(bots) != 2:
+        raise ValueError(f"bots={bots!r}: gin needs two players")
+    hands, turns = play_all(n_games, bots, rules, seed, chunk=play_chunk, engine=play_engine,
+                            width=len(HAND_COLUMNS), scheduler=scheduler, workers=workers, progress=progress,
+                            trace=trace)
+    names = tuple(b if isinstance(b, str) else b.name for b in bots)
     df = pl.DataFrame(hands, schema=list(HAND_COLUMNS), orient="row").with_columns(
         winner=pl.when(pl.col("winner") >= 0).then(pl.col("winner")).cast(pl.Int8),
         kind=pl.col("kind").replace_strict(list(range(len(ENDS))), list(ENDS), return_dtype=pl.Utf8),
         knocker=pl.when(pl.col("knocker") >= 0).then(pl.col("knocker")).cast(pl.Int8),
         dealer=pl.col("dealer").cast(pl.Int8), bot_0=pl.lit(names[0]), bot_1=pl.lit(names[1]))
-    if not trace:
-        return df, None
-    turns = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, len(TURN_COLUMNS)), np.int64)
-    return df, turn_frame(turns)
+    return df, None if turns is None else turn_frame(turns)
 
 
 def single_game_rules(rules: Rules) -> Rules:

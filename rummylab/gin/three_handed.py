@@ -8,7 +8,6 @@ that hand, and the end of a hand scores it and rotates the roles.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,7 +18,6 @@ import numpy as np
 from .. import play
 from ..backend import play_loops
 from ..cards import DECK, SeedLike, rng_from
-from ..simulation import check_count, run_chunks
 from . import game as g
 from .bots import Bot, make_bot
 from .game import Kind as g_kind
@@ -266,10 +264,7 @@ def play_chunk(specs: Sequence[Any], bot_seeds: Sequence[int], seeds: np.ndarray
         roles = np.array([first_roles(int(x)) for x in seeds[start:stop]], dtype=np.int64).reshape(-1, 3)
         return loops.play_box(  # type: ignore[no-any-return]
             gin_kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64), [BOT_CODES[n] for n in names],
-            rngs, roles, _DECK_BITS, gin_bonus=rules.gin_bonus, undercut_bonus=rules.undercut_bonus,
-            big_gin_bonus=-1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
-            undercut_on_tie=rules.undercut_on_tie, knock_limit=rules.knock_limit, target=rules.target,
-            dead_hand_stock=rules.dead_hand_stock, trace=trace, first_game=start, **loop_options(specs))
+            rngs, roles, _DECK_BITS, trace=trace, first_game=start, **loop_options(specs, rules))
     fixed = {s: spec_bot(s) for s in specs if s[0] != "random"}
     players = [[spec_bot(s, r) if r is not None else fixed[s] for s, r in zip(specs, trio, strict=True)]
                for trio in rngs]
@@ -298,29 +293,15 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
             workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
     import polars as pl
 
-    from .bots import BOTS, ENDS, bot_spec, turn_frame
+    from .bots import ENDS, play_all, turn_frame
 
-    check_count("n_games", n_games)
     if not isinstance(rules, Rules):
         raise ValueError(f"rules={rules!r}: three-handed gin needs rummylab.gin.Rules")
     rules.check_three_handed()
     if len(bots) != 3:
         raise ValueError(f"three-handed gin needs three bots, not {len(bots)}")
-    for b in bots:
-        if isinstance(b, str) and b not in BOTS:
-            raise ValueError(f"unknown bot {b!r}: choose from {', '.join(BOTS)}")
-    rng = rng_from(seed)
-    bot_seeds = [int(rng.integers(2**32)) if isinstance(b, str) else 0 for b in bots]
-    seeds = rng.integers(2**31, size=n_games)
-    specs = [bot_spec(b) for b in bots]
-    if all(s is not None for s in specs):
-        task = functools.partial(play_chunk, tuple(specs), tuple(bot_seeds), seeds, rules, trace)
-        parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress)
-    else:
-        if scheduler is not None:
-            raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
-        parts = [play_engine(seeds.tolist(), [bots] * n_games, rules, 0, trace)]  # type: ignore[list-item]
-    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, len(BOX_COLUMNS)), np.int64)
+    rows, turns = play_all(n_games, bots, rules, seed, chunk=play_chunk, engine=play_engine, width=len(BOX_COLUMNS),
+                           scheduler=scheduler, workers=workers, progress=progress, trace=trace)
     name = pl.col  # readability below: player indices to names
     names_of = {i: p for i, p in enumerate(PLAYERS)}
     df = pl.DataFrame(rows, schema=list(BOX_COLUMNS), orient="row")
@@ -339,8 +320,6 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
         winner=name("winner_i").replace_strict(names_of, default=None, return_dtype=pl.Utf8),
     ).select("game", "hand", "box", "captain", "sitting_out", "kind", "result", "points", "scorer", "winner",
              "turns")
-    if not trace:
+    if turns is None:
         return df, None
-    turns = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, 9), np.int64)
-    tf = turn_frame(turns).with_columns(player=name("player").replace_strict(names_of, return_dtype=pl.Utf8))
-    return df, tf
+    return df, turn_frame(turns).with_columns(player=name("player").replace_strict(names_of, return_dtype=pl.Utf8))

@@ -1,0 +1,100 @@
+# Three-handed gin "in the box" (included by _play.pyx): rummylab.gin.three_handed's game,
+# each hand a gin hand of _play_gin.pxi.
+
+cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R, GinRun *run,
+                   const uint64_t *deck, const int *bots, const int *knock_at, const int *first_upcard,
+                   bitgen_t **rngs, const int64_t *first_roles, int target) noexcept nogil:
+    """One three-handed game (rummylab.gin.three_handed.play_game): each hand is a gin hand with
+    the box in seat 0 (the box deals) and the captain in seat 1; the hand's row is replaced by
+    (game, hand, box, captain, sitting_out, kind, winning seat, points, turns)."""
+    cdef GinTable t
+    cdef int hand_no = 0, status, box = first_roles[0], captain = first_roles[1], sitter = first_roles[2]
+    cdef int winner, scorer, points
+    cdef int scores[3]
+    cdef int64_t *row
+    scores[0] = scores[1] = scores[2] = 0
+    while True:
+        with gil:
+            _gin_deal(&t, seed, hand_no, 0, deck)
+        t.scores[0] = t.scores[1] = 0
+        run.bots[0], run.bots[1] = bots[box], bots[captain]
+        run.rngs[0], run.rngs[1] = rngs[box], rngs[captain]
+        run.players[0], run.players[1] = box, captain
+        run.knock_at[0], run.knock_at[1] = knock_at[box], knock_at[captain]
+        run.first_upcard[0], run.first_upcard[1] = first_upcard[box], first_upcard[captain]
+        status = _gin_hand(k, &t, R, run, game, hand_no)
+        if status:
+            return status
+        row = run.hands.data + (run.hands.n - 1) * run.hands.width
+        winner, points = <int>row[2], <int>row[4]
+        row[2], row[3], row[4], row[5], row[6], row[7], row[8] = box, captain, sitter, row[3], winner, points, row[6]
+        if winner >= 0:
+            scorer = box if winner == 0 else captain
+            scores[scorer] += points
+        if scores[0] >= target or scores[1] >= target or scores[2] >= target:
+            return 0
+        if winner == 0:      # the box stays; the others swap
+            captain, sitter = sitter, captain
+        elif winner == 1:    # the captain takes the box, the box sits out
+            box, captain, sitter = captain, sitter, box
+        hand_no += 1
+
+
+def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int64_t[:, ::1] roles,
+             const uint64_t[::1] deck, *, int gin_bonus, int undercut_bonus, int big_gin_bonus,
+             bint undercut_on_tie, int knock_limit, int target, int dead_hand_stock,
+             knock_at=(None, None, None), first_upcard=(0, 0, 0), bint trace=False, int64_t first_game=0):
+    """Three-handed gin, one game per seed: (hands, turns) as int64 rows of BOX_COLUMNS and
+    TURN_COLUMNS (the turn's player is the player, 0-2). bots: three codes; rngs: per game, the
+    three players' Generators (None for a bot that is not random); roles: per game, the first
+    (box, captain, sitting out). Runs without the GIL but for each deal's seed."""
+    cdef GinRules R
+    cdef GinRun run
+    cdef Py_ssize_t i, n = seeds.shape[0]
+    cdef int status = 0, p
+    cdef int codes[3]
+    cdef int knocks[3]
+    cdef int uppers[3]
+    cdef bitgen_t **gens = NULL
+    if deck.shape[0] != 52 or len(bots) != 3 or len(rngs) != n or roles.shape[0] != n or roles.shape[1] != 3:
+        raise ValueError("need a 52-card deck, three bots, and three rngs and first roles per game")
+    for p in range(3):
+        codes[p] = bots[p]
+        if codes[p] not in (RANDOM, GREEDY, STRONG):
+            raise ValueError(f"bot code {bots[p]!r}: 0, 1 or 2")
+        _bot_options(&run, 0, knock_at[p], first_upcard[p])
+        knocks[p], uppers[p] = run.knock_at[0], run.first_upcard[0]
+    for i in range(n):
+        if sorted([roles[i, 0], roles[i, 1], roles[i, 2]]) != [0, 1, 2]:
+            raise ValueError(f"roles of game {first_game + i}: box, captain and sitter are players 0, 1 and 2")
+    # one hand at a time: the hand never ends the game (the scores are kept per player here)
+    R.gin_bonus, R.undercut_bonus, R.big_gin_bonus = gin_bonus, undercut_bonus, big_gin_bonus
+    R.undercut_on_tie, R.knock_limit, R.target, R.dead_hand_stock = undercut_on_tie, knock_limit, BIG, dead_hand_stock
+    run.trace = trace
+    run.hands.data = run.turns.data = NULL
+    try:
+        gens = <bitgen_t **>malloc(max(n, 1) * 3 * sizeof(bitgen_t *))
+        if gens == NULL or _rows_init(&run.hands, 10, n * 12) or (trace and _rows_init(&run.turns, 9, n * 300)):
+            raise MemoryError("no memory for the game records")
+        for i in range(n):
+            for p in range(3):
+                gens[3 * i + p] = NULL
+                if codes[p] == RANDOM:
+                    gens[3 * i + p] = <bitgen_t *>PyCapsule_GetPointer(rngs[i][p].bit_generator.capsule,
+                                                                       "BitGenerator")
+        with nogil:
+            for i in range(n):
+                status = _box_game(kernel, seeds[i], first_game + i, &R, &run, &deck[0], codes, knocks, uppers,
+                                   gens + 3 * i, &roles[i, 0], target)
+                if status:
+                    break
+        if status == -1:
+            raise MemoryError("no memory for the game records")
+        if status == -2:
+            raise RuntimeError(f"three-handed game {first_game + i} with seed {seeds[i]} did not finish: "
+                               f"a hand went on for {MAX_ACTIONS} actions")
+        return _rows_array(&run.hands)[:, :9].copy(), (_rows_array(&run.turns) if trace else None)
+    finally:
+        free(gens)
+        free(run.hands.data)
+        free(run.turns.data)
