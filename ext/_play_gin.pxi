@@ -286,7 +286,7 @@ cdef int _random_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg,
         return DRAW_STOCK if _below(bg, 2) == 0 else DRAW_DISCARD
     m = t.hands[t.to_play]
     can = m & ~t.taken
-    rest = can
+    rest = can if k._deadwood(m, True) <= R.knock_limit else 0  # no knock at all: one search says so
     while rest:
         b = _low(rest)
         rest ^= b

@@ -59,19 +59,25 @@ def roles(cards: tuple[tuple[int, int], ...], spec: IndianSpec) -> set[str]:
         return out
     wilds = [c for c in cards if c != JOKER and c[0] == spec.wild_rank]
     fixed = [c for c in cards if c != JOKER and c[0] != spec.wild_rank]
+    # what the other cards already rule out, whatever the wild cards stand for: a sequence needs
+    # one suit (and at most 13 places), a set one rank (and at most set_max_size cards)
+    may_run = n <= 13 and len({s for _, s in fixed}) <= 1
+    may_set = len({r for r, _ in fixed}) <= 1 and (spec.set_max_size is None or n <= spec.set_max_size)
+    if not (may_run or may_set):
+        return out
     for as_self in product((False, True), repeat=len(wilds)):
         naturals = fixed + [w for w, keep in zip(wilds, as_self, strict=True) if keep]
         jokers = n - len(naturals)
         if spec.max_jokers_per_group is not None and jokers > spec.max_jokers_per_group:
             continue
-        if naturals and _is_sequence(naturals, n, spec.ace_high):
+        if may_run and naturals and _is_sequence(naturals, n, spec.ace_high):
             pure = jokers == 0 and (spec.wild_natural_in_pure or not any(as_self))
             out.add("pure" if pure else "impure")
-        same_rank = len({r for r, _ in naturals}) <= 1
-        distinct = spec.set_allow_duplicate_suits or len({s for _, s in naturals}) == len(naturals)
-        fits = spec.set_max_size is None or n <= spec.set_max_size
-        if same_rank and distinct and fits and (naturals or spec.jokers_only_group):
-            out.add("set")  # a group of jokers only counts as a set
+        if may_set:
+            same_rank = len({r for r, _ in naturals}) <= 1
+            distinct = spec.set_allow_duplicate_suits or len({s for _, s in naturals}) == len(naturals)
+            if same_rank and distinct and (naturals or spec.jokers_only_group):
+                out.add("set")  # a group of jokers only counts as a set
     return out
 
 
