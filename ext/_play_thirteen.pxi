@@ -22,6 +22,8 @@ DEF T_MAX_CARDS = 156
 DEF T_MAX_ACTIONS = 200000   # per round; the bots never cycle, so reaching it is a bug
 
 ROUND_COLUMNS = ("game", "round", "player", "penalty", "went_out")
+THIRTEEN_TURN_COLUMNS = ("game", "round", "turn", "player", "action", "card", "penalty_before", "penalty_after",
+                         "stock_left")
 
 
 cdef struct TTTable:
@@ -52,6 +54,8 @@ cdef struct TTRun:
     Table table
     int memo_wild           # the wild rank of the memo's states (-2: none yet)
     Rows rows
+    bint trace
+    Rows turns
 
 
 cdef inline int _tt_pen(WildKernel k, TTRun *run, uint64_t o, uint64_t t2, uint64_t t3, int wild) noexcept nogil:
@@ -283,6 +287,25 @@ cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept 
     return T_DISCARD_CARD
 
 
+cdef int _tt_hand_pen(WildKernel k, TTRun *run, TTTable *t, int p) noexcept nogil:
+    """A hand's penalty; with a drawn card (round + 3 cards) after its best discard."""
+    cdef int w = t.round_no + 1, best, v
+    cdef uint64_t rest = t.once[p], bit, a, b, c
+    if __builtin_popcountll(t.once[p]) + __builtin_popcountll(t.twice[p]) + __builtin_popcountll(t.thrice[p]) \
+            != t.round_no + 3:
+        return _tt_pen(k, run, t.once[p], t.twice[p], t.thrice[p], w)
+    best = 1 << 29
+    while rest:
+        bit = _low(rest)
+        rest ^= bit
+        a, b, c = t.once[p], t.twice[p], t.thrice[p]
+        _remove(&a, &b, &c, bit)
+        v = _tt_pen(k, run, a, b, c, w)
+        if v < best:
+            best = v
+    return best
+
+
 cdef int _tt_score(WildKernel k, TTRun *run, TTTable *t, int64_t game) noexcept nogil:
     cdef int p, pen
     cdef int64_t *row
@@ -300,8 +323,10 @@ cdef int _tt_score(WildKernel k, TTRun *run, TTTable *t, int64_t game) noexcept 
 cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t game,
                   const uint64_t *deck) noexcept nogil:
     """One game of 11 rounds: 0, or -1 (out of memory), -2 (a round that does not end)."""
-    cdef int action, me, steps, p
+    cdef int action, me, steps, p, turn, before = 0
+    cdef bint last
     cdef uint64_t card, a, b, c
+    cdef int64_t *row
     with gil:
         t.dealer = _first_thirteen_dealer(seed, t.players)
         _tt_deal(t, seed, 1, t.dealer, deck)
@@ -309,10 +334,14 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
         t.scores[p] = 0
     while True:
         steps = 0
+        turn = 0
         while t.phase == T_DRAW or t.phase == T_DISCARD:
             me = t.to_play
             action = _tt_act(k, run, t, &card)
+            if run.trace:
+                before = _tt_hand_pen(k, run, t, me)
             a, b, c = t.once[me], t.twice[me], t.thrice[me]
+            last = False
             if action == T_DRAW_STOCK:
                 if t.n_stock == 0:
                     with gil:
@@ -336,12 +365,21 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
                     t.went_out, t.final_turns = me, t.players - 1
                 elif t.went_out >= 0:
                     t.final_turns -= 1
-                    if t.final_turns == 0:
-                        t.once[me], t.twice[me], t.thrice[me] = a, b, c
-                        if _tt_score(k, run, t, game):
-                            return -1
-                        break
+                    last = t.final_turns == 0
             t.once[me], t.twice[me], t.thrice[me] = a, b, c
+            if run.trace:
+                row = _rows_add(&run.turns)
+                if row == NULL:
+                    return -1
+                row[0], row[1], row[2], row[3], row[4] = game, t.round_no, turn, me, action
+                row[5] = __builtin_ctzll(card) if card else -1
+                row[6], row[7], row[8] = before, _tt_hand_pen(k, run, t, me), t.n_stock
+            if action == T_DISCARD_CARD or action == T_GO_OUT:
+                turn += 1
+            if last:
+                if _tt_score(k, run, t, game):
+                    return -1
+                break
             steps += 1
             if steps > T_MAX_ACTIONS:
                 return -2
@@ -358,9 +396,9 @@ cdef int _first_thirteen_dealer(uint64_t seed, int players) except -1:
 
 
 def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, points, int decks,
-                  const uint64_t[::1] deck, int64_t first_game=0):
-    """Three Thirteen, one game of 11 rounds per seed: int64 rows of ROUND_COLUMNS (one per
-    player per round). bots: a code per player (0 greedy, 1 planner); rngs: per game, each
+                  const uint64_t[::1] deck, int64_t first_game=0, bint trace=False):
+    """Three Thirteen, one game of 11 rounds per seed: (rounds, turns), int64 rows of
+    ROUND_COLUMNS (one per player per round) and, with ``trace``, THIRTEEN_TURN_COLUMNS. bots: a code per player (0 greedy, 1 planner); rngs: per game, each
     player's numpy Generator (a stalled round's random discards); points: 13 card values for the
     bots' tie-breaks. Runs without the GIL but for each deal's and reshuffle's seed."""
     cdef TTRun run
@@ -380,14 +418,15 @@ def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, poin
             raise ValueError(f"bot code {bots[p]!r}: 0 (greedy) or 1 (planner)")
     for p in range(13):
         run.points[p] = points[p]
-    run.rows.data = NULL
+    run.rows.data = run.turns.data = NULL
+    run.trace = trace
     run.table.slots = NULL
     run.memo_wild = -2
     try:
         t = <TTTable *>malloc(sizeof(TTTable))
         gens = <bitgen_t **>malloc(max(n, 1) * players * sizeof(bitgen_t *))
         if (t == NULL or gens == NULL or _rows_init(&run.rows, 5, n * 11 * players)
-                or _table_init(&run.table, 1 << 12)):
+                or (trace and _rows_init(&run.turns, 9, n * 200 * players)) or _table_init(&run.table, 1 << 12)):
             raise MemoryError("no memory for the games")
         for i in range(n):
             for p in range(players):
@@ -406,9 +445,10 @@ def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, poin
         if status == -2:
             raise RuntimeError(f"Three Thirteen game {first_game + i} with seed {seeds[i]} did not finish: "
                                f"a round went on for {T_MAX_ACTIONS} actions")
-        return _rows_array(&run.rows)
+        return _rows_array(&run.rows), (_rows_array(&run.turns) if trace else None)
     finally:
         free(t)
         free(gens)
         free(run.rows.data)
+        free(run.turns.data)
         free(run.table.slots)

@@ -16,4 +16,5 @@ from .gin.three_handed import (  # noqa: F401
     replay,
     simulate,
     sitter_advice,
+    trace,
 )

@@ -62,6 +62,9 @@ def roles(cards: tuple[tuple[int, int], ...], spec: IndianSpec) -> set[str]:
     # what the other cards already rule out, whatever the wild cards stand for: a sequence needs
     # one suit (and at most 13 places), a set one rank (and at most set_max_size cards)
     may_run = n <= 13 and len({s for _, s in fixed}) <= 1
+    if may_run and fixed:  # more naturals never fit n places where these do not
+        low = [r for r, _ in fixed]
+        may_run = _fits_line(low, n, 12) or (spec.ace_high and _fits_line([13 if r == 0 else r for r in low], n, 13))
     may_set = len({r for r, _ in fixed}) <= 1 and (spec.set_max_size is None or n <= spec.set_max_size)
     if not (may_run or may_set):
         return out

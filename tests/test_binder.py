@@ -32,7 +32,7 @@ def test_binder_build_and_lessons(tmp_path: Path) -> None:
     run([sys.executable, "-m", "venv", str(venv)], tmp_path, env)
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
     env["VIRTUAL_ENV"] = str(venv)
-    env.update(RUMMYLAB_N="1000", RUMMYLAB_SEED="2026", JUPYTER_CONFIG_DIR=str(tmp_path / "jcfg"),
+    env.update(RUMMYLAB_N="300", RUMMYLAB_SEED="2026", JUPYTER_CONFIG_DIR=str(tmp_path / "jcfg"),
                JUPYTER_DATA_DIR=str(tmp_path / "jdata"), JUPYTER_RUNTIME_DIR=str(tmp_path / "jrun"))
     # --no-compile: only what the lessons import gets byte-compiled, when imported
     run([str(venv / "bin" / "pip"), "install", "--quiet", "--no-compile", "-r", "binder/requirements.txt"], repo, env)

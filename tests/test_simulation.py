@@ -80,13 +80,14 @@ THIRTEEN_TABLES = [  # greedy plays 1,000 games; the planner (slow on the engine
                          ids=lambda p: "-".join(p) if isinstance(p, tuple) else "")
 def test_compiled_thirteen_loop_plays_the_engines_games(names: tuple[str, ...], rules: three_thirteen.Rules,
                                                         n: int) -> None:
-    """Every round's penalties and who went out: any divergence in any action would show there
-    within a round or two (the deals that follow depend on nothing else, the penalties on all)."""
-    rows = tt_bots.simulate(n, names, rules, seed=8)
+    """Every action of every turn (the full history) and every round's penalties are the engine's."""
+    args = (n, names, rules, 8, None, None, False)
+    rounds, turns = tt_bots._frames(*args, trace=True)  # type: ignore[arg-type]
     with mock.patch.object(tt_bots, "play_loops", lambda: None):
-        engine = tt_bots.simulate(n, names, rules, seed=8)
-    assert rows.height == n * 11 * len(names)
-    assert rows.equals(engine)
+        e_rounds, e_turns = tt_bots._frames(*args, trace=True)  # type: ignore[arg-type]
+    assert rounds.height == n * 11 * len(names) and turns.height > rounds.height
+    assert turns.equals(e_turns)
+    assert rounds.equals(e_rounds)
 
 
 @pytest.mark.once

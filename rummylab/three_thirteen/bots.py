@@ -149,26 +149,52 @@ def play_game(bots: Sequence[GreedyBot], rules: Rules = DEFAULT, seed: int = 0,
 BOT_CODES = {"greedy": 0, "planner": 1}
 """The bots as the compiled loop numbers them."""
 ROUND_COLUMNS = ("game", "round", "player", "penalty", "went_out")
+TURN_COLUMNS = ("game", "round", "turn", "player", "action", "card", "penalty_before", "penalty_after",
+                "stock_left")
+ACTIONS = (Kind.DRAW_STOCK, Kind.DRAW_DISCARD, Kind.DISCARD, Kind.GO_OUT)
+"""The actions of a turn, as the compiled loop numbers them."""
+
+
+def hand_penalty(state: State, player: int) -> int:
+    """A hand's penalty; with a drawn card (round + 3 cards) after its best discard."""
+    hand, k, w = state.hands[player], state.rules.kernel(), state.wild_rank
+    masks = deck_masks(hand)[:3]
+    if len(hand) != state.round_no + 3:
+        return penalty_of_masks(k, masks, w)
+    return min(penalty_of_masks(k, _remove(masks, c.bit), w) for c in set(hand))
 
 
 def play_engine(seeds: Sequence[int], players: Sequence[Sequence[GreedyBot]], rules: Rules,
-                first_game: int = 0) -> np.ndarray:
+                first_game: int = 0, trace: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
     """Games played by the Python engine, one per seed with its players: int64 rows of
-    ROUND_COLUMNS, one per player per round."""
+    ROUND_COLUMNS, one per player per round, and with ``trace`` rows of TURN_COLUMNS."""
     rows: list[tuple[int, ...]] = []
+    turns: list[tuple[int, ...]] = []
     for i, (seed, bots) in enumerate(zip(seeds, players, strict=True)):
         state = new_game(len(bots), rules, int(seed))
+        turn = 0
         for _ in range(200_000 * 11):
             if state.phase is Phase.GAME_OVER:
                 break
-            after = GAME.apply(state, bots[state.to_play].act(state))
+            action = bots[state.to_play].act(state)
+            after = GAME.apply(state, action)
+            if action.kind is Kind.NEXT_ROUND:
+                turn = 0
+            else:
+                me = state.to_play
+                if trace:
+                    turns.append((first_game + i, state.round_no, turn, me, ACTIONS.index(action.kind),
+                                  action.card.bit.bit_length() - 1 if action.card else -1, hand_penalty(state, me),
+                                  hand_penalty(after, me), len(after.stock)))
+                turn += action.kind in (Kind.DISCARD, Kind.GO_OUT)
             if after.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and state.phase is Phase.DISCARD:
                 rows.extend((first_game + i, after.round_no, p, pen, int(p == after.went_out))
                             for p, pen in enumerate(after.round_scores[-1]))
             state = after
         else:
             raise RuntimeError(f"Three Thirteen game with seed {seed} did not finish")
-    return np.array(rows, dtype=np.int64).reshape(-1, len(ROUND_COLUMNS))
+    return (np.array(rows, dtype=np.int64).reshape(-1, len(ROUND_COLUMNS)),
+            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
 
 
 def game_rngs(bot_seeds: Sequence[int], game: int) -> list[np.random.Generator]:
@@ -177,17 +203,17 @@ def game_rngs(bot_seeds: Sequence[int], game: int) -> list[np.random.Generator]:
     return [np.random.default_rng((s, game)) for s in bot_seeds]
 
 
-def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, start: int,
-               stop: int) -> np.ndarray:
+def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
+               start: int, stop: int) -> tuple[np.ndarray, np.ndarray | None]:
     """Games start..stop of a simulation of named bots (the compiled loop when it is built)."""
     rngs = [game_rngs(bot_seeds, g) for g in range(start, stop)]
     loops = play_loops()
     if loops is not None:
         return loops.play_thirteen(  # type: ignore[no-any-return]
             rules.kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64), [BOT_CODES[n] for n in names],
-            rngs, rules.points, rules.deck_count(len(names)), _DECK_BITS, start)
+            rngs, rules.points, rules.deck_count(len(names)), _DECK_BITS, start, trace)
     players = [[make_bot(n, r) for n, r in zip(names, seats, strict=True)] for seats in rngs]
-    return play_engine(seeds[start:stop].tolist(), players, rules, start)
+    return play_engine(seeds[start:stop].tolist(), players, rules, start, trace)
 
 
 def simulate(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
@@ -197,6 +223,20 @@ def simulate(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"
 
     Named bots play in the compiled loop when it is built, in chunks, on Dask with ``scheduler``
     (see ``rummylab.gin.bots.simulate``); bot objects play in this process on the engine."""
+    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=False)[0]
+
+
+def trace(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
+          seed: SeedLike = 0, *, scheduler: str | None = None, workers: int | None = None,
+          progress: bool = False) -> Any:
+    """The turns of the games ``simulate`` plays with the same arguments: one row per action
+    (game, round, turn, player, action, card, penalty before and after, stock left); a hand
+    holding its drawn card is counted after its best discard."""
+    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=True)[1]
+
+
+def _frames(n_games: int, bots: Sequence[str | GreedyBot], rules: Rules, seed: SeedLike, scheduler: str | None,
+            workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
     import polars as pl
 
     check_count("n_games", n_games)
@@ -215,18 +255,25 @@ def simulate(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"
     seeds = rng.integers(2**31, size=n_games)
     names = [b if isinstance(b, str) else b.name for b in bots]
     if all(isinstance(b, str) for b in bots):
-        task = functools.partial(play_chunk, tuple(names), tuple(bot_seeds), seeds, rules)
+        task = functools.partial(play_chunk, tuple(names), tuple(bot_seeds), seeds, rules, trace)
         parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress, chunk=200)
     else:
         if scheduler is not None:
             raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
-        parts = [play_engine(seeds.tolist(), [bots] * n_games, rules)]  # type: ignore[list-item]
-    rows = np.concatenate(parts) if parts else np.zeros((0, len(ROUND_COLUMNS)), np.int64)
+        parts = [play_engine(seeds.tolist(), [bots] * n_games, rules, 0, trace)]  # type: ignore[list-item]
+    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, len(ROUND_COLUMNS)), np.int64)
     df = pl.DataFrame(rows, schema=list(ROUND_COLUMNS), orient="row")
     df = df.with_columns(total=pl.col("penalty").cum_sum().over("game", "player", order_by="round"))
-    last = df.filter(pl.col("round") == 11)
-    low = last.group_by("game").agg(low=pl.col("total").min())
-    return df.join(low, on="game", how="left").select(
+    low = df.filter(pl.col("round") == 11).group_by("game").agg(low=pl.col("total").min())
+    df = df.join(low, on="game", how="left").select(
         "game", "round", "player", bot=pl.col("player").replace_strict(dict(enumerate(names)), return_dtype=pl.Utf8),
         penalty="penalty", total="total", winner=(pl.col("round") == 11) & (pl.col("total") == pl.col("low")),
         went_out=pl.col("went_out").cast(pl.Boolean))
+    if not trace:
+        return df, None
+    turns = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, len(TURN_COLUMNS)), np.int64)
+    card_of = {c.bit.bit_length() - 1: str(c) for c in DECK}
+    tf = pl.DataFrame(turns, schema=list(TURN_COLUMNS), orient="row").with_columns(
+        action=pl.col("action").replace_strict(dict(enumerate(a.value for a in ACTIONS)), return_dtype=pl.Utf8),
+        card=pl.col("card").replace_strict(card_of, default=None, return_dtype=pl.Utf8))
+    return df, tf
