@@ -116,8 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "brief (Indian)")
     sm.add_argument("--players", type=int, default=2, help="Indian rummy: players at the table")
     sm.add_argument("--seed", type=int, default=0)
-    sm.add_argument("--workers", type=int, default=1, help="gin games: worker processes (over 1: a local Dask cluster)")
-    sm.add_argument("--scheduler", default=None, help="gin games: a Dask scheduler's address instead")
+    sm.add_argument("--workers", type=int, default=1,
+                    help="worker processes (over 1: a local Dask cluster on 127.0.0.1)")
+    sm.add_argument("--scheduler", default=None, help="a Dask scheduler's address instead")
     sm.add_argument("--out", default=None, help="write the rows to this .parquet (or .csv) file")
     sm.add_argument("--no-progress", action="store_true", help="no progress bar")
     sm.set_defaults(run=_simulate)
@@ -145,8 +146,6 @@ def _simulate(args: argparse.Namespace) -> str:
     names = args.bots.split(",") if args.bots else ["greedy"] * seats
     if args.workers < 1:
         raise ValueError(f"--workers {args.workers}: at least 1")
-    if (args.workers > 1 or args.scheduler) and not family.startswith("gin"):
-        raise ValueError(f"--workers and --scheduler run gin games; {family} plays in this process")
     scheduler = args.scheduler or ("dask" if args.workers > 1 else None)
     t = time.perf_counter()
     if family == "gin":
@@ -165,12 +164,14 @@ def _simulate(args: argparse.Namespace) -> str:
         from .three_thirteen import bots as tt_bots
 
         def play(n: int) -> Any:
-            return tt_bots.simulate(n, names, rules, args.seed)
+            return tt_bots.simulate(n, names, rules, args.seed, scheduler=scheduler, workers=args.workers,
+                                    progress=not args.no_progress)
     else:
         from .indian import bots as indian_bots
 
         def play(n: int) -> Any:
-            return indian_bots.simulate(n, players=args.players, bots=names, seed=args.seed, rules=rules)
+            return indian_bots.simulate(n, players=args.players, bots=names, seed=args.seed, rules=rules,
+                                        scheduler=scheduler, workers=args.workers, progress=not args.no_progress)
     if args.hands is not None:
         if args.hands < 0:
             raise ValueError(f"--hands {args.hands}: a non-negative number")

@@ -157,3 +157,16 @@ def test_bad_arguments_are_named(kwargs: dict, message: str) -> None:
     args = {"n_games": 2, **kwargs}
     with pytest.raises(ValueError, match=message.replace("(", r"\(")):
         gin_bots.simulate(**args)
+
+
+def test_indian_games_play_the_same_in_any_chunk() -> None:
+    """Indian rummy plays on the engine; each game is seeded by its number, so chunks (and Dask,
+    which runs them through the same driver as gin) change nothing."""
+    from rummylab.indian import DEFAULT as INDIAN
+    from rummylab.indian import bots as indian_bots
+
+    args = (("greedy", "random"), 2, 101, 5, INDIAN, None)
+    whole = indian_bots.play_games(*args, 0, 4)
+    assert whole == indian_bots.play_games(*args, 0, 1) + indian_bots.play_games(*args, 1, 4)
+    with pytest.raises(ValueError, match="scheduler=3"):
+        indian_bots.simulate(2, scheduler=3)  # type: ignore[arg-type]

@@ -148,13 +148,36 @@ def play(state: State, bots: Sequence[Any], max_actions: int = 20_000) -> State:
 BOTS = {"greedy": GreedyBot, "random": RandomBot}
 
 
+def play_games(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
+               start: int, stop: int) -> list[dict[str, int]]:
+    """Games start..stop of a simulation: one row each (every game is seeded by its number)."""
+    rows = []
+    for g in range(start, stop):
+        table = [BOTS[k](seed=seed * 7919 + g * 31 + i) for i, k in enumerate(kinds)]
+        first = (new_game(players, rules, seed * 100_003 + g, pool=None, deals=deals) if deals
+                 else new_game(players, rules, seed * 100_003 + g, pool=pool))
+        final = play(first, table)
+        winner = final.game_winner
+        rows.append({"game": g, "deals": final.deal_no, "winner": -1 if winner is None else winner,
+                     **{f"score_{p}": final.scores[p] for p in range(players)},
+                     **({f"chips_{p}": final.chips[p] for p in range(players)} if deals else {})})
+    return rows
+
+
 def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
-             seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None) -> Any:
+             seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None, *, scheduler: str | None = None,
+             workers: int | None = None, progress: bool = False) -> Any:
     """Play seeded games between bots ("greedy" or "random"); one row per game, as polars.
 
     ``pool`` 101 or 201 (pool rummy) or None (points rummy, one deal); ``deals`` 2, 3 or 6 plays
-    deals rummy instead (then ``pool`` is not used). Chips columns come with deals rummy."""
+    deals rummy instead (then ``pool`` is not used). Chips columns come with deals rummy. Games
+    play in chunks, on a Dask cluster with ``scheduler="dask"`` (``workers`` processes on
+    127.0.0.1) or a scheduler's address: the same games either way."""
+    import functools
+
     import polars as pl
+
+    from ..simulation import run_chunks
 
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ValueError(f"games={games!r}: a whole number >= 0")
@@ -164,14 +187,6 @@ def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequenc
     for k in kinds:
         if k not in BOTS:
             raise ValueError(f"unknown bot {k!r}: one of {', '.join(BOTS)}")
-    rows = []
-    for g in range(games):
-        table = [BOTS[k](seed=seed * 7919 + g * 31 + i) for i, k in enumerate(kinds)]
-        start = (new_game(players, rules, seed * 100_003 + g, pool=None, deals=deals) if deals
-                 else new_game(players, rules, seed * 100_003 + g, pool=pool))
-        final = play(start, table)
-        winner = final.game_winner
-        rows.append({"game": g, "deals": final.deal_no, "winner": -1 if winner is None else winner,
-                     **{f"score_{p}": final.scores[p] for p in range(players)},
-                     **({f"chips_{p}": final.chips[p] for p in range(players)} if deals else {})})
-    return pl.DataFrame(rows)
+    task = functools.partial(play_games, tuple(kinds), players, pool, seed, rules, deals)
+    parts = run_chunks(task, games, scheduler=scheduler, workers=workers, progress=progress, chunk=20)
+    return pl.DataFrame([row for part in parts for row in part])
