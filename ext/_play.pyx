@@ -5,7 +5,7 @@ The Python engine (rummylab.play and each family's game and bots) is the referen
 same seeds these loops play the same games, card for card. They shuffle with the engine's
 generator (CPython's Mersenne Twister, seeded from the same text) and a random bot draws
 from its own numpy Generator exactly as ``Generator.integers`` does. Only validated input
-may reach them: rummylab.gin.fast checks it.
+may reach them: each family's simulate checks it.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer

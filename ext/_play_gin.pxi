@@ -10,12 +10,12 @@ DEF DISCARD = 2
 DEF HAND_OVER = 3
 DEF GAME_OVER = 4
 
-# bots (rummylab.gin.fast.BOT_CODES)
+# bots (rummylab.gin.bots.BOT_CODES)
 DEF RANDOM = 0
 DEF GREEDY = 1
 DEF STRONG = 2
 
-# actions (rummylab.gin.fast.ACTIONS)
+# actions (rummylab.gin.bots.ACTIONS)
 DEF TAKE_UPCARD = 0
 DEF PASS = 1
 DEF DRAW_STOCK = 2
@@ -24,7 +24,7 @@ DEF DISCARD_CARD = 4
 DEF KNOCK = 5
 DEF BIG_GIN = 6
 
-# how a hand ends (rummylab.gin.fast.ENDS)
+# how a hand ends (rummylab.gin.bots.ENDS)
 DEF END_KNOCK = 0
 DEF END_UNDERCUT = 1
 DEF END_GIN = 2
