@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -11,7 +10,7 @@ import numpy as np
 from ..backend import play_loops
 from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, bits_of, rng_from
 from ..play import play_out
-from ..simulation import check_count, run_chunks
+from ..simulation import play_all, turns_frame
 from .analysis import gin_kernel
 from .game import (
     BIG_GIN,
@@ -253,14 +252,7 @@ def turn_row(game: int, hand: int, player: int, before: State, action: Action, a
 
 def turn_frame(turns: np.ndarray) -> Any:
     """TURN_COLUMNS rows as polars, with action names and cards."""
-    import polars as pl
-
-    card_of = {bit.bit_length() - 1: str(card) for bit, card in BIT_CARD.items()}
-    return pl.DataFrame(turns, schema=list(TURN_COLUMNS), orient="row").with_columns(
-        action=pl.col("action").replace_strict(list(range(len(ACTIONS))), [a.value for a in ACTIONS],
-                                               return_dtype=pl.Utf8),
-        card=pl.col("card").replace_strict(list(card_of), list(card_of.values()), default=None,
-                                           return_dtype=pl.Utf8))
+    return turns_frame(turns, TURN_COLUMNS, ACTIONS)
 
 
 def seat_rngs(names: Sequence[str], bot_seeds: Sequence[int], game: int) -> tuple[np.random.Generator | None, ...]:
@@ -338,33 +330,6 @@ def trace(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rules:
     return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=True)[1]
 
 
-def play_all(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLike, *, chunk: Any, engine: Any,
-             width: int, scheduler: str | None, workers: int | None, progress: bool,
-             trace: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """A simulation's games as rows (hands of ``width`` columns, and turns with ``trace``): the
-    bot names checked, the seeds drawn from ``seed``, named bots (and greedy or strong bots with
-    options) played in chunks by ``chunk``, any other bot objects by ``engine`` in this process."""
-    check_count("n_games", n_games)
-    for b in bots:
-        if isinstance(b, str) and b not in BOTS:
-            raise ValueError(f"unknown bot {b!r}: choose from {', '.join(BOTS)}")
-    rng = rng_from(seed)
-    bot_seeds = [int(rng.integers(2**32)) if isinstance(b, str) else 0 for b in bots]
-    seeds = rng.integers(2**31, size=n_games)
-    specs = [bot_spec(b) for b in bots]
-    if all(s is not None for s in specs):
-        task = functools.partial(chunk, tuple(s for s in specs if s), tuple(bot_seeds), seeds, rules, trace)
-        parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress)
-    else:
-        if scheduler is not None:
-            raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
-        parts = [engine(seeds.tolist(), [bots] * n_games, rules, 0, trace)]
-    hands = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, width), np.int64)
-    if not trace:
-        return hands, None
-    return hands, np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, len(TURN_COLUMNS)), np.int64)
-
-
 def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLike, scheduler: str | None,
             workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
     import polars as pl
@@ -372,9 +337,9 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
     rules = single_game_rules(rules)
     if len(bots) != 2:
         raise ValueError(f"bots={bots!r}: gin needs two players")
-    hands, turns = play_all(n_games, bots, rules, seed, chunk=play_chunk, engine=play_engine,
-                            width=len(HAND_COLUMNS), scheduler=scheduler, workers=workers, progress=progress,
-                            trace=trace)
+    hands, turns = play_all(n_games, bots, rules, seed, known=BOTS, spec=bot_spec, chunk=play_chunk,
+                            engine=play_engine, widths=(len(HAND_COLUMNS), len(TURN_COLUMNS)), scheduler=scheduler,
+                            workers=workers, progress=progress, trace=trace)
     names = tuple(b if isinstance(b, str) else b.name for b in bots)
     df = pl.DataFrame(hands, schema=list(HAND_COLUMNS), orient="row").with_columns(
         winner=pl.when(pl.col("winner") >= 0).then(pl.col("winner")).cast(pl.Int8),

@@ -18,8 +18,24 @@ import numpy as np
 from .. import play
 from ..backend import play_loops
 from ..cards import DECK, SeedLike, rng_from
+from ..simulation import play_all
 from . import game as g
-from .bots import Bot, make_bot
+from .analysis import gin_kernel
+from .bots import (
+    _DECK_BITS,
+    BOT_CODES,
+    BOTS,
+    ENDS,
+    TURN_COLUMNS,
+    Bot,
+    bot_spec,
+    loop_options,
+    make_bot,
+    seat_rngs,
+    spec_bot,
+    turn_frame,
+    turn_row,
+)
 from .game import Kind as g_kind
 from .game import Phase as game_phase
 from .rules import THREE_HANDED, Rules
@@ -211,12 +227,12 @@ def play_game(bots: dict[str, Bot], rules: Rules = THREE_HANDED, seed: int = 0,
 PLAYERS = ("P1", "P2", "P3")
 """The players of a simulation."""
 BOX_COLUMNS = ("game", "hand", "box", "captain", "sitting_out", "kind", "winning_seat", "points", "turns")
-RESULTS: tuple[Result, ...] = ("box_won", "box_lost", "draw")
 
 
 def first_roles(seed: int) -> tuple[int, int, int]:
-    """(box, captain, sitting out) of a simulated game's first hand, as indices into PLAYERS."""
-    roles = new_game(PLAYERS, THREE_HANDED, seed).roles
+    """(box, captain, sitting out) of a simulated game's first hand, as indices into PLAYERS (as
+    ``new_game`` draws them)."""
+    roles = draw_for_roles(PLAYERS, random.Random(f"box:{seed}").randrange(2**32))
     return PLAYERS.index(roles.box), PLAYERS.index(roles.captain), PLAYERS.index(roles.sitting_out)
 
 
@@ -225,8 +241,6 @@ def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: R
     """Games played by the Python engine, one per seed with its three players (P1, P2, P3):
     int64 rows of BOX_COLUMNS (winning seat 0 the box, 1 the captain, -1 a dead hand) and, with
     ``trace``, rows of gin's TURN_COLUMNS whose player is 0-2."""
-    from .bots import ENDS, TURN_COLUMNS, turn_row
-
     hands: list[tuple[int, ...]] = []
     turns: list[tuple[int, ...]] = []
     for i, (seed, seats) in enumerate(zip(seeds, players, strict=True)):
@@ -254,9 +268,6 @@ def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: R
 def play_chunk(specs: Sequence[Any], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
                start: int, stop: int) -> tuple[np.ndarray, np.ndarray | None]:
     """Games start..stop of a simulation of these bots (the compiled loop when it is built)."""
-    from .analysis import gin_kernel
-    from .bots import _DECK_BITS, BOT_CODES, loop_options, seat_rngs, spec_bot
-
     names = [s[0] for s in specs]
     rngs = [seat_rngs(names, bot_seeds, g) for g in range(start, stop)]
     loops = play_loops()
@@ -293,15 +304,14 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
             workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
     import polars as pl
 
-    from .bots import ENDS, play_all, turn_frame
-
     if not isinstance(rules, Rules):
         raise ValueError(f"rules={rules!r}: three-handed gin needs rummylab.gin.Rules")
     rules.check_three_handed()
     if len(bots) != 3:
         raise ValueError(f"three-handed gin needs three bots, not {len(bots)}")
-    rows, turns = play_all(n_games, bots, rules, seed, chunk=play_chunk, engine=play_engine, width=len(BOX_COLUMNS),
-                           scheduler=scheduler, workers=workers, progress=progress, trace=trace)
+    rows, turns = play_all(n_games, bots, rules, seed, known=BOTS, spec=bot_spec, chunk=play_chunk,
+                           engine=play_engine, widths=(len(BOX_COLUMNS), len(TURN_COLUMNS)), scheduler=scheduler,
+                           workers=workers, progress=progress, trace=trace)
     name = pl.col  # readability below: player indices to names
     names_of = {i: p for i, p in enumerate(PLAYERS)}
     df = pl.DataFrame(rows, schema=list(BOX_COLUMNS), orient="row")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -13,7 +12,7 @@ from .._wild_py import _add, _dead, _remove
 from ..backend import play_loops
 from ..cards import DECK, Card, SeedLike, bits_of, deck_masks, rng_from, without
 from ..play import play_out
-from ..simulation import check_count, run_chunks
+from ..simulation import play_all, turns_frame
 from .analysis import DEFAULT, Rules, penalty_of_cards, penalty_of_masks
 from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Action, Kind, Phase, State, new_game
 
@@ -239,29 +238,17 @@ def _frames(n_games: int, bots: Sequence[str | GreedyBot], rules: Rules, seed: S
             workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
     import polars as pl
 
-    check_count("n_games", n_games)
     if not isinstance(rules, Rules):
         raise ValueError(f"rules={rules!r}: Three Thirteen needs rummylab.three_thirteen.Rules")
     if not 2 <= len(bots) <= MAX_PLAYERS:
         raise ValueError(f"{len(bots)} bots: Three Thirteen is played here by 2 to {MAX_PLAYERS}")
-    for b in bots:
-        if isinstance(b, str) and b not in BOTS:
-            raise ValueError(f"unknown bot {b!r}: choose from {', '.join(BOTS)}")
     decks = rules.deck_count(len(bots))
     if len(bots) * 13 + 1 > 52 * decks:
         raise ValueError(f"{len(bots)} players need more than {decks} deck(s) for round 11")
-    rng = rng_from(seed)
-    bot_seeds = [int(rng.integers(2**32)) if isinstance(b, str) else 0 for b in bots]
-    seeds = rng.integers(2**31, size=n_games)
+    rows, turns = play_all(n_games, bots, rules, seed, known=BOTS, spec=lambda b: b if isinstance(b, str) else None,
+                           chunk=play_chunk, engine=play_engine, widths=(len(ROUND_COLUMNS), len(TURN_COLUMNS)),
+                           scheduler=scheduler, workers=workers, progress=progress, trace=trace, chunk_games=200)
     names = [b if isinstance(b, str) else b.name for b in bots]
-    if all(isinstance(b, str) for b in bots):
-        task = functools.partial(play_chunk, tuple(names), tuple(bot_seeds), seeds, rules, trace)
-        parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress, chunk=200)
-    else:
-        if scheduler is not None:
-            raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
-        parts = [play_engine(seeds.tolist(), [bots] * n_games, rules, 0, trace)]  # type: ignore[list-item]
-    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, len(ROUND_COLUMNS)), np.int64)
     df = pl.DataFrame(rows, schema=list(ROUND_COLUMNS), orient="row")
     df = df.with_columns(total=pl.col("penalty").cum_sum().over("game", "player", order_by="round"))
     low = df.filter(pl.col("round") == 11).group_by("game").agg(low=pl.col("total").min())
@@ -269,11 +256,4 @@ def _frames(n_games: int, bots: Sequence[str | GreedyBot], rules: Rules, seed: S
         "game", "round", "player", bot=pl.col("player").replace_strict(dict(enumerate(names)), return_dtype=pl.Utf8),
         penalty="penalty", total="total", winner=(pl.col("round") == 11) & (pl.col("total") == pl.col("low")),
         went_out=pl.col("went_out").cast(pl.Boolean))
-    if not trace:
-        return df, None
-    turns = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, len(TURN_COLUMNS)), np.int64)
-    card_of = {c.bit.bit_length() - 1: str(c) for c in DECK}
-    tf = pl.DataFrame(turns, schema=list(TURN_COLUMNS), orient="row").with_columns(
-        action=pl.col("action").replace_strict(dict(enumerate(a.value for a in ACTIONS)), return_dtype=pl.Utf8),
-        card=pl.col("card").replace_strict(card_of, default=None, return_dtype=pl.Utf8))
-    return df, tf
+    return df, None if turns is None else turns_frame(turns, TURN_COLUMNS, ACTIONS)
