@@ -183,26 +183,22 @@ cdef int _strong_discard(MeldKernel k, GinTable *t, uint64_t *bit) noexcept nogi
     cdef int64_t ahead_sum
     cdef int cap = BIG
     cdef double ahead, key0, best0 = 0
-    cdef int best1 = 0, best2 = 0
-    cdef bint found = False
+    cdef int best_dw = 0, best_value = 0
+    cdef bint lower, chosen = False
     if taken:
+        # a card taken from the pile must pay for itself (unless no discard could)
         cap = _dw(k, mask & ~taken)
         rest = mask & ~taken
-        found = False
-        while rest:
+        lower = False
+        while rest and not lower:
             b = _low(rest)
             rest ^= b
-            if _dw(k, mask & ~b) < cap:
-                found = True
-                break
-        if not found:
+            lower = _dw(k, mask & ~b) < cap
+        if not lower:
             cap = BIG
-        found = False
     n_unseen = __builtin_popcountll(unseen)
     bit[0] = 0
-    dw = 0
     rest = mask & ~taken
-    cdef int choice_dw = 0
     while rest:
         b = _low(rest)
         rest ^= b
@@ -225,13 +221,13 @@ cdef int _strong_discard(MeldKernel k, GinTable *t, uint64_t *bit) noexcept nogi
                 danger += 1
             th &= th - 1
         key0 = (<double>dw + 0.6 * ahead) + <double>(4 * danger)
-        if not found or key0 < best0 or (key0 == best0 and (dw < best1 or (dw == best1
-                                                                          and -k.point_of[br] < best2))):
-            found = True
-            best0, best1, best2 = key0, dw, -k.point_of[br]
+        # the key (score, deadwood, -value): least first, the first such card on a tie
+        if not chosen or key0 < best0 or (key0 == best0 and (dw < best_dw or (dw == best_dw
+                                                                            and k.point_of[br] > best_value))):
+            chosen = True
+            best0, best_dw, best_value = key0, dw, k.point_of[br]
             bit[0] = b
-            choice_dw = dw
-    return choice_dw
+    return best_dw
 
 
 cdef inline int _knock_limit(const GinRules *R, GinRun *run, int seat) noexcept nogil:

@@ -281,7 +281,7 @@ cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept 
     best_v = 0
     for i in range(m):
         v = _tt_after_draw(k, run, t, cards[i])
-        if i == 0 or v < best_v or (v == best_v and -run.points[_rank(cards[i])] < -run.points[_rank(cards[best_i])]):
+        if i == 0 or v < best_v or (v == best_v and run.points[_rank(cards[i])] > run.points[_rank(cards[best_i])]):
             best_i, best_v = i, v
     card[0] = cards[best_i]
     return T_DISCARD_CARD
