@@ -126,6 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 SIMULATED = ("gin", "gin_three_handed", "three_thirteen", "indian")
+SIMULATORS = {"gin": "rummylab.gin.bots", "gin_three_handed": "rummylab.gin.three_handed",
+              "three_thirteen": "rummylab.three_thirteen.bots"}
+"""Where each family's ``simulate(n, bots, rules, seed, ...)`` lives (Indian rummy's takes players)."""
 PRESETS = {"gin": {"default": "DEFAULT", "classic": "CLASSIC"}, "gin_three_handed": {"default": "THREE_HANDED"},
            "three_thirteen": {"default": "DEFAULT", "ace_high": "ACE_HIGH"},
            "indian": {"default": "DEFAULT", "brief": "BRIEF"}}
@@ -148,30 +151,17 @@ def _simulate(args: argparse.Namespace) -> str:
         raise ValueError(f"--workers {args.workers}: at least 1")
     scheduler = args.scheduler or ("dask" if args.workers > 1 else None)
     t = time.perf_counter()
-    if family == "gin":
-        from .gin import bots
-
-        def play(n: int) -> Any:
-            return bots.simulate(n, names, rules, args.seed, scheduler=scheduler, workers=args.workers,
-                                 progress=not args.no_progress)
-    elif family == "gin_three_handed":
-        from .gin import three_handed
-
-        def play(n: int) -> Any:
-            return three_handed.simulate(n, names, rules, args.seed, scheduler=scheduler, workers=args.workers,
-                                         progress=not args.no_progress)
-    elif family == "three_thirteen":
-        from .three_thirteen import bots as tt_bots
-
-        def play(n: int) -> Any:
-            return tt_bots.simulate(n, names, rules, args.seed, scheduler=scheduler, workers=args.workers,
-                                    progress=not args.no_progress)
-    else:
+    run = {"scheduler": scheduler, "workers": args.workers, "progress": not args.no_progress}
+    if family == "indian":
         from .indian import bots as indian_bots
 
         def play(n: int) -> Any:
-            return indian_bots.simulate(n, players=args.players, bots=names, seed=args.seed, rules=rules,
-                                        scheduler=scheduler, workers=args.workers, progress=not args.no_progress)
+            return indian_bots.simulate(n, players=args.players, bots=names, seed=args.seed, rules=rules, **run)
+    else:
+        simulate = importlib.import_module(SIMULATORS[family]).simulate
+
+        def play(n: int) -> Any:
+            return simulate(n, names, rules, args.seed, **run)
     if args.hands is not None:
         if args.hands < 0:
             raise ValueError(f"--hands {args.hands}: a non-negative number")

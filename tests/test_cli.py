@@ -82,3 +82,20 @@ def test_serve_without_the_lab_extra_says_how_to_get_it() -> None:
 def test_serve_a_missing_path(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "/no/such/lesson.ipynb"]) == 2
     assert "no such lesson or folder" in capsys.readouterr().err
+
+
+def test_simulate_writes_parquet_and_names_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import polars as pl
+
+
+    out = tmp_path / "hands.parquet"
+    assert main(["simulate", "gin", "--bots", "strong,greedy", "--hands", "200", "--rules", "classic",
+                 "--no-progress", "--out", str(out)]) == 0
+    hands = pl.read_parquet(out)
+    assert hands.height >= 200 and hands.filter(hands["game"] < hands["game"].max()).height < 200
+    assert main(["simulate", "three_thirteen", "--games", "2", "--no-progress", "--out", str(tmp_path / "r.csv")]) == 0
+    assert pl.read_csv(tmp_path / "r.csv").height == 2 * 11 * 2
+    assert main(["simulate", "gin", "--rules", "brief", "--games", "1"]) == 2
+    assert "--rules brief: gin has default, classic" in capsys.readouterr().err
+    assert main(["simulate", "gin", "--bots", "greedy,genius", "--games", "1"]) == 2
+    assert "unknown bot 'genius'" in capsys.readouterr().err
