@@ -186,9 +186,12 @@ def first_upcard_value(rules: Rules = DEFAULT, n_games: int = 4_000, seed: SeedL
     first, the dealer second), with standard errors of the paired differences."""
     check_count("n_games", n_games)
     start = int(rng_from(seed).integers(2**31))
+    # only the first hand counts: a game to 1 point ends with it (its scores start at 0, so no
+    # bot plays it differently), and the hands after it are never played
+    first_hand = dataclasses.replace(rules, target=1)
     nets = {}
     for policy in ("take", "greedy", "pass"):
-        df = gin_bots.simulate(n_games, (gin_bots.GreedyBot(first_upcard=policy), opponent), rules, start,
+        df = gin_bots.simulate(n_games, (gin_bots.GreedyBot(first_upcard=policy), opponent), first_hand, start,
                                **simulate).filter(pl.col("hand") == 0)
         nets[policy] = df.select("game", role=pl.when(pl.col("dealer") == 1).then(pl.lit("non-dealer"))
                                  .otherwise(pl.lit("dealer")),
