@@ -244,9 +244,8 @@ def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: i
         if k not in indian_bots.BOTS:
             raise ValueError(f"unknown bot {k!r}: one of {', '.join(indian_bots.BOTS)}")
     rows = []
-    for g in range(n_games):  # as indian.simulate seeds them
-        table = [indian_bots.BOTS[k](seed=seed * 7919 + g * 31 + i) for i, k in enumerate(kinds)]
-        state = indian.new_game(players, rules, seed * 100_003 + g, pool=pool)
+    for g in range(n_games):  # the games of indian.simulate with the same arguments
+        table, state = indian_bots.game_start(kinds, players, pool, seed, rules, None, g)
         for _ in range(200_000):
             if state.phase is indian.Phase.GAME_OVER:
                 break

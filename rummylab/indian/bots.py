@@ -148,14 +148,21 @@ def play(state: State, bots: Sequence[Any], max_actions: int = 20_000) -> State:
 BOTS = {"greedy": GreedyBot, "random": RandomBot}
 
 
+def game_start(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
+               game: int) -> tuple[list[Any], State]:
+    """Game number ``game`` of a simulation: its bots and its first state, seeded by the number."""
+    table = [BOTS[k](seed=seed * 7919 + game * 31 + i) for i, k in enumerate(kinds)]
+    first = (new_game(players, rules, seed * 100_003 + game, pool=None, deals=deals) if deals
+             else new_game(players, rules, seed * 100_003 + game, pool=pool))
+    return table, first
+
+
 def play_games(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
                start: int, stop: int) -> list[dict[str, int]]:
     """Games start..stop of a simulation: one row each (every game is seeded by its number)."""
     rows = []
     for g in range(start, stop):
-        table = [BOTS[k](seed=seed * 7919 + g * 31 + i) for i, k in enumerate(kinds)]
-        first = (new_game(players, rules, seed * 100_003 + g, pool=None, deals=deals) if deals
-                 else new_game(players, rules, seed * 100_003 + g, pool=pool))
+        table, first = game_start(kinds, players, pool, seed, rules, deals, g)
         final = play(first, table)
         winner = final.game_winner
         rows.append({"game": g, "deals": final.deal_no, "winner": -1 if winner is None else winner,
