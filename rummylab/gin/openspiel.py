@@ -9,6 +9,7 @@ stock's size, and the cards the other player took from the pile and still holds.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,12 @@ def pyspiel_module() -> Any:
         raise ValueError("OpenSpiel is not installed: pip install open-spiel (it is never a rummylab "
                          "dependency)") from None
     return pyspiel
+
+
+@functools.cache
+def _utils() -> Any:
+    """OpenSpiel's gin utilities (its meld numbering): built once, not per hand."""
+    return pyspiel_module().gin_rummy.GinRummyUtils(13, 4, 10)
 
 
 def card_of(i: int) -> Card:
@@ -80,7 +87,7 @@ class OpenSpielPlayer:
     def __init__(self, bot: Bot, player: int, rules: Rules = OPENSPIEL_RULES) -> None:
         self.bot, self.player, self.rules = bot, player, rules
         self.pyspiel = pyspiel_module()
-        self.utils = self.pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+        self.utils = _utils()
         self.knock_discard: int | None = None
         self.queue: list[int] | None = None
         self.laid_off = False
