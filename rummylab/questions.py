@@ -1,5 +1,5 @@
-"""Questions analysts ask about gin play, each answered by one call (a polars table with standard
-errors) and one chart.
+"""Questions analysts ask about play (gin, and how Indian rummy deals end), each answered by one
+call (a polars table with standard errors) and one chart.
 
 Hands of one game are not independent (the scores steer the bots), so every standard error here
 treats the game as the unit: a ratio estimator over games, with its delta-method variance.
