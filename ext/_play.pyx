@@ -11,7 +11,7 @@ may reach them: each family's simulate checks it.
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 import hashlib
 
@@ -207,3 +207,4 @@ include "_play_gin.pxi"
 include "_play_gin_score.pxi"
 include "_play_box.pxi"
 include "_play_thirteen.pxi"
+include "_play_indian.pxi"

@@ -631,6 +631,9 @@ cdef class WildKernel:
             raise ValueError("wild_rank must be -1..12")
         return _best_pure_run(&self.rules, once, wild_rank)
 
+    cdef int _best_pure(self, uint64_t once, int wild_rank) noexcept nogil:
+        return _best_pure_run(&self.rules, once, wild_rank)
+
     cdef int _every_card(self, uint64_t once, uint64_t twice, int wild_rank, bint but_dearest, int cap) noexcept nogil:
         """Points of every natural card (wild cards count nothing), less the dearest one if asked."""
         cdef int q, n, total = 0, dearest = 0

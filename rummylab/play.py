@@ -32,6 +32,13 @@ FAMILIES = {
 """Each family's name in a history, and the module that declares its ``GAME``."""
 
 
+STALLED = 2
+"""A deal (a round) is stalled once its stock has been rebuilt from the discard pile this
+many times: then a bot that drew from the stock throws a random natural card half the time,
+so that no deal goes on for ever (best-points play alone can circle: hands each needing the
+cards the others keep). Deals of ordinary play never get there."""
+
+
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message names the rule."""
 

@@ -107,7 +107,8 @@ def play_all(n_games: int, bots: Sequence[Any], rules: Any, seed: SeedLike, *, k
     return rows, np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, widths[1]), np.int64)
 
 
-_CARD_NAMES = {c.bit.bit_length() - 1: str(c) for c in DECK}
+_CARD_NAMES = {**{c.bit.bit_length() - 1: str(c) for c in DECK}, 64: "JK"}
+"""A trace's card column: the bit of a card, 64 for a printed joker."""
 
 
 def turns_frame(rows: np.ndarray, columns: Sequence[str], actions: Sequence[Any]) -> Any:

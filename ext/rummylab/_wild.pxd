@@ -115,5 +115,6 @@ cdef class WildKernel:
                       int joker_value, int wild_value, int bound=*, bint fresh=*) noexcept nogil
     cdef int _every_card(self, uint64_t once, uint64_t twice, int wild_rank, bint but_dearest,
                          int cap) noexcept nogil
+    cdef int _best_pure(self, uint64_t once, int wild_rank) noexcept nogil
     cdef int _loser(self, Table *t, uint64_t once, uint64_t twice, int jokers, int wild_rank, bint exclude_pure,
                     int cap, int valid_show, bint fresh=*) noexcept nogil

@@ -5,16 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
+from ..backend import play_loops
 from ..cards import RANKS, Card, SeedLike, rng_from, without
-from ..play import play_out
+from ..play import STALLED, check_seed, play_out
 from .analysis import best_declaration, loser_count, masks
 from .game import (
+    CHIPS_PER_DEAL,
     DRAW_DISCARD,
     DRAW_STOCK,
     DROP,
     FINISH,
     GAME,
     LEAVE,
+    MAX_PLAYERS,
     MISS_TURN,
     NEXT_DEAL,
     RECONNECT,
@@ -26,7 +31,8 @@ from .game import (
     new_game,
     points_of,
 )
-from .rules import DEFAULT, Rules
+from .pools import REJOIN_MAX
+from .rules import DEFAULT, SUIT_ORDER, Rules
 
 
 class RandomBot:
@@ -67,7 +73,8 @@ class RandomBot:
 class GreedyBot:
     """Shows whenever a valid declaration exists, takes the discard when it lowers its loser
     points, throws the card that leaves the fewest points; with ``drops``, drops first when
-    its dealt hand has no pure sequence and no joker (the common advice)."""
+    its dealt hand has no pure sequence and no joker (the common advice). In a stalled deal
+    (``rummylab.play.STALLED``) it sometimes throws a random natural card instead."""
 
     name = "greedy"
 
@@ -136,6 +143,10 @@ class GreedyBot:
                 groups = best_declaration(rest, rank, state.rules)
                 if groups is not None:
                     return Action(Kind.DECLARE, c, groups)
+        if state.reshuffles >= STALLED and state.taken is None and self.rng.random() < 0.5:
+            w = state.wild_rank
+            naturals = sorted({c for c in hand if not (c.is_joker or c.rank == w)}) or sorted(set(hand))
+            return Action(Kind.DISCARD, naturals[int(self.rng.integers(len(naturals)))])
         return Action(Kind.DISCARD, self.ranked_discards(state, hand)[0][1])
 
 
@@ -146,29 +157,175 @@ def play(state: State, bots: Sequence[Any], max_actions: int = 20_000) -> State:
 
 
 BOTS = {"greedy": GreedyBot, "random": RandomBot}
+BOT_CODES = {"greedy": 0, "random": 1}
+"""The bots as the compiled loop numbers them."""
+ACTIONS = (Kind.DRAW_STOCK, Kind.DRAW_DISCARD, Kind.DISCARD, Kind.DECLARE, Kind.DROP, Kind.MISS_TURN, Kind.LEAVE,
+           Kind.RECONNECT, Kind.NEXT_DEAL, Kind.REJOIN, Kind.FINISH)
+"""The actions, as the compiled loop numbers them."""
+ENDINGS = ("valid show", "wrong show", "drop", "left")
+"""How a deal ends: its last action is a valid or a wrong declaration, a drop, or a turn missed
+by a player who left."""
+GAME_COLUMNS = ("game", "deals", "winner", *(f"score_{p}" for p in range(MAX_PLAYERS)),
+                *(f"chips_{p}" for p in range(MAX_PLAYERS)))
+DEAL_COLUMNS = ("game", "deal", "winner", "ending", *(f"points_{p}" for p in range(MAX_PLAYERS)))
+TURN_COLUMNS = ("game", "deal", "turn", "player", "action", "card", "points_before", "points_after", "stock_left")
+_TURN_ENDS = (Kind.DISCARD, Kind.DECLARE, Kind.DROP, Kind.MISS_TURN)
 
 
 def game_start(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
                game: int) -> tuple[list[Any], State]:
     """Game number ``game`` of a simulation: its bots and its first state, seeded by the number."""
-    table = [BOTS[k](seed=seed * 7919 + game * 31 + i) for i, k in enumerate(kinds)]
-    first = (new_game(players, rules, seed * 100_003 + game, pool=None, deals=deals) if deals
-             else new_game(players, rules, seed * 100_003 + game, pool=pool))
+    table = [BOTS[k](seed=bot_seed(seed, game, i)) for i, k in enumerate(kinds)]
+    first = (new_game(players, rules, game_seed(seed, game), pool=None, deals=deals) if deals
+             else new_game(players, rules, game_seed(seed, game), pool=pool))
     return table, first
+
+
+def game_seed(seed: int, game: int) -> int:
+    return seed * 100_003 + game
+
+
+def bot_seed(seed: int, game: int, seat: int) -> int:
+    return seed * 7919 + game * 31 + seat
+
+
+def hand_points(state: State, player: int) -> int:
+    """A hand's loser points; with a drawn card (14 cards) after its best discard; none: 0."""
+    hand = state.hands[player]
+    if not hand:
+        return 0
+    if len(hand) != 14:
+        return points_of(state, hand)
+    return min(points_of(state, without(hand, c)) for c in set(hand))
+
+
+def _card_index(card: Card | None) -> int:
+    return -1 if card is None else 64 if card.is_joker else card.bit.bit_length() - 1
+
+
+def play_engine(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
+                start: int, stop: int, trace: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Games start..stop played by the Python engine: int64 rows of GAME_COLUMNS (one per game),
+    DEAL_COLUMNS (one per deal) and, with ``trace``, TURN_COLUMNS (one per player's action)."""
+    games: list[tuple[int, ...]] = []
+    deal_rows: list[tuple[int, ...]] = []
+    turns: list[tuple[int, ...]] = []
+    pad = (0,) * (MAX_PLAYERS - players)
+    for g in range(start, stop):
+        table, state = game_start(kinds, players, pool, seed, rules, deals, g)
+        turn = 0
+        for _ in range(20_000):
+            if state.phase is Phase.GAME_OVER:
+                break
+            between = state.phase is Phase.DEAL_OVER
+            action = (table[0] if between else table[state.to_play]).act(state)
+            after = GAME.apply(state, action)
+            if action.kind is Kind.NEXT_DEAL:
+                turn = 0
+            if not between:
+                me = state.to_play
+                if trace:
+                    turns.append((g, state.deal_no, turn, me, ACTIONS.index(action.kind), _card_index(action.card),
+                                  hand_points(state, me), hand_points(after, me), len(after.stock)))
+                turn += action.kind in _TURN_ENDS
+                if after.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
+                    ending = ((0 if after.winner == me else 1) if action.kind is Kind.DECLARE
+                              else 2 if action.kind is Kind.DROP else 3)
+                    deal_rows.append((g, after.deal_no, -1 if after.winner is None else after.winner, ending,
+                                      *after.deal_points, *pad))
+            state = after
+        else:
+            raise RuntimeError(f"Indian rummy game {g} with seed {game_seed(seed, g)} did not finish")
+        winner = state.game_winner
+        games.append((g, state.deal_no, -1 if winner is None else winner, *state.scores, *pad,
+                      *(state.chips if deals else (0,) * players), *pad))
+    return (np.array(games, dtype=np.int64).reshape(-1, len(GAME_COLUMNS)),
+            np.array(deal_rows, dtype=np.int64).reshape(-1, len(DEAL_COLUMNS)),
+            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
+
+
+_RANDOM = RandomBot(seed=0).p
+
+
+def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None) -> dict[str, Any]:
+    """The rules of one simulation's games, and the bots' options, as the compiled loop takes them."""
+    first, middle = rules.drops(pool)
+    none = 99  # the loop's "no limit"
+    return {
+        "pool": pool or 0, "deals": deals or 0, "start_chips": CHIPS_PER_DEAL * deals if deals else 0,
+        "joker_from_discard": rules.joker_from_discard, "dropped_to_stock": rules.dropped_cards_to_stock,
+        "autoplay": rules.leaver == "autoplay", "autoplay_turns": rules.autoplay_turns,
+        "missed_turns_drop": rules.missed_turns_drop, "exceed": rules.elimination == "exceed",
+        "max_rejoins": -1 if rules.max_rejoins is None else rules.max_rejoins,
+        "rejoin_max": REJOIN_MAX.get(pool or 0, -1), "printed_jokers": rules.printed_jokers,
+        "toss_jokers": rules.toss_jokers, "suit_place": [rules.toss_suit_order.index(s) for s in SUIT_ORDER],
+        "wrong_show": rules.wrong_show_points, "first_drop": first, "middle_drop": middle, "cap": rules.cap,
+        "valid_show": rules.valid_show_points, "exclude_pure": rules.no_second_life_rule == "exclude_pure",
+        "ace_high": rules.ace_high, "wild_natural_pure": rules.wild_natural_in_pure,
+        "duplicate_suits": rules.set_allow_duplicate_suits,
+        "set_max": none if rules.set_max_size is None else rules.set_max_size,
+        "max_jokers": none if rules.max_jokers_per_group is None else rules.max_jokers_per_group,
+        "jokers_only": rules.jokers_only_group, "min_life": rules.min_life_length, "points": list(rules.points),
+        "p_drop": _RANDOM["drop"], "p_wrong": _RANDOM["wrong_show"], "p_leave": _RANDOM["leave"],
+        "p_miss": _RANDOM["miss"], "p_reconnect": _RANDOM["reconnect"], "greedy_drops": True,
+    }
+
+
+def play_chunk(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
+               trace: bool, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Games start..stop of a simulation (the compiled loop when it is built)."""
+    loops = play_loops()
+    if loops is None or game_seed(seed, stop) >= 2**64:
+        return play_engine(kinds, players, pool, seed, rules, deals, start, stop, trace)
+    codes = [BOT_CODES[k] for k in kinds]
+    rngs = [[np.random.default_rng(bot_seed(seed, g, i)) for i in range(players)] for g in range(start, stop)]
+    seeds = np.array([game_seed(seed, g) for g in range(start, stop)], dtype=np.uint64)
+    return loops.play_indian(rules.kernel(), rules.declaration_kernel(), seeds, codes,  # type: ignore[no-any-return]
+                             rngs, loop_options(rules, players, pool, deals), start, trace)
 
 
 def play_games(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
                start: int, stop: int) -> list[dict[str, int]]:
     """Games start..stop of a simulation: one row each (every game is seeded by its number)."""
-    rows = []
-    for g in range(start, stop):
-        table, first = game_start(kinds, players, pool, seed, rules, deals, g)
-        final = play(first, table)
-        winner = final.game_winner
-        rows.append({"game": g, "deals": final.deal_no, "winner": -1 if winner is None else winner,
-                     **{f"score_{p}": final.scores[p] for p in range(players)},
-                     **({f"chips_{p}": final.chips[p] for p in range(players)} if deals else {})})
-    return rows
+    games = play_chunk(kinds, players, pool, seed, rules, deals, False, start, stop)[0]
+    return [_game_row(r, players, deals) for r in games.tolist()]
+
+
+def _game_row(r: list[int], players: int, deals: int | None) -> dict[str, int]:
+    return {"game": r[0], "deals": r[1], "winner": r[2], **{f"score_{p}": r[3 + p] for p in range(players)},
+            **({f"chips_{p}": r[3 + MAX_PLAYERS + p] for p in range(players)} if deals else {})}
+
+
+def play_all(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
+             seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None, *, scheduler: str | None = None,
+             workers: int | None = None, progress: bool = False,
+             trace: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The rows (games, deals, turns with ``trace``) of the games ``simulate`` plays."""
+    import functools
+
+    from ..simulation import run_chunks
+
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError(f"games={games!r}: a whole number >= 0")
+    check_seed(seed)
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules={rules!r}: Indian rummy needs rummylab.indian.Rules")
+    new_game(players, rules, 0, pool=None if deals else pool, deals=deals)  # checks players, pool and deals
+    kinds = list(bots or ["greedy"] * players)
+    if len(kinds) != players:
+        raise ValueError(f"{len(kinds)} bots for {players} players")
+    for k in kinds:
+        if k not in BOTS:
+            raise ValueError(f"unknown bot {k!r}: one of {', '.join(BOTS)}")
+    pool = None if deals else pool
+    task = functools.partial(play_chunk, tuple(kinds), players, pool, seed, rules, deals, trace)
+    parts = run_chunks(task, games, scheduler=scheduler, workers=workers, progress=progress, chunk=500)
+
+    def joined(i: int, width: int) -> np.ndarray:
+        return np.concatenate([p[i] for p in parts]) if parts else np.zeros((0, width), np.int64)
+
+    return (joined(0, len(GAME_COLUMNS)), joined(1, len(DEAL_COLUMNS)),
+            joined(2, len(TURN_COLUMNS)) if trace else None)
 
 
 def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
@@ -178,22 +335,26 @@ def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequenc
 
     ``pool`` 101 or 201 (pool rummy) or None (points rummy, one deal); ``deals`` 2, 3 or 6 plays
     deals rummy instead (then ``pool`` is not used). Chips columns come with deals rummy. Games
-    play in chunks, on a Dask cluster with ``scheduler="dask"`` (``workers`` processes on
-    127.0.0.1) or a scheduler's address: the same games either way."""
-    import functools
-
+    play in the compiled loop when it is built, in chunks, on a Dask cluster with
+    ``scheduler="dask"`` (``workers`` processes on 127.0.0.1) or a scheduler's address: the same
+    games either way."""
     import polars as pl
 
-    from ..simulation import run_chunks
+    rows = play_all(games, players, pool, bots, seed, rules, deals, scheduler=scheduler, workers=workers,
+                    progress=progress)[0]
+    schema = {c: pl.Int64 for c in ("game", "deals", "winner", *(f"score_{p}" for p in range(players)),
+                                     *((f"chips_{p}" for p in range(players)) if deals else ()))}
+    return pl.DataFrame([_game_row(r, players, deals) for r in rows.tolist()], schema=schema)
 
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError(f"games={games!r}: a whole number >= 0")
-    kinds = list(bots or ["greedy"] * players)
-    if len(kinds) != players:
-        raise ValueError(f"{len(kinds)} bots for {players} players")
-    for k in kinds:
-        if k not in BOTS:
-            raise ValueError(f"unknown bot {k!r}: one of {', '.join(BOTS)}")
-    task = functools.partial(play_games, tuple(kinds), players, pool, seed, rules, deals)
-    parts = run_chunks(task, games, scheduler=scheduler, workers=workers, progress=progress, chunk=20)
-    return pl.DataFrame([row for part in parts for row in part])
+
+def trace(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
+          seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None, *, scheduler: str | None = None,
+          workers: int | None = None, progress: bool = False) -> Any:
+    """The turns of the games ``simulate`` plays with the same arguments: one row per player's
+    action (game, deal, turn, player, action, card, loser points before and after, stock left);
+    a hand holding its drawn card is counted after its best discard."""
+    from ..simulation import turns_frame
+
+    turns = play_all(games, players, pool, bots, seed, rules, deals, scheduler=scheduler, workers=workers,
+                     progress=progress, trace=True)[2]
+    return turns_frame(turns, TURN_COLUMNS, ACTIONS)

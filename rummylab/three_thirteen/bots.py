@@ -11,19 +11,12 @@ import numpy as np
 from .._wild_py import _add, _dead, _remove
 from ..backend import play_loops
 from ..cards import DECK, Card, SeedLike, bits_of, deck_masks, rng_from, without
-from ..play import play_out
+from ..play import STALLED, play_out
 from ..simulation import play_all, turns_frame
 from .analysis import DEFAULT, Rules, penalty_of_cards, penalty_of_masks
 from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Action, Kind, Phase, State, new_game
 
 _DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
-
-
-STALLED = 2
-"""A round is stalled once the stock has been rebuilt from the discard pile this many times:
-then a bot that drew from the stock throws a random natural card half the time, so that no
-round goes on for ever (best-penalty play alone can circle: two hands each needing the cards
-the other keeps). Rounds of ordinary play never get there."""
 
 
 class GreedyBot:
