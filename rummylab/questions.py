@@ -234,34 +234,9 @@ def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: i
     from .indian import game as indian
 
     rules = indian.DEFAULT if rules is None else rules
-    if not isinstance(rules, indian.Rules):
-        raise ValueError(f"rules={rules!r}: Indian rummy needs rummylab.indian.Rules")
-    check_count("n_games", n_games)
-    kinds = list(bots or ["greedy"] * players)
-    if len(kinds) != players:
-        raise ValueError(f"{len(kinds)} bots for {players} players")
-    for k in kinds:
-        if k not in indian_bots.BOTS:
-            raise ValueError(f"unknown bot {k!r}: one of {', '.join(indian_bots.BOTS)}")
-    rows = []
-    for g in range(n_games):  # the games of indian.simulate with the same arguments
-        table, state = indian_bots.game_start(kinds, players, pool, seed, rules, None, g)
-        for _ in range(200_000):
-            if state.phase is indian.Phase.GAME_OVER:
-                break
-            bot = table[0] if state.phase is indian.Phase.DEAL_OVER else table[state.to_play]
-            action = bot.act(state)
-            after = indian.GAME.apply(state, action)
-            if state.phase in (indian.Phase.DRAW, indian.Phase.DISCARD) and after.phase in (
-                    indian.Phase.DEAL_OVER, indian.Phase.GAME_OVER):
-                kind = action.kind.value
-                ending = (("valid show" if after.winner == state.to_play else "wrong show") if kind == "declare"
-                          else "drop" if kind == "drop" else "left")
-                rows.append({"game": g, "ending": ending})
-            state = after
-        else:
-            raise RuntimeError(f"Indian rummy game {g} with seed {seed} did not finish")
-    df = pl.DataFrame(rows, schema={"game": pl.Int64, "ending": pl.Utf8})
+    deal_rows = indian_bots.play_all(n_games, players, pool, bots, seed, rules)[1]
+    df = pl.DataFrame({"game": deal_rows[:, 0], "ending": [indian_bots.ENDINGS[e] for e in deal_rows[:, 3].tolist()]},
+                      schema={"game": pl.Int64, "ending": pl.Utf8})
     out = []
     for ending in DEAL_ENDINGS:
         est, se = ratio_estimate(*_per_game(df, (pl.col("ending") == ending).cast(pl.Int64)))

@@ -150,3 +150,15 @@ def test_thousands_of_three_thirteen_games_end(pair: tuple[str, str], games: int
     rule); the planner (about 80 games a second) plays fewer here."""
     df = tt_bots.simulate(games, pair, seed=19)
     assert df.height == games * 11 * 2 and df.filter(df["round"] == 11)["winner"].any()
+
+
+@pytest.mark.once
+@needs_loop
+@pytest.mark.parametrize(("pair", "players", "pool"), [(("greedy", "greedy"), 2, None), (("greedy", "random"), 2, None),
+                                                       (("random", "random"), 2, 101), (("greedy",) * 6, 6, None)])
+def test_ten_thousand_indian_games_of_every_pairing_end(pair: tuple[str, ...], players: int, pool: int | None) -> None:
+    """Points rummy (one deal a game) for the greedy tables, pool rummy for random play; six
+    greedy players is where deals stalled for ever before the stalled-deal rule."""
+    games, deals, _ = indian_bots.play_all(10_000, players, pool, pair, seed=20)
+    assert len(games) == 10_000 and len(deals) >= 10_000
+    assert (games[:, 2] >= 0).mean() > 0.9  # a winner (a pool may end with everyone out)

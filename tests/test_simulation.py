@@ -14,10 +14,15 @@ from rummylab import three_thirteen
 from rummylab.backend import play_loops
 from rummylab.gin import CLASSIC, DEFAULT, three_handed
 from rummylab.gin import bots as gin_bots
+from rummylab.indian import BRIEF as INDIAN_BRIEF
+from rummylab.indian import DEFAULT as INDIAN
+from rummylab.indian import Rules as IndianRules
 from rummylab.three_thirteen import bots as tt_bots
 
 COMPILED = play_loops() is not None
 needs_compiled = pytest.mark.skipif(not COMPILED, reason="needs the compiled loop (make test builds it)")
+INDIAN_OLD = IndianRules(leaver="drop_after_missed", joker_from_discard=True, dropped_cards_to_stock=False,
+                         max_rejoins=1, toss_jokers=False, elimination="exceed", toss_suit_order="CDHS")
 
 PAIRINGS = [  # each bot plays 1,000 games; the other rules are played too
     (("greedy", "greedy"), DEFAULT, 1000),
@@ -159,10 +164,83 @@ def test_bad_arguments_are_named(kwargs: dict, message: str) -> None:
         gin_bots.simulate(**args)
 
 
+INDIAN_TABLES = [  # (bots, players, pool, deals, rules, seed, games): greedy and random each play >= 1,000
+    (("greedy", "greedy"), 2, None, None, INDIAN, 11, 650),
+    (("greedy", "greedy"), 2, None, None, INDIAN_BRIEF, 12, 150),
+    (("random", "random"), 2, None, None, INDIAN, 13, 500),
+    (("greedy", "random"), 2, 101, None, INDIAN, 14, 100),
+    (("random", "greedy", "random"), 3, 201, None, INDIAN_OLD, 15, 60),
+    (("random", "random", "random"), 3, None, 2, INDIAN, 16, 200),
+    (("random",) * 6, 6, 101, None, dataclasses.replace(INDIAN, max_rejoins=2, cap=60), 17, 100),
+    (("greedy",) * 6, 6, 201, None, INDIAN, 7, 1),  # game 293: a deal that stalls
+]
+
+
+def _indian_rows(bots: tuple[str, ...], players: int, pool: int | None, deals: int | None, rules: object,
+                 seed: int, n: int, engine: bool) -> tuple:
+    """(games, deals, turns) rows of n games, by the compiled loop or the engine (one table plays
+    only its game 293)."""
+    from rummylab.indian import bots as indian_bots
+
+    first = 293 if n == 1 else 0
+    if engine:
+        return indian_bots.play_engine(bots, players, pool, seed, rules, deals, first, first + n, True)
+    return indian_bots.play_chunk(bots, players, pool, seed, rules, deals, True, first, first + n)
+
+
+@pytest.mark.once
+@needs_compiled
+@pytest.mark.parametrize(("bots", "players", "pool", "deals", "rules", "seed", "n"), INDIAN_TABLES,
+                         ids=lambda p: "-".join(p) if isinstance(p, tuple) else None)
+def test_compiled_indian_loop_plays_the_engines_games(bots: tuple[str, ...], players: int, pool: int | None,
+                                                      deals: int | None, rules: object, seed: int, n: int) -> None:
+    """Every action of every player (the full history, with the loser points before and after),
+    every deal's ending and points, and every game's result are the engine's."""
+    games, deal_rows, turns = _indian_rows(bots, players, pool, deals, rules, seed, n, engine=False)
+    e_games, e_deals, e_turns = _indian_rows(bots, players, pool, deals, rules, seed, n, engine=True)
+    assert len(games) == n and len(deal_rows) >= n and len(turns) > 10 * len(deal_rows)
+    np.testing.assert_array_equal(turns, e_turns)
+    np.testing.assert_array_equal(deal_rows, e_deals)
+    np.testing.assert_array_equal(games, e_games)
+
+
+def test_indian_tables_give_each_bot_a_thousand_games() -> None:
+    assert sum(n * bots.count("greedy") for bots, *_, n in INDIAN_TABLES) >= 1000
+    assert sum(n * bots.count("random") for bots, *_, n in INDIAN_TABLES) >= 1000
+
+
+@pytest.mark.once
+@needs_compiled
+def test_indian_stalled_deal_ends_with_random_natural_throws() -> None:
+    """Six greedy players whose hands each need the cards the others keep: before the stalled-deal
+    rule this game never ended; now it does, in the loop as on the engine."""
+
+    games, deal_rows, turns = _indian_rows(("greedy",) * 6, 6, 201, None, INDIAN, 7, 1, engine=False)
+    assert games[0, 2] >= 0 and len(turns) < 20_000
+
+
+@pytest.mark.once
+@needs_compiled
+def test_indian_trace_and_shuffles_match_numpy() -> None:
+    from rummylab import _play  # type: ignore[attr-defined]
+    from rummylab.indian import bots as indian_bots
+
+    for n in (0, 1, 2, 13, 14, 300):
+        a, b = np.random.default_rng(n), np.random.default_rng(n)
+        items = list(range(n))
+        b.shuffle(items)
+        assert _play.generator_shuffled(a, range(n)) == items
+        assert a.integers(10**9) == b.integers(10**9)
+    df = indian_bots.trace(20, 3, 101, ("greedy", "random", "greedy"), seed=2)
+    assert set(df.columns) == set(indian_bots.TURN_COLUMNS)
+    assert df["action"].is_in([str(a) for a in indian_bots.ACTIONS]).all()
+    assert (df.filter(df["action"] == "draw_stock")["card"].is_null()).all()
+    assert df.filter(df["action"] == "discard")["card"].null_count() == 0
+
+
 def test_indian_games_play_the_same_in_any_chunk() -> None:
-    """Indian rummy plays on the engine; each game is seeded by its number, so chunks (and Dask,
-    which runs them through the same driver as gin) change nothing."""
-    from rummylab.indian import DEFAULT as INDIAN
+    """Each game is seeded by its number, so chunks (and Dask, which runs them through the same
+    driver as gin) change nothing."""
     from rummylab.indian import bots as indian_bots
 
     args = (("greedy", "random"), 2, 101, 5, INDIAN, None)

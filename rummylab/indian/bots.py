@@ -357,4 +357,5 @@ def trace(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[s
 
     turns = play_all(games, players, pool, bots, seed, rules, deals, scheduler=scheduler, workers=workers,
                      progress=progress, trace=True)[2]
+    assert turns is not None
     return turns_frame(turns, TURN_COLUMNS, ACTIONS)
