@@ -115,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--rules", default="default", help="a preset: default, classic (gin), ace_high (Three Thirteen), "
                     "brief (Indian)")
     sm.add_argument("--players", type=int, default=2, help="Indian rummy: players at the table")
+    sm.add_argument("--pool", default="101", help="Indian rummy: 101 or 201 (pool rummy), or points (one deal)")
+    sm.add_argument("--deals", type=int, default=None, help="Indian rummy: deals rummy over 2, 3 or 6 deals")
     sm.add_argument("--seed", type=int, default=0)
     sm.add_argument("--workers", type=int, default=1,
                     help="worker processes (over 1: a local Dask cluster on 127.0.0.1)")
@@ -155,8 +157,13 @@ def _simulate(args: argparse.Namespace) -> str:
     if family == "indian":
         from .indian import bots as indian_bots
 
+        if args.pool not in ("101", "201", "points"):
+            raise ValueError(f"--pool {args.pool}: 101, 201 or points")
+        pool = None if args.pool == "points" else int(args.pool)
+
         def play(n: int) -> Any:
-            return indian_bots.simulate(n, players=args.players, bots=names, seed=args.seed, rules=rules, **run)
+            return indian_bots.simulate(n, players=args.players, pool=pool, bots=names, seed=args.seed, rules=rules,
+                                        deals=args.deals, **run)
     else:
         simulate = importlib.import_module(SIMULATORS[family]).simulate
 
