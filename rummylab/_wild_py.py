@@ -354,7 +354,9 @@ class _Search:
         pos = low.bit_length() - 1
         suit, rank = pos // 16, pos % 16
         rest = _remove(hand, low)
-        best = min(IMPOSSIBLE, k.points[rank] + self.value(rest, wilds, jokers, capacity, lives))
+        # melds first, the first best kept; then the card as deadwood, which wins a tie and is
+        # only searched when its own points do not already exceed the best meld (0 is least)
+        best = IMPOSSIBLE
         pick: tuple = ("dead", (low, 0, 0), 0, 0, rest, 0, lives)
         for kind, gen in (("set", k._sets), ("run", k._runs)):
             for used, extra, left, info in gen(rest, suit, rank):
@@ -363,6 +365,14 @@ class _Search:
                     if v < best:
                         tag = "pure" if pure else kind
                         best, pick = v, (kind, (tag, *shape), need, room, left, from_w, after)
+                if best == 0:
+                    break
+            if best == 0:
+                break
+        if k.points[rank] <= best:
+            v = min(IMPOSSIBLE, k.points[rank] + self.value(rest, wilds, jokers, capacity, lives))
+            if v <= best:
+                best, pick = v, ("dead", (low, 0, 0), 0, 0, rest, 0, lives)
         if self.choices is not None:
             self.choices[key] = pick
         self.memo[key] = best

@@ -2,7 +2,7 @@
 
 A hand is a list of (rank, suit) pairs, repeats allowed; a printed joker is JOKER. A group
 is any sub-multiset of 3+ cards; each is tried as a pure sequence, an impure sequence or a
-set straight from the definitions (every wild card as itself or as a joker), and every
+set (its strongest role counts) straight from the definitions (every wild card as itself or as a joker), and every
 disjoint choice of groups and roles is searched for the least count with the lives
 required (at least two sequences, one of them pure).
 """
@@ -50,13 +50,12 @@ def _is_sequence(naturals: list[tuple[int, int]], n: int, ace_high: bool) -> boo
     return n <= 13 and (_fits_line(low, n, 12) or (ace_high and _fits_line(high, n, 13)))
 
 
-def roles(cards: tuple[tuple[int, int], ...], spec: IndianSpec) -> set[str]:
-    """The roles these cards can take as one group: "pure", "impure" (a sequence with a
-    joker), "set"."""
+def best_role(cards: tuple[tuple[int, int], ...], spec: IndianSpec) -> str | None:
+    """The strongest role these cards can take as one group: "pure" (a sequence of naturals),
+    "impure" (a sequence with a joker standing in), "set", or None."""
     n = len(cards)
-    out: set[str] = set()
     if n < 3:
-        return out
+        return None
     wilds = [c for c in cards if c != JOKER and c[0] == spec.wild_rank]
     fixed = [c for c in cards if c != JOKER and c[0] != spec.wild_rank]
     # what the other cards already rule out, whatever the wild cards stand for: a sequence needs
@@ -67,24 +66,27 @@ def roles(cards: tuple[tuple[int, int], ...], spec: IndianSpec) -> set[str]:
         may_run = _fits_line(low, n, 12) or (spec.ace_high and _fits_line([13 if r == 0 else r for r in low], n, 13))
     may_set = len({r for r, _ in fixed}) <= 1 and (spec.set_max_size is None or n <= spec.set_max_size)
     if not (may_run or may_set):
-        return out
-    for as_self in product((False, True), repeat=len(wilds)):
+        return None
+    best = None
+    # every wild card as itself first: the only way to a pure sequence
+    for as_self in product((True, False), repeat=len(wilds)):
         naturals = fixed + [w for w, keep in zip(wilds, as_self, strict=True) if keep]
         jokers = n - len(naturals)
         if spec.max_jokers_per_group is not None and jokers > spec.max_jokers_per_group:
             continue
         if may_run and naturals and _is_sequence(naturals, n, spec.ace_high):
-            pure = jokers == 0 and (spec.wild_natural_in_pure or not any(as_self))
-            out.add("pure" if pure else "impure")
-        if may_set:
+            if jokers == 0 and (spec.wild_natural_in_pure or not any(as_self)):
+                return "pure"
+            best = "impure"
+        if may_set and best is None:
             same_rank = len({r for r, _ in naturals}) <= 1
             distinct = spec.set_allow_duplicate_suits or len({s for _, s in naturals}) == len(naturals)
             if same_rank and distinct and (naturals or spec.jokers_only_group):
-                out.add("set")  # a group of jokers only counts as a set
-    return out
+                best = "set"  # a group of jokers only counts as a set
+    return best
 
 
-_roles = lru_cache(maxsize=1 << 16)(roles)
+_best_role = lru_cache(maxsize=1 << 16)(best_role)
 
 
 class IndianOracle:
@@ -109,15 +111,15 @@ class IndianOracle:
                     if m in seen:
                         continue
                     seen.add(m)
-                    rs = _roles(tuple(sorted(self.hand[i] for i in sub)), spec)
-                    if rs:
+                    role = _best_role(tuple(sorted(self.hand[i] for i in sub)), spec)
+                    if role:
                         # the strongest role is never worse: pure counts as a sequence too; a
                         # sequence shorter than min_life_length is a group but not a life
                         life = k >= spec.min_life_length
-                        dp, dq = (1, 1) if "pure" in rs else (0, 1) if "impure" in rs else (0, 0)
+                        dp, dq = (1, 1) if role == "pure" else (0, 1) if role == "impure" else (0, 0)
                         if not life:
                             dp = dq = 0
-                        self.groups.setdefault(sub[0], []).append((m, dp, dq, "pure" in rs and life))
+                        self.groups.setdefault(sub[0], []).append((m, dp, dq, role == "pure" and life))
         self.all = (1 << len(self.hand)) - 1
         self.least = lru_cache(maxsize=None)(self._least)
 

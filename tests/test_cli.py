@@ -100,9 +100,9 @@ def test_simulate_writes_parquet_and_names_bad_options(tmp_path: Path, capsys: p
     assert main(["simulate", "gin", "--bots", "greedy,genius", "--games", "1"]) == 2
     assert "unknown bot 'genius'" in capsys.readouterr().err
     assert main(["simulate", "indian", "--players", "3", "--bots", "greedy,random,greedy", "--pool", "points",
-                 "--games", "20", "--rules", "brief", "--no-progress", "--out", str(tmp_path / "i.parquet")]) == 0
-    assert pl.read_parquet(tmp_path / "i.parquet")["deals"].to_list() == [1] * 20
-    assert main(["simulate", "indian", "--deals", "3", "--games", "2", "--no-progress"]) == 0
+                 "--games", "3", "--rules", "brief", "--no-progress", "--out", str(tmp_path / "i.parquet")]) == 0
+    assert pl.read_parquet(tmp_path / "i.parquet")["deals"].to_list() == [1] * 3
+    assert main(["simulate", "indian", "--deals", "2", "--bots", "random,random", "--games", "2", "--no-progress"]) == 0
     assert "chips_1" in capsys.readouterr().out
     assert main(["simulate", "indian", "--pool", "150", "--games", "1"]) == 2
     assert "--pool 150: 101, 201 or points" in capsys.readouterr().err

@@ -10,7 +10,7 @@ import numpy as np
 from ..backend import play_loops
 from ..cards import RANKS, Card, SeedLike, rng_from, without
 from ..play import STALLED, check_seed, play_out
-from .analysis import best_declaration, loser_count, masks
+from .analysis import best_declaration, masks
 from .game import (
     CHIPS_PER_DEAL,
     DRAW_DISCARD,
@@ -82,33 +82,37 @@ class GreedyBot:
         self.rng = rng_from(seed)
         self.drops = drops
 
-    def ranked_discards(self, state: State, hand: Sequence[Card]) -> list[tuple[int, Card]]:
-        """(points after, card) for each distinct discard, best first (dearest card on ties)."""
+    def ranked_discards(self, state: State, hand: Sequence[Card],
+                        after: dict[Card, int] | None = None) -> list[tuple[int, Card]]:
+        """(points after, card) for each distinct discard, best first (dearest card on ties);
+        ``after``: each card's points after it, when already known."""
         w = state.wild_rank
         points = state.rules.kernel().points
         naturals = any(not (x.is_joker or x.rank == w) for x in hand)
         # never throw a joker while a natural card can go
         throwable = {c for c in hand if not (naturals and (c.is_joker or c.rank == w))}
+        if after is None:
+            after = self._points_without(state, hand, throwable)
         options = []
-        for c, after in self._points_without(state, hand, throwable).items():
+        for c in throwable:
             value = 0 if c.is_joker or c.rank == w else points[c.rank]
-            options.append((after, -value, c))
+            options.append((after[c], -value, c))
         options.sort()
         return [(p, c) for p, _, c in options]
 
     def _points_without(self, state: State, hand: Sequence[Card], cards: set[Card]) -> dict[Card, int]:
-        """For each of ``cards``, the loser points of ``hand`` without one copy of it."""
-        kernel, rules, w = state.rules.kernel(), state.rules, state.wild_rank
+        """For each of ``cards``, the loser points of ``hand`` without one copy of it (one batch)."""
+        rules = state.rules
         once, twice, jokers = masks(hand)
-        out = {}
-        for c in sorted(cards):
-            if c.is_joker:
-                out[c] = loser_count(kernel, once, twice, jokers - 1, w, rules)
-            elif twice & c.bit:
-                out[c] = loser_count(kernel, once, twice ^ c.bit, jokers, w, rules)
-            else:
-                out[c] = loser_count(kernel, once ^ c.bit, twice, jokers, w, rules)
-        return out
+        order = sorted(cards)
+        rows = [(once, twice, jokers - 1) if c.is_joker else (once, twice ^ c.bit, jokers) if twice & c.bit
+                else (once ^ c.bit, twice, jokers) for c in order]
+        a, b, j = (np.array(col, dtype=dt) for col, dt in zip(zip(*rows, strict=True),
+                                                              (np.uint64, np.uint64, np.uint8), strict=True))
+        out = np.empty(len(order), dtype=np.int32)
+        rules.kernel().loser_points_batch(a, b, j, state.wild_rank, out, rules.no_second_life_rule == "exclude_pure",
+                                          rules.cap, rules.valid_show_points, False)
+        return dict(zip(order, out.tolist(), strict=True))
 
     def _hopeless(self, state: State, hand: Sequence[Card]) -> bool:
         once, twice, _ = masks(hand)
@@ -135,19 +139,23 @@ class GreedyBot:
                         self._points_without(state, with_top, set(hand)).values()) < now:
                     return DRAW_DISCARD
             return DRAW_STOCK if state.stock or len(state.discards) > 1 else DRAW_DISCARD
-        dk = state.rules.declaration_kernel()
-        rank = RANKS[state.wild_rank]
-        for c in sorted(set(hand)):
-            rest = without(hand, c)
-            if dk.penalty(*masks(rest)[:2], state.wild_rank, masks(rest)[2], 1, 1) == 0:
-                groups = best_declaration(rest, rank, state.rules)
-                if groups is not None:
-                    return Action(Kind.DECLARE, c, groups)
+        # a valid declaration first (in Card order): only a hand whose every card fits can be one
+        after = self._points_without(state, hand, set(hand))
+        rules, w = state.rules, state.wild_rank
+        fits = min(rules.valid_show_points, rules.cap)
+        for c in sorted(after):
+            if after[c] == fits:
+                rest = without(hand, c)
+                once, twice, jokers = masks(rest)
+                if rules.declaration_kernel().penalty(once, twice, w, jokers, 1, 1) == 0:
+                    groups = best_declaration(rest, RANKS[w], rules)
+                    if groups is not None:
+                        return Action(Kind.DECLARE, c, groups)
         if state.reshuffles >= STALLED and state.taken is None and self.rng.random() < 0.5:
             w = state.wild_rank
             naturals = sorted({c for c in hand if not (c.is_joker or c.rank == w)}) or sorted(set(hand))
             return Action(Kind.DISCARD, naturals[int(self.rng.integers(len(naturals)))])
-        return Action(Kind.DISCARD, self.ranked_discards(state, hand)[0][1])
+        return Action(Kind.DISCARD, self.ranked_discards(state, hand, after)[0][1])
 
 
 def play(state: State, bots: Sequence[Any], max_actions: int = 20_000) -> State:
