@@ -100,26 +100,43 @@ class PlannerBot(GreedyBot):
         if len(close) == 1:
             return close[0]
         hand = state.hands[state.to_play]
-        unseen = Counter(list(DECK) * state.decks) - Counter(hand) - Counter(state.discards)
+        unseen = list((Counter(list(DECK) * state.decks) - Counter(hand) - Counter(state.discards)).items())
         k = state.rules.kernel()
         w = state.wild_rank
+        drawn_bits = np.array([u.bit for u, _ in unseen], dtype=np.uint64)
+        wild_rank = np.array([u.rank == w for u, _ in unseen], dtype=bool)
 
         def after_draw(card: Card) -> float:
             left = without(hand, card)
             now = self._pen(state, left)
-            masks = deck_masks(left)[:3]
+            o, t, h = (np.uint64(m) for m in deck_masks(left)[:3])
+            # the hand after drawing each unseen card (_add, for every card at once); a card that
+            # meets nothing is thrown straight back
+            in_o, in_t = (o & drawn_bits) != 0, (t & drawn_bits) != 0
+            drawn = (np.where(in_o, o, o | drawn_bits), np.where(in_o & ~in_t, t | drawn_bits, t),
+                     np.where(in_t, h | drawn_bits, h))
+            dead = ((_dead(drawn, 1, True) & drawn_bits) != 0) & ~wild_rank
+            # then the best discard of each (_remove of every held card), searched in one batch
+            rows = [_remove_all(drawn, np.uint64(bit)) for bit in bits_of(int(o))]
+            pens = np.empty(len(rows) * len(unseen), dtype=np.int32)
+            k.penalty_batch(*(np.concatenate([r[i] for r in rows]) for i in (0, 1)), w, pens,
+                            thrice=np.concatenate([r[2] for r in rows]))
+            best = np.minimum(pens.reshape(len(rows), len(unseen)).min(axis=0), now).tolist()
             total = weight = 0.0
-            for u, n in unseen.items():
+            for (_, n), is_dead, b in zip(unseen, dead.tolist(), best, strict=True):  # in order: the same sums
                 weight += n
-                drawn = _add(masks, u.bit)
-                if u.rank != w and _dead(drawn, 1, True) & u.bit:
-                    total += n * now  # a card that meets nothing is thrown straight back
-                    continue
-                # the best discard after the draw
-                total += n * min([now] + [penalty_of_masks(k, _remove(drawn, bit), w) for bit in bits_of(drawn[0])])
+                total += n * (now if is_dead else b)
             return total / weight if weight else now
 
         return min(close, key=lambda c: (after_draw(c), -state.rules.points[c.rank]))
+
+
+def _remove_all(hands: tuple[np.ndarray, np.ndarray, np.ndarray], bit: np.uint64) -> tuple[np.ndarray, ...]:
+    """rummylab._wild_py._remove of one card from each of many (once, twice, thrice) hands."""
+    once, twice, thrice = hands
+    in3, in2 = (thrice & bit) != 0, (twice & bit) != 0
+    return (np.where(in2, once, once & ~bit), np.where(in2 & ~in3, twice & ~bit, twice),
+            np.where(in3, thrice & ~bit, thrice))
 
 
 BOTS: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "planner": PlannerBot}
