@@ -115,12 +115,12 @@ class PlannerBot(GreedyBot):
             in_o, in_t = (o & drawn_bits) != 0, (t & drawn_bits) != 0
             drawn = (np.where(in_o, o, o | drawn_bits), np.where(in_o & ~in_t, t | drawn_bits, t),
                      np.where(in_t, h | drawn_bits, h))
-            dead = ((_dead(drawn, 1, True) & drawn_bits) != 0) & ~wild_rank
+            dead = ((_dead(drawn, 1, True) & drawn_bits) != 0) & ~wild_rank  # type: ignore[arg-type]  # numpy too
             # then the best discard of each (_remove of every held card), searched in one batch
             rows = [_remove_all(drawn, np.uint64(bit)) for bit in bits_of(int(o))]
+            once, twice, thrice = (np.concatenate([r[i] for r in rows]) for i in (0, 1, 2))
             pens = np.empty(len(rows) * len(unseen), dtype=np.int32)
-            k.penalty_batch(*(np.concatenate([r[i] for r in rows]) for i in (0, 1)), w, pens,
-                            thrice=np.concatenate([r[2] for r in rows]))
+            k.penalty_batch(once, twice, w, pens, thrice=thrice)
             best = np.minimum(pens.reshape(len(rows), len(unseen)).min(axis=0), now).tolist()
             total = weight = 0.0
             for (_, n), is_dead, b in zip(unseen, dead.tolist(), best, strict=True):  # in order: the same sums
