@@ -86,13 +86,14 @@ def best_role(cards: tuple[tuple[int, int], ...], spec: IndianSpec) -> str | Non
     return best
 
 
-_best_role = lru_cache(maxsize=1 << 16)(best_role)
+_ROLES: dict[IndianSpec, dict[tuple, str | None]] = {}
+"""best_role's answers, per spec (emptied when large)."""
 
 
 class IndianOracle:
     def __init__(self, hand: list[tuple[int, int]], spec: IndianSpec, values: tuple[int, ...] = POINTS,
                  joker_value: int = 0) -> None:
-        self.hand = list(hand)
+        self.hand = sorted(hand)  # so a sub-multiset taken in index order is sorted
         self.spec = spec
         self.values = [joker_value if c == JOKER or c[0] == spec.wild_rank else values[c[0]] for c in self.hand]
         jok = [i for i, c in enumerate(self.hand) if c == JOKER or c[0] == spec.wild_rank]
@@ -103,15 +104,20 @@ class IndianOracle:
                 pools.setdefault(("suit", s), set()).add(i)
         self.groups: dict[int, list[tuple[int, int, int, bool]]] = {}
         seen: set[int] = set()
+        roles = _ROLES.setdefault(spec, {})
+        if len(roles) > 1 << 18:
+            roles.clear()
+        bit, card = [1 << i for i in range(len(self.hand))], self.hand.__getitem__
         for idx in [*pools.values(), set()]:
             pool = sorted(idx | set(jok))
             for k in range(3, len(pool) + 1):
                 for sub in combinations(pool, k):
-                    m = sum(1 << i for i in sub)
+                    m = sum(map(bit.__getitem__, sub))
                     if m in seen:
                         continue
                     seen.add(m)
-                    role = _best_role(tuple(sorted(self.hand[i] for i in sub)), spec)
+                    cards = tuple(map(card, sub))
+                    role = roles[cards] if cards in roles else roles.setdefault(cards, best_role(cards, spec))
                     if role:
                         # the strongest role is never worse: pure counts as a sequence too; a
                         # sequence shorter than min_life_length is a group but not a life
@@ -133,16 +139,17 @@ class IndianOracle:
             return 0 if pure <= 0 and seqs <= 0 and drops == 0 else INF
         low = (avail & -avail).bit_length() - 1
         rest = avail & ~(1 << low)
-        best = min(INF, self.values[low] + self.least(rest, pure, seqs, drops))
-        if drops and best:
-            best = min(best, self.least(rest, pure, seqs, drops - 1))
+        # the lowest card in a group, discarded, or left over (searched only when it could win)
+        best = INF
         for m, dp, dq, _ in self.groups.get(low, ()):
-            if not best:
-                break  # nothing beats 0
             if not m & ~avail:
-                v = self.least(avail & ~m, pure - dp if pure > dp else 0, seqs - dq if seqs > dq else 0, drops)
-                if v < best:
-                    best = v
+                best = min(best, self.least(avail & ~m, max(pure - dp, 0), max(seqs - dq, 0), drops))
+                if not best:
+                    return 0  # nothing beats 0
+        if drops:
+            best = min(best, self.least(rest, pure, seqs, drops - 1))
+        if self.values[low] < best:
+            best = min(best, self.values[low] + self.least(rest, pure, seqs, drops))
         return best
 
     def count(self, lives: bool = True, drops: int = 0) -> int | None:

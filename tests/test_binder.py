@@ -46,8 +46,26 @@ def test_binder_build_and_lessons(tmp_path: Path) -> None:
     packed = run([str(venv / "bin" / "python"), "-c", "from rummylab.serve import lessons_dir; print(lessons_dir())"],
                  tmp_path, env)
     assert "site-packages" in packed, packed
-    run([str(venv / "bin" / "jupyter"), "execute", "--kernel_name=python3", *notebooks], work, env)
+    # every lesson top to bottom in the Binder environment's own kernel: one kernel for all of
+    # them (each lesson also runs in a fresh kernel in test_notebooks)
+    out = run([str(venv / "bin" / "python"), "-c", RUN_LESSONS, *notebooks], work, env)
+    assert out.split() == notebooks, out
     _serves_a_packed_lesson(venv, tmp_path, env)
+
+
+RUN_LESSONS = """
+import sys
+import nbformat
+from nbclient import NotebookClient
+
+client = NotebookClient(nbformat.v4.new_notebook(), timeout=300, kernel_name="python3")
+with client.setup_kernel():
+    for path in sys.argv[1:]:
+        client.nb = nb = nbformat.read(path, as_version=4)
+        for index, cell in enumerate(nb.cells):
+            client.execute_cell(cell, index)
+        print(path)
+"""
 
 
 def _serves_a_packed_lesson(venv: Path, tmp_path: Path, env: dict[str, str]) -> None:
