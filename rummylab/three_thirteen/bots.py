@@ -101,34 +101,45 @@ class PlannerBot(GreedyBot):
             return close[0]
         hand = state.hands[state.to_play]
         unseen = list((Counter(list(DECK) * state.decks) - Counter(hand) - Counter(state.discards)).items())
-        k = state.rules.kernel()
-        w = state.wild_rank
-        drawn_bits = np.array([u.bit for u, _ in unseen], dtype=np.uint64)
-        wild_rank = np.array([u.rank == w for u, _ in unseen], dtype=bool)
+        value = dict(zip(close, self._after_draws(state, [without(hand, c) for c in close], unseen), strict=True))
+        return min(close, key=lambda c: (value[c], -state.rules.points[c.rank]))
 
-        def after_draw(card: Card) -> float:
-            left = without(hand, card)
-            now = self._pen(state, left)
-            o, t, h = (np.uint64(m) for m in deck_masks(left)[:3])
-            # the hand after drawing each unseen card (_add, for every card at once); a card that
-            # meets nothing is thrown straight back
-            in_o, in_t = (o & drawn_bits) != 0, (t & drawn_bits) != 0
-            drawn = (np.where(in_o, o, o | drawn_bits), np.where(in_o & ~in_t, t | drawn_bits, t),
-                     np.where(in_t, h | drawn_bits, h))
-            dead = ((_dead(drawn, 1, True) & drawn_bits) != 0) & ~wild_rank  # type: ignore[arg-type]  # numpy too
-            # then the best discard of each (_remove of every held card), searched in one batch
-            rows = [_remove_all(drawn, np.uint64(bit)) for bit in bits_of(int(o))]
-            once, twice, thrice = (np.concatenate([r[i] for r in rows]) for i in (0, 1, 2))
-            pens = np.empty(len(rows) * len(unseen), dtype=np.int32)
-            k.penalty_batch(once, twice, w, pens, thrice=thrice)
-            best = np.minimum(pens.reshape(len(rows), len(unseen)).min(axis=0), now).tolist()
+    def _after_draws(self, state: State, hands: list[list[Card]], unseen: list[tuple[Card, int]]) -> list[float]:
+        """For each hand, the expected penalty after the next stock draw and the best discard
+        (every unseen card, weighted by its copies; a card that meets nothing is thrown
+        straight back). Every hand after every draw and discard is searched in one batch."""
+        w = state.wild_rank
+        nows = [self._pen(state, h) for h in hands]
+        held = np.array([deck_masks(h)[:3] for h in hands], dtype=np.uint64)  # (hands, 3)
+        drawn_bits = np.array([u.bit for u, _ in unseen], dtype=np.uint64)
+        o, t, h = (held[:, i, None] for i in range(3))
+        # the hands after drawing each unseen card (_add), shape (hands, unseen)
+        in_o, in_t = (o & drawn_bits) != 0, (t & drawn_bits) != 0
+        drawn = (np.where(in_o, o, o | drawn_bits), np.where(in_o & ~in_t, t | drawn_bits, t),
+                 np.where(in_t, h | drawn_bits, h))
+        wild_rank = np.array([u.rank == w for u, _ in unseen], dtype=bool)
+        dead = ((_dead(drawn, 1, True) & drawn_bits) != 0) & ~wild_rank  # type: ignore[arg-type]  # numpy too
+        # then each discard of a card the hand held before the draw (the drawn card's own
+        # discard gives the hand back: its penalty is ``now``)
+        bits = bits_of(int(np.bitwise_or.reduce(held[:, 0])))
+        after = [_remove_all(drawn, np.uint64(b)) for b in bits]  # each (hands, unseen)
+        held_bit = np.array([[(m & b) != 0 for b in bits] for m in held[:, 0].tolist()], dtype=bool)  # (hands, bits)
+        use = held_bit[:, :, None] & ~dead[:, None, :]  # (hands, bits, unseen)
+        pens = np.full(use.shape, 1 << 30, dtype=np.int32)
+        if use.any():
+            once, twice, thrice = (np.stack([a[i] for a in after], axis=1)[use] for i in range(3))
+            found = np.empty(once.size, dtype=np.int32)
+            state.rules.kernel().penalty_batch(once, twice, w, found, thrice=thrice)
+            pens[use] = found
+        out = []
+        for i, now in enumerate(nows):
+            best = np.minimum(pens[i].min(axis=0), now).tolist() if len(bits) else [now] * len(unseen)
             total = weight = 0.0
-            for (_, n), is_dead, b in zip(unseen, dead.tolist(), best, strict=True):  # in order: the same sums
+            for (_, n), is_dead, b in zip(unseen, dead[i].tolist(), best, strict=True):  # in order: the same sums
                 weight += n
                 total += n * (now if is_dead else b)
-            return total / weight if weight else now
-
-        return min(close, key=lambda c: (after_draw(c), -state.rules.points[c.rank]))
+            out.append(total / weight if weight else now)
+        return out
 
 
 def _remove_all(hands: tuple[np.ndarray, np.ndarray, np.ndarray], bit: np.uint64) -> tuple[np.ndarray, ...]:
