@@ -71,8 +71,10 @@ def test_compiled_three_handed_loop_plays_the_engines_games(trio: tuple[str, str
     assert hands.equals(e_hands)
 
 
-THIRTEEN_TABLES = [  # greedy plays 1,000 games; the planner (slow on the engine) 100
+THIRTEEN_TABLES = [  # greedy and the planner each play 1,000 games
     (("greedy", "greedy"), three_thirteen.DEFAULT, 1000),
+    (("planner", "greedy"), three_thirteen.DEFAULT, 450),
+    (("greedy", "planner"), three_thirteen.DEFAULT, 450),
     (("planner", "greedy", "planner"), three_thirteen.DEFAULT, 60),
     (("greedy", "planner"), three_thirteen.ACE_HIGH, 40),
     (("greedy",) * 8, dataclasses.replace(three_thirteen.DEFAULT, min_non_wild=1, max_wilds_per_meld=2), 40),
@@ -93,6 +95,11 @@ def test_compiled_thirteen_loop_plays_the_engines_games(names: tuple[str, ...], 
     assert rounds.height == n * 11 * len(names) and turns.height > rounds.height
     assert turns.equals(e_turns)
     assert rounds.equals(e_rounds)
+
+
+def test_thirteen_tables_give_each_bot_a_thousand_games() -> None:
+    for bot in ("greedy", "planner"):
+        assert sum(n for names, _, n in THIRTEEN_TABLES if bot in names) >= 1000
 
 
 @pytest.mark.once
