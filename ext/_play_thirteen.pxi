@@ -58,12 +58,13 @@ cdef struct TTRun:
     Rows turns
 
 
-cdef inline int _tt_pen(WildKernel k, TTRun *run, uint64_t o, uint64_t t2, uint64_t t3, int wild) noexcept nogil:
-    """Least penalty; the search's memo is kept while the wild rank stays (a state's value
-    depends on the rules and the wild rank only)."""
+cdef inline int _tt_pen(WildKernel k, TTRun *run, uint64_t o, uint64_t t2, uint64_t t3, int wild,
+                        int bound=1 << 29) noexcept nogil:
+    """Least penalty (when below ``bound``; else some value >= bound); the search's memo is kept
+    while the wild rank stays (a state's value depends on the rules and the wild rank only)."""
     cdef bint fresh = wild != run.memo_wild
     run.memo_wild = wild
-    return k._penalty(&run.table, o, t2, t3, wild, 0, 0, -1, 1 << 29, fresh)
+    return k._penalty(&run.table, o, t2, t3, wild, 0, 0, -1, bound, fresh)
 
 
 cdef int _tt_shuffle(uint64_t *cards, int n, str key) except -1:
@@ -187,46 +188,65 @@ cdef bint _tt_wants(WildKernel k, TTRun *run, TTTable *t, bint keeps_wilds) noex
         a, b, c = t.once[me], t.twice[me], t.thrice[me]
         _add(&a, &b, &c, top)
         _remove(&a, &b, &c, bit)
-        if _tt_pen(k, run, a, b, c, w) < now:
+        if _tt_pen(k, run, a, b, c, w, now) < now:
             return True
     return False
 
 
-cdef double _tt_after_draw(WildKernel k, TTRun *run, TTTable *t, uint64_t card) noexcept nogil:
-    """PlannerBot.choose's after_draw: the expected penalty after the next stock draw."""
-    cdef int me = t.to_play, w = t.round_no + 1, now, n, i, best, v, pos
-    cdef uint64_t lo = t.once[me], lt = t.twice[me], l3 = t.thrice[me], u, a, b, c, rest, bit, lo2, lt2, l32
-    cdef double total = 0.0, weight = 0.0
-    cdef int held
-    _remove(&lo, &lt, &l3, card)
-    now = _tt_pen(k, run, lo, lt, l3, w)
+cdef double _tt_unseen(TTTable *t, int *unseen) noexcept nogil:
+    """Copies of each card (DECK order) neither in the hand of the player to act nor in the
+    pile; their total."""
+    cdef int me = t.to_play, pos, i
+    cdef uint64_t u
+    cdef double weight = 0.0
     for pos in range(52):  # DECK order: suit by suit, ace to king
         u = (<uint64_t>1) << (16 * (pos // 13) + pos % 13)
-        n = t.decks
-        n -= (1 if t.once[me] & u else 0) + (1 if t.twice[me] & u else 0) + (1 if t.thrice[me] & u else 0)
-        for i in range(t.n_pile):
-            if t.pile[i] == u:
-                n -= 1
+        unseen[pos] = t.decks - ((1 if t.once[me] & u else 0) + (1 if t.twice[me] & u else 0)
+                                 + (1 if t.thrice[me] & u else 0))
+    for i in range(t.n_pile):
+        u = t.pile[i]
+        unseen[(__builtin_ctzll(u) // 16) * 13 + __builtin_ctzll(u) % 16] -= 1
+    for pos in range(52):
+        if unseen[pos] > 0:
+            weight += unseen[pos]
+    return weight
+
+
+cdef double _tt_after_draw(WildKernel k, TTRun *run, TTTable *t, uint64_t card, const int *unseen,
+                           double weight, double limit) noexcept nogil:
+    """PlannerBot._after_draws: the expected penalty after the next stock draw (its partial sum,
+    once that is already above ``limit``: the full one can only be more)."""
+    cdef int me = t.to_play, w = t.round_no + 1, now, n, best, v, pos
+    cdef uint64_t lo = t.once[me], lt = t.twice[me], l3 = t.thrice[me], u, a, b, c, rest, bit, lo2, lt2, l32
+    cdef double total = 0.0
+    _remove(&lo, &lt, &l3, card)
+    now = _tt_pen(k, run, lo, lt, l3, w)
+    if weight == 0:
+        return now
+    for pos in range(52):  # DECK order, as the engine sums
+        n = unseen[pos]
         if n <= 0:
             continue
-        weight += n
+        u = (<uint64_t>1) << (16 * (pos // 13) + pos % 13)
         a, b, c = lo, lt, l3
         _add(&a, &b, &c, u)
         if _rank(u) != w and _dead(a, b, c, 1, True) & u:
             total += n * now
-            continue
-        best = now
-        rest = a
-        while rest:
-            bit = _low(rest)
-            rest ^= bit
-            lo2, lt2, l32 = a, b, c
-            _remove(&lo2, &lt2, &l32, bit)
-            v = _tt_pen(k, run, lo2, lt2, l32, w)
-            if v < best:
-                best = v
-        total += n * best
-    return total / weight if weight else now
+        else:
+            best = now
+            rest = a
+            while rest:
+                bit = _low(rest)
+                rest ^= bit
+                lo2, lt2, l32 = a, b, c
+                _remove(&lo2, &lt2, &l32, bit)
+                v = _tt_pen(k, run, lo2, lt2, l32, w, best)  # only a better discard matters
+                if v < best:
+                    best = v
+            total += n * best
+        if total / weight > limit:  # the terms are never negative
+            return total / weight
+    return total / weight
 
 
 cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept nogil:
@@ -236,7 +256,8 @@ cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept 
     cdef uint64_t cards[52]
     cdef int pens[52]
     cdef uint64_t a, b, c
-    cdef double v, best_v
+    cdef double v, best_v, weight
+    cdef int unseen[52]
     card[0] = 0
     if t.phase == T_DRAW:
         if t.n_pile and ((t.n_stock == 0 and t.n_pile < 2) or _tt_wants(k, run, t, keeps)):
@@ -279,8 +300,9 @@ cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept 
         return T_DISCARD_CARD
     best_i = 0
     best_v = 0
+    weight = _tt_unseen(t, unseen)
     for i in range(m):
-        v = _tt_after_draw(k, run, t, cards[i])
+        v = _tt_after_draw(k, run, t, cards[i], unseen, weight, INFINITY if i == 0 else best_v)
         if i == 0 or v < best_v or (v == best_v and run.points[_rank(cards[i])] > run.points[_rank(cards[best_i])]):
             best_i, best_v = i, v
     card[0] = cards[best_i]
@@ -300,7 +322,7 @@ cdef int _tt_hand_pen(WildKernel k, TTRun *run, TTTable *t, int p) noexcept nogi
         rest ^= bit
         a, b, c = t.once[p], t.twice[p], t.thrice[p]
         _remove(&a, &b, &c, bit)
-        v = _tt_pen(k, run, a, b, c, w)
+        v = _tt_pen(k, run, a, b, c, w, best)
         if v < best:
             best = v
     return best
