@@ -1,6 +1,7 @@
 """Gin game simulation on one core: full hands per second of the compiled play loop, the
 Python engine playing the same games, and OpenSpiel's gin_rummy with random legal play (when
-pyspiel is installed), measured in one run; then each bot pairing's results, seats alternated.
+pyspiel is installed), measured in one run; Three Thirteen games and Indian rummy deals per
+second; then each gin bot pairing's results, seats alternated.
 
     python benchmarks/game_speed.py [--hands 200000] [--seed 1]
 """
@@ -98,6 +99,20 @@ def main() -> None:
         e3 = three_handed.simulate(max(1, args.hands // 500), seed=args.seed).height / (time.perf_counter() - t)
     print(f"three-handed, greedy x3: {df3.height / dt3:,.0f} hands/s; the Python engine {e3:,.0f} hands/s "
           f"({df3.height / dt3 / e3:.0f}x)")
+
+    # the other families' targets (their own scripts measure more: three_thirteen_bots.py, indian_games.py)
+    from rummylab.indian import bots as indian_bots
+    from rummylab.three_thirteen import bots as tt_bots
+
+    games = max(10, args.hands // 100)
+    t = time.perf_counter()
+    tt_bots.simulate(games, ("greedy", "greedy"), seed=args.seed)
+    print(f"Three Thirteen, greedy vs greedy: {games / (time.perf_counter() - t):,.0f} full 11-round games/s "
+          "(target >= 500)")
+    t = time.perf_counter()
+    deal_rows = indian_bots.play_all(games, 2, 101, ("greedy", "greedy"), args.seed)[1]
+    print(f"Indian rummy, greedy vs greedy (pool 101): {len(deal_rows) / (time.perf_counter() - t):,.0f} deals/s "
+          "(target >= 5,000)")
 
     for first, second in PAIRS:
         print(pairing(first, second, max(100, args.hands // 20), args.seed))
