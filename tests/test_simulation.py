@@ -255,3 +255,22 @@ def test_indian_games_play_the_same_in_any_chunk() -> None:
     assert whole == indian_bots.play_games(*args, 0, 1) + indian_bots.play_games(*args, 1, 4)
     with pytest.raises(ValueError, match="scheduler=3"):
         indian_bots.simulate(2, scheduler=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"games": -1}, "games=-1"),
+    ({"bots": ["greedy", "genius"]}, "unknown bot 'genius'"),
+    ({"bots": ["greedy"]}, "1 bots for 2 players"),
+    ({"rules": DEFAULT}, "Indian rummy needs rummylab.indian.Rules"),
+    ({"players": 7, "bots": ["greedy"] * 7}, "players=7"),
+    ({"pool": 150}, "pool=150"),
+    ({"deals": 4}, "deals=4"),
+    ({"seed": -2}, "seed=-2"),
+])
+def test_indian_bad_arguments_are_named(kwargs: dict, message: str) -> None:
+    from rummylab.indian import bots as indian_bots
+
+    with pytest.raises(ValueError, match=message):
+        indian_bots.simulate(**{"games": 2, **kwargs})
+    with pytest.raises(ValueError, match=message):
+        indian_bots.trace(**{"games": 2, **kwargs})
