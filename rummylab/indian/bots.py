@@ -152,7 +152,6 @@ class GreedyBot:
                     if groups is not None:
                         return Action(Kind.DECLARE, c, groups)
         if state.reshuffles >= STALLED and state.taken is None and self.rng.random() < 0.5:
-            w = state.wild_rank
             naturals = sorted({c for c in hand if not (c.is_joker or c.rank == w)}) or sorted(set(hand))
             return Action(Kind.DISCARD, naturals[int(self.rng.integers(len(naturals)))])
         return Action(Kind.DISCARD, self.ranked_discards(state, hand, after)[0][1])
