@@ -176,15 +176,20 @@ cdef uint64_t _tt_random_natural(bitgen_t *bg, TTTable *t) noexcept nogil:
 
 cdef bint _tt_wants(WildKernel k, TTRun *run, TTTable *t, bint keeps_wilds) noexcept nogil:
     """GreedyBot.wants_discard."""
-    cdef int me = t.to_play, w = t.round_no + 1, now
+    cdef int me = t.to_play, w = t.round_no + 1, now, full
     cdef uint64_t top = t.pile[t.n_pile - 1], rest, bit, a, b, c, o = t.once[me]
     if keeps_wilds and _rank(top) == w:
         return True
     now = _tt_pen(k, run, t.once[me], t.twice[me], t.thrice[me], w)
+    a, b, c = t.once[me], t.twice[me], t.thrice[me]
+    _add(&a, &b, &c, top)
+    full = _tt_pen(k, run, a, b, c, w)  # a discard leaves at least this less its points
     rest = o
     while rest:
         bit = _low(rest)
         rest ^= bit
+        if full - run.points[_rank(bit)] >= now:
+            continue
         a, b, c = t.once[me], t.twice[me], t.thrice[me]
         _add(&a, &b, &c, top)
         _remove(&a, &b, &c, bit)
@@ -216,7 +221,7 @@ cdef double _tt_after_draw(WildKernel k, TTRun *run, TTTable *t, uint64_t card, 
                            double weight, double limit) noexcept nogil:
     """PlannerBot._after_draws: the expected penalty after the next stock draw (its partial sum,
     once that is already above ``limit``: the full one can only be more)."""
-    cdef int me = t.to_play, w = t.round_no + 1, now, n, best, v, pos
+    cdef int me = t.to_play, w = t.round_no + 1, now, n, best, v, pos, full
     cdef uint64_t lo = t.once[me], lt = t.twice[me], l3 = t.thrice[me], u, a, b, c, rest, bit, lo2, lt2, l32
     cdef double total = 0.0
     _remove(&lo, &lt, &l3, card)
@@ -234,10 +239,15 @@ cdef double _tt_after_draw(WildKernel k, TTRun *run, TTTable *t, uint64_t card, 
             total += n * now
         else:
             best = now
+            # a discard can only beat ``best`` when the hand with it left over could: penalty(hand
+            # without it) >= penalty(hand) - its points
+            full = _tt_pen(k, run, a, b, c, w)
             rest = a
             while rest:
                 bit = _low(rest)
                 rest ^= bit
+                if full - run.points[_rank(bit)] >= best:
+                    continue
                 lo2, lt2, l32 = a, b, c
                 _remove(&lo2, &lt2, &l32, bit)
                 v = _tt_pen(k, run, lo2, lt2, l32, w, best)  # only a better discard matters
