@@ -133,16 +133,39 @@ cdef int _seed_text(Twister *r, str text) except -1:
     return 0
 
 
-def shuffled(text: str, cards) -> list:
-    """random.Random(text).shuffle(cards) as this module does it (for tests)."""
+ctypedef fused card_t:
+    int
+    uint64_t
+
+
+cdef int _shuffle(card_t *cards, int n, str key) except -1:
+    """random.Random(key).shuffle of n cards, as the engine shuffles a pack or a pile."""
     cdef Twister r
     cdef int i, j
-    out = list(cards)
-    _seed_text(&r, text)
-    for i in range(len(out) - 1, 0, -1):
+    cdef card_t swap
+    _seed_text(&r, key)
+    for i in range(n - 1, 0, -1):
         j = _randbelow(&r, i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
+        swap = cards[i]
+        cards[i] = cards[j]
+        cards[j] = swap
+    return 0
+
+
+def shuffled(text: str, cards) -> list:
+    """random.Random(text).shuffle(cards) as this module does it (for tests)."""
+    items = list(cards)
+    cdef int n = len(items), i
+    cdef int *order = <int *>malloc(max(n, 1) * sizeof(int))
+    if order == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            order[i] = i
+        _shuffle(order, n, text)
+        return [items[order[i]] for i in range(n)]
+    finally:
+        free(order)
 
 
 # -- numpy's Generator.integers(n), for the random bot ------------------------------

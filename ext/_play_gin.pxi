@@ -102,17 +102,10 @@ cdef uint64_t _nth_bit(uint64_t m, int n) noexcept nogil:
 
 cdef int _gin_deal(GinTable *t, uint64_t seed, int deal_no, int dealer, const uint64_t *deck) except -1:
     """rummylab.gin.game._deal: 10 cards each from the non-dealer on, the upcard, the stock."""
-    cdef Twister r
     cdef uint64_t cards[52]
-    cdef int i, j
-    cdef uint64_t swap
-    _seed_text(&r, f"gin:{seed}:{deal_no}")
+    cdef int i
     memcpy(cards, deck, 52 * sizeof(uint64_t))
-    for i in range(51, 0, -1):
-        j = _randbelow(&r, i + 1)
-        swap = cards[i]
-        cards[i] = cards[j]
-        cards[j] = swap
+    _shuffle(cards, 52, f"gin:{seed}:{deal_no}")
     t.hands[0] = t.hands[1] = 0
     for i in range(20):
         t.hands[(1 - dealer + i) % 2] |= cards[i]

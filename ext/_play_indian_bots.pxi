@@ -20,7 +20,8 @@ cdef bint _i_fits(int *places, int n_places, int n, int top) noexcept nogil:
 
 cdef bint _i_sequence(IRun *run, const int *codes, int m, int n) noexcept nogil:
     """n cards, these m naturals among them, can be consecutive cards of one suit."""
-    cdef int i, places[14]
+    cdef int i
+    cdef int places[14]
     if m == 0 or n > 13:
         return False
     for i in range(m):
@@ -158,7 +159,8 @@ cdef int _i_random_natural(bitgen_t *bg, ITable *t, bint naturals) noexcept nogi
 
 cdef int _i_random_act(IRun *run, ITable *t, int *card, bint *valid) noexcept nogil:
     """RandomBot.act in the draw and discard phases."""
-    cdef int me = t.to_play, i, n, c, options[2]
+    cdef int me = t.to_play, i, n, c
+    cdef int options[2]
     cdef int rest[14]
     cdef bitgen_t *bg = run.rngs[me]
     cdef double u
@@ -258,7 +260,8 @@ cdef int _i_greedy_act(WildKernel k, WildKernel dk, IRun *run, ITable *t, int *c
 
 cdef int _i_table_act(IRun *run, ITable *t, int *player) noexcept nogil:
     """Between deals, the first seat's bot acts for the table: re-joins, the next deal, the end."""
-    cdef int p, n = 0, choice, options[I_MAX_PLAYERS]
+    cdef int p, n = 0, choice
+    cdef int options[I_MAX_PLAYERS]
     for p in range(run.o.players):
         if _i_can_rejoin(run, t, p):
             options[n] = p

@@ -1,19 +1,6 @@
 # Indian rummy (included by _play.pyx after _play_indian.pxi): the toss, the deal and the
 # moves of rummylab.indian.game.
 
-cdef int _i_shuffle(int *cards, int n, str key) except -1:
-    """random.Random(key).shuffle(cards)."""
-    cdef Twister r
-    cdef int i, j, swap
-    _seed_text(&r, key)
-    for i in range(n - 1, 0, -1):
-        j = _randbelow(&r, i + 1)
-        swap = cards[i]
-        cards[i] = cards[j]
-        cards[j] = swap
-    return 0
-
-
 cdef inline int _i_deck_code(int i) noexcept nogil:
     """The code of card i of a pack: two decks suit by suit (ace to king), then printed jokers."""
     return I_JOKER if i >= 104 else (i % 13) * 4 + (i % 52) // 13
@@ -38,7 +25,7 @@ cdef int _i_toss(IRun *run, ITable *t) except -2:
     cdef bint taken[I_MAX_PLAYERS]
     for i in range(n):
         pack[i] = _i_deck_code(i)
-    _i_shuffle(pack, n, f"indian:{run.seed}:toss")
+    _shuffle(pack, n, f"indian:{run.seed}:toss")
     for p in range(players):
         drawn[p] = I_JOKER
         contenders[p] = p
@@ -99,7 +86,7 @@ cdef int _i_deal(IRun *run, ITable *t, int deal_no, int dealer) except -1:
     cdef int n = 104 + run.o.printed_jokers, i, p, m = 0, cut, players = run.o.players
     for i in range(n):
         cards[i] = _i_deck_code(i)
-    _i_shuffle(cards, n, f"indian:{run.seed}:deal{deal_no}")
+    _shuffle(cards, n, f"indian:{run.seed}:deal{deal_no}")
     for i in range(players):
         p = t.seats[(t.seat_of[dealer] + 1 + i) % players]
         if not t.eliminated[p]:
@@ -139,7 +126,7 @@ cdef int _i_draw_stock(IRun *run, ITable *t) noexcept nogil:
         for i in range(n):
             t.stock[i] = t.pile[i]
         with gil:
-            _i_shuffle(t.stock, n, f"indian:{run.seed}:{t.deal_no}:reshuffle{t.reshuffles}")
+            _shuffle(t.stock, n, f"indian:{run.seed}:{t.deal_no}:reshuffle{t.reshuffles}")
         t.n_stock = n
         t.pile[0] = t.pile[n]
         t.n_pile = 1
@@ -159,7 +146,8 @@ cdef bint _i_eliminated(IRun *run, int score) noexcept nogil:
 cdef int _i_score_deal(WildKernel k, IRun *run, ITable *t) noexcept nogil:
     """rummylab.indian.game._score_deal: losers in the deal pay their points; totals, chips,
     elimination; the deal's row."""
-    cdef int p, paid[I_MAX_PLAYERS], total = 0, players = run.o.players
+    cdef int p, total = 0, players = run.o.players
+    cdef int paid[I_MAX_PLAYERS]
     cdef int64_t *row
     for p in range(players):
         if t.in_deal[p] and p != t.winner:
@@ -214,7 +202,7 @@ cdef int _i_drop(WildKernel k, IRun *run, ITable *t, int me) noexcept nogil:
                 t.stock[n] = c
                 n += 1
         with gil:
-            _i_shuffle(t.stock + base, n - base, f"indian:{run.seed}:{t.deal_no}:drop{me}:{t.actions}")
+            _shuffle(t.stock + base, n - base, f"indian:{run.seed}:{t.deal_no}:drop{me}:{t.actions}")
         t.n_stock = n
         memset(t.cnt[me], 0, 53)
         t.once[me] = t.twice[me] = 0

@@ -67,19 +67,6 @@ cdef inline int _tt_pen(WildKernel k, TTRun *run, uint64_t o, uint64_t t2, uint6
     return k._penalty(&run.table, o, t2, t3, wild, 0, 0, -1, bound, fresh)
 
 
-cdef int _tt_shuffle(uint64_t *cards, int n, str key) except -1:
-    cdef Twister r
-    cdef int i, j
-    cdef uint64_t swap
-    _seed_text(&r, key)
-    for i in range(n - 1, 0, -1):
-        j = _randbelow(&r, i + 1)
-        swap = cards[i]
-        cards[i] = cards[j]
-        cards[j] = swap
-    return 0
-
-
 cdef int _tt_deal(TTTable *t, uint64_t seed, int round_no, int dealer, const uint64_t *deck) except -1:
     """rummylab.three_thirteen.game._deal: round_no + 2 cards each from the dealer's left."""
     cdef uint64_t cards[T_MAX_CARDS]
@@ -87,7 +74,7 @@ cdef int _tt_deal(TTTable *t, uint64_t seed, int round_no, int dealer, const uin
     cdef uint64_t o, t2, t3
     for i in range(total):
         cards[i] = deck[i % 52]
-    _tt_shuffle(cards, total, f"313:{seed}:{round_no}")
+    _shuffle(cards, total, f"313:{seed}:{round_no}")
     for p in range(t.players):
         t.once[p] = t.twice[p] = t.thrice[p] = 0
     for i in range(n * t.players):
@@ -111,7 +98,7 @@ cdef int _tt_restock(TTTable *t, uint64_t seed) except -1:
     cdef int i, n = t.n_pile - 1
     for i in range(n):
         t.stock[i] = t.pile[i]
-    _tt_shuffle(t.stock, n, f"313:{seed}:{t.round_no}:reshuffle{t.reshuffles}")
+    _shuffle(t.stock, n, f"313:{seed}:{t.round_no}:reshuffle{t.reshuffles}")
     t.n_stock = n
     t.pile[0] = t.pile[n]
     t.n_pile = 1
