@@ -295,12 +295,15 @@ def play_games(kinds: Sequence[str], players: int, pool: int | None, seed: int, 
                start: int, stop: int) -> list[dict[str, int]]:
     """Games start..stop of a simulation: one row each (every game is seeded by its number)."""
     games = play_chunk(kinds, players, pool, seed, rules, deals, False, start, stop)[0]
-    return [_game_row(r, players, deals) for r in games.tolist()]
+    return _games_frame(games, players, deals).to_dicts()  # type: ignore[no-any-return]
 
 
-def _game_row(r: list[int], players: int, deals: int | None) -> dict[str, int]:
-    return {"game": r[0], "deals": r[1], "winner": r[2], **{f"score_{p}": r[3 + p] for p in range(players)},
-            **({f"chips_{p}": r[3 + MAX_PLAYERS + p] for p in range(players)} if deals else {})}
+def _games_frame(rows: np.ndarray, players: int, deals: int | None) -> Any:
+    """GAME_COLUMNS rows as polars, with the columns of this table's players (chips: deals rummy)."""
+    import polars as pl
+
+    columns = [0, 1, 2, *range(3, 3 + players), *(range(3 + MAX_PLAYERS, 3 + MAX_PLAYERS + players) if deals else ())]
+    return pl.DataFrame(rows[:, columns], schema=[GAME_COLUMNS[c] for c in columns], orient="row")
 
 
 def play_all(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
@@ -345,13 +348,9 @@ def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequenc
     play in the compiled loop when it is built, in chunks, on a Dask cluster with
     ``scheduler="dask"`` (``workers`` processes on 127.0.0.1) or a scheduler's address: the same
     games either way."""
-    import polars as pl
-
     rows = play_all(games, players, pool, bots, seed, rules, deals, scheduler=scheduler, workers=workers,
                     progress=progress)[0]
-    schema = {c: pl.Int64 for c in ("game", "deals", "winner", *(f"score_{p}" for p in range(players)),
-                                     *((f"chips_{p}" for p in range(players)) if deals else ()))}
-    return pl.DataFrame([_game_row(r, players, deals) for r in rows.tolist()], schema=schema)
+    return _games_frame(rows, players, deals)
 
 
 def trace(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
