@@ -101,10 +101,12 @@ def play_all(n_games: int, bots: Sequence[Any], rules: Any, seed: SeedLike, *, k
         if scheduler is not None:
             raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
         parts = [engine(seeds.tolist(), [bots] * n_games, rules, 0, trace)]
-    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, widths[0]), np.int64)
-    if not trace:
-        return rows, None
-    return rows, np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, widths[1]), np.int64)
+    return stacked(parts, 0, widths[0]), stacked(parts, 1, widths[1]) if trace else None
+
+
+def stacked(parts: Sequence[Sequence[Any]], index: int, width: int) -> np.ndarray:
+    """The chunks' row arrays at ``index``, one under the other (no chunks: no rows of ``width``)."""
+    return np.concatenate([p[index] for p in parts]) if parts else np.zeros((0, width), np.int64)
 
 
 _CARD_NAMES = {**{c.bit.bit_length() - 1: str(c) for c in DECK}, 64: "JK"}

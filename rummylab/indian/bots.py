@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,6 +11,7 @@ import numpy as np
 from ..backend import play_loops
 from ..cards import RANKS, Card, SeedLike, rng_from, without
 from ..play import STALLED, check_seed, play_out
+from ..simulation import check_count, run_chunks, stacked, turns_frame
 from .analysis import best_declaration, masks
 from .game import (
     CHIPS_PER_DEAL,
@@ -311,12 +313,7 @@ def play_all(games: int, players: int = 2, pool: int | None = 101, bots: Sequenc
              workers: int | None = None, progress: bool = False,
              trace: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """The rows (games, deals, turns with ``trace``) of the games ``simulate`` plays."""
-    import functools
-
-    from ..simulation import run_chunks
-
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError(f"games={games!r}: a whole number >= 0")
+    check_count("games", games)
     check_seed(seed)
     if not isinstance(rules, Rules):
         raise ValueError(f"rules={rules!r}: Indian rummy needs rummylab.indian.Rules")
@@ -330,12 +327,8 @@ def play_all(games: int, players: int = 2, pool: int | None = 101, bots: Sequenc
     pool = None if deals else pool
     task = functools.partial(play_chunk, tuple(kinds), players, pool, seed, rules, deals, trace)
     parts = run_chunks(task, games, scheduler=scheduler, workers=workers, progress=progress, chunk=500)
-
-    def joined(i: int, width: int) -> np.ndarray:
-        return np.concatenate([p[i] for p in parts]) if parts else np.zeros((0, width), np.int64)
-
-    return (joined(0, len(GAME_COLUMNS)), joined(1, len(DEAL_COLUMNS)),
-            joined(2, len(TURN_COLUMNS)) if trace else None)
+    return (stacked(parts, 0, len(GAME_COLUMNS)), stacked(parts, 1, len(DEAL_COLUMNS)),
+            stacked(parts, 2, len(TURN_COLUMNS)) if trace else None)
 
 
 def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
@@ -359,8 +352,6 @@ def trace(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[s
     """The turns of the games ``simulate`` plays with the same arguments: one row per player's
     action (game, deal, turn, player, action, card, loser points before and after, stock left);
     a hand holding its drawn card is counted after its best discard."""
-    from ..simulation import turns_frame
-
     turns = play_all(games, players, pool, bots, seed, rules, deals, scheduler=scheduler, workers=workers,
                      progress=progress, trace=True)[2]
     assert turns is not None
