@@ -10,7 +10,7 @@ import numpy as np
 
 from ..backend import play_loops
 from ..cards import RANKS, Card, SeedLike, rng_from, without
-from ..play import STALLED, check_seed, play_out
+from ..play import check_seed, play_out, stalled_throw
 from ..simulation import check_count, run_chunks, stacked, turns_frame
 from .analysis import best_declaration, masks
 from .game import (
@@ -153,9 +153,9 @@ class GreedyBot:
                     groups = best_declaration(rest, RANKS[w], rules)
                     if groups is not None:
                         return Action(Kind.DECLARE, c, groups)
-        if state.reshuffles >= STALLED and state.taken is None and self.rng.random() < 0.5:
-            naturals = sorted({c for c in hand if not (c.is_joker or c.rank == w)}) or sorted(set(hand))
-            return Action(Kind.DISCARD, naturals[int(self.rng.integers(len(naturals)))])
+        thrown = stalled_throw(state, hand, self.rng)
+        if thrown is not None:
+            return Action(Kind.DISCARD, thrown)
         return Action(Kind.DISCARD, self.ranked_discards(state, hand, after)[0][1])
 
 

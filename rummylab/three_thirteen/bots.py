@@ -11,7 +11,7 @@ import numpy as np
 from .._wild_py import _add, _dead, _remove
 from ..backend import play_loops
 from ..cards import DECK, Card, SeedLike, bits_of, deck_masks, rng_from, without
-from ..play import STALLED, play_out
+from ..play import play_out, stalled_throw
 from ..simulation import play_all, turns_frame
 from .analysis import DEFAULT, Rules, penalty_of_cards, penalty_of_masks
 from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Action, Kind, Phase, State, new_game
@@ -21,7 +21,7 @@ _DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
 
 class GreedyBot:
     """Takes the discard when it lowers its penalty, goes out when it can, else discards the
-    card whose loss costs least (the highest such card); in a stalled round (``STALLED``) it
+    card whose loss costs least (the highest such card); in a stalled round (``rummylab.play.STALLED``) it
     sometimes throws a random natural card instead."""
 
     name = "greedy"
@@ -71,9 +71,9 @@ class GreedyBot:
         ranked = self.best_discards(state, hand)
         if state.went_out is None and ranked[0][0] == 0:
             return Action(Kind.GO_OUT, ranked[0][1])
-        if state.reshuffles >= STALLED and state.taken is None and self.rng.random() < 0.5:
-            naturals = sorted({c for c in hand if c.rank != state.wild_rank}) or sorted(set(hand))
-            return Action(Kind.DISCARD, naturals[int(self.rng.integers(len(naturals)))])
+        thrown = stalled_throw(state, hand, self.rng)
+        if thrown is not None:
+            return Action(Kind.DISCARD, thrown)
         return Action(Kind.DISCARD, self.choose(state, self.paying(state, hand, ranked)))
 
     def paying(self, state: State, hand: Sequence[Card], ranked: list[tuple[int, Card]]) -> list[tuple[int, Card]]:
