@@ -303,10 +303,15 @@ def play_chunk(specs: Sequence[BotSpec], bot_seeds: Sequence[int], seeds: np.nda
             gin_kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64),
             [BOT_CODES[n] for n in names], rngs, _DECK_BITS, trace=trace, first_game=start,
             **loop_options(specs, rules))
+    return play_engine(seeds[start:stop].tolist(), engine_players(specs, rngs), rules, start, trace)
+
+
+def engine_players(specs: Sequence[BotSpec], rngs: Sequence[Sequence[np.random.Generator | None]]) -> list[list[Bot]]:
+    """Each game's engine bots for these specs: a random bot per game on its generator, the
+    others shared by every game (they draw nothing)."""
     fixed = {s: spec_bot(s) for s in specs if s[0] != "random"}
-    players = [[spec_bot(s, r) if r is not None else fixed[s] for s, r in zip(specs, pair, strict=True)]
-               for pair in rngs]
-    return play_engine(seeds[start:stop].tolist(), players, rules, start, trace)
+    return [[spec_bot(s, r) if r is not None else fixed[s] for s, r in zip(specs, seats, strict=True)]
+            for seats in rngs]
 
 
 def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rules: Rules = DEFAULT,

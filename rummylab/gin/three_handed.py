@@ -29,10 +29,10 @@ from .bots import (
     TURN_COLUMNS,
     Bot,
     bot_spec,
+    engine_players,
     loop_options,
     make_bot,
     seat_rngs,
-    spec_bot,
     turn_frame,
     turn_row,
 )
@@ -276,10 +276,7 @@ def play_chunk(specs: Sequence[Any], bot_seeds: Sequence[int], seeds: np.ndarray
         return loops.play_box(  # type: ignore[no-any-return]
             gin_kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64), [BOT_CODES[n] for n in names],
             rngs, roles, _DECK_BITS, trace=trace, first_game=start, **loop_options(specs, rules))
-    fixed = {s: spec_bot(s) for s in specs if s[0] != "random"}
-    players = [[spec_bot(s, r) if r is not None else fixed[s] for s, r in zip(specs, trio, strict=True)]
-               for trio in rngs]
-    return play_engine(seeds[start:stop].tolist(), players, rules, start, trace)
+    return play_engine(seeds[start:stop].tolist(), engine_players(specs, rngs), rules, start, trace)
 
 
 def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy", "greedy"),
