@@ -103,7 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ip", default="127.0.0.1",
                    help="the address to listen on; anything but 127.0.0.1 asks visitors for a class code")
     s.add_argument("--code", default=None, help="the class code (default: made up when --ip is not 127.0.0.1)")
-    s.add_argument("--teacher-port", type=int, default=None, help="the teacher page's port (default: --port + 1)")
+    s.add_argument("--teacher-port", type=int, default=None,
+                   help="the teacher page's port (default: --port + 1, or a free port when that one is taken)")
     s.add_argument("--teacher-token", default=None, help="the teacher page's token (default: made up)")
     s.set_defaults(run=_serve)
     sm = sub.add_parser("simulate", help="play many games between bots; one row per hand (Parquet or CSV)")

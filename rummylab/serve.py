@@ -110,10 +110,21 @@ def wait_for_http(url: str, timeout: float = 180) -> bool:
     return False
 
 
-def free_port() -> int:
+def free_port(ip: str = "127.0.0.1") -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind((ip, 0))
         return int(s.getsockname()[1])
+
+
+def next_free_port(port: int, ip: str = "127.0.0.1") -> int:
+    """``port`` + 1 when nothing listens there, else any free port."""
+    with socket.socket() as s:
+        try:
+            s.bind((ip if ip not in ("0.0.0.0", "::") else "", port + 1))
+            return port + 1
+        except OSError:
+            pass
+    return free_port(ip if ip not in ("0.0.0.0", "::") else "")
 
 
 def progress_db(path: Path | str, db: Path | str | None = None) -> Path:
@@ -178,7 +189,7 @@ def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | Non
     cmd, env = voila_command(path, port, db, ip=ip, code=code, students=students, lessons=chosen)
     shown = "127.0.0.1" if ip in LOOPBACK else ("<this machine's address>" if ip in ("0.0.0.0", "::") else ip)
     class_url = f"http://{shown}:{port}/"
-    tport = teacher_port or port + 1
+    tport = teacher_port or next_free_port(port, ip)
     print(f"rummylab: serving {path} at {class_url} (Ctrl+C stops)", flush=True)
     if code:
         print(f"  class code: {code}   (students type it on the first page)", flush=True)

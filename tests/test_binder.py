@@ -72,7 +72,8 @@ def _serves_a_packed_lesson(venv: Path, tmp_path: Path, env: dict[str, str]) -> 
     """`rummylab serve` with no path serves the packaged lessons (Voilà on 127.0.0.1), then stops."""
     port = free_port()
     log = (tmp_path / "serve.log").open("w")
-    proc = subprocess.Popen([str(venv / "bin" / "rummylab"), "serve", "--port", str(port)], cwd=tmp_path, env=env,
+    cmd = [str(venv / "bin" / "rummylab"), "serve", "--port", str(port), "--teacher-port", str(free_port())]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.time() + 120
