@@ -47,7 +47,7 @@ def test_binder_build_and_lessons(tmp_path: Path) -> None:
                  tmp_path, env)
     assert "site-packages" in packed, packed
     # every lesson top to bottom in the Binder environment's own kernel: one kernel for all of
-    # them (each lesson also runs in a fresh kernel in test_notebooks)
+    # them, in order (test_notebooks runs each in an emptied namespace)
     out = run([str(venv / "bin" / "python"), "-c", RUN_LESSONS, *notebooks], work, env)
     assert out.split() == notebooks, out
     _serves_a_packed_lesson(venv, tmp_path, env)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
@@ -54,33 +55,44 @@ if rummylab.BACKEND == "python":
     VARIANTS = [{"RUMMYLAB_SEED": "7", "RUMMYLAB_N": "300"}]
 
 
-def _run_variants(nb: nbformat.NotebookNode, tmp_path: Path) -> list[nbformat.NotebookNode]:
-    """Execute the lesson once per variant in one kernel (its imports are paid once)."""
-    client = NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
-    runs = []
+@pytest.fixture(scope="session")
+def kernel() -> Iterator[NotebookClient]:
+    """One kernel per test process for every lesson it runs: starting a kernel and importing
+    rummylab, polars and altair costs several seconds, more than most lessons take."""
+    client = NotebookClient(nbformat.v4.new_notebook(), timeout=300, kernel_name="python3")
     with client.setup_kernel():
-        for env in VARIANTS:
-            run = copy.deepcopy(nb)
-            setup = ("import os\n"
-                     "for k in ('RUMMYLAB_SEED', 'RUMMYLAB_N'):\n    os.environ.pop(k, None)\n"
-                     f"os.environ.update({env!r})")
-            run.cells.insert(0, nbformat.v4.new_code_cell(setup))
-            client.nb = run
-            for index, cell in enumerate(run.cells):
-                client.execute_cell(cell, index)
-            run.cells.pop(0)
-            runs.append(run)
+        yield client
+
+
+def _run_variants(client: NotebookClient, nb: nbformat.NotebookNode, tmp_path: Path) -> list[nbformat.NotebookNode]:
+    """Execute the lesson once per variant, each time in an emptied namespace (``%reset -f``: a
+    lesson that leans on a name it did not define fails), in the lesson's own folder."""
+    runs = []
+    for env in VARIANTS:
+        run = copy.deepcopy(nb)
+        setup = ("%reset -f\n"
+                 "import os\n"
+                 f"os.chdir({str(tmp_path)!r})\n"
+                 "for k in ('RUMMYLAB_SEED', 'RUMMYLAB_N'):\n    os.environ.pop(k, None)\n"
+                 f"os.environ.update({env!r})\n"
+                 "del os, k")
+        run.cells.insert(0, nbformat.v4.new_code_cell(setup))
+        client.nb = run
+        for index, cell in enumerate(run.cells):
+            client.execute_cell(cell, index)
+        run.cells.pop(0)
+        runs.append(run)
     return runs
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_lesson_runs_under_any_seed_and_size(path: Path, tmp_path: Path) -> None:
+def test_lesson_runs_under_any_seed_and_size(path: Path, tmp_path: Path, kernel: NotebookClient) -> None:
     """Every lesson runs top to bottom under its defaults and two other seeds with N=300;
     its fixed facts are right each time; exercises ship blank and say what to write."""
     work = tmp_path / path.name
     shutil.copy(path, work)  # never write into the repo
     nb = nbformat.read(work, as_version=4)
-    for env, run in zip(VARIANTS, _run_variants(nb, tmp_path), strict=True):
+    for env, run in zip(VARIANTS, _run_variants(kernel, nb, tmp_path), strict=True):
         errors = [o for c in run.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
         assert not errors, (env, errors[0]["ename"], errors[0]["evalue"]) if errors else ""
         _check_outputs(path, run)
