@@ -13,8 +13,10 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(VENV)/.installed-lab
 	$(BIN)/jupyter lab notebooks/ --ip=127.0.0.1 $(ROOT_FLAG)
 
-# Lint runs beside the compiled suite (it needs little CPU); then the suite on the Python twin.
-test: $(VENV)/.installed-test browser
+# Chromium installs beside the venv; lint runs beside the compiled suite (it needs little CPU);
+# then the suite on the Python twin.
+test:
+	$(MAKE) -j2 $(VENV)/.installed-test browser
 	$(MAKE) -j2 lint unit-tests
 	$(MAKE) pure-python-tests
 

@@ -100,7 +100,8 @@ class PlannerBot(GreedyBot):
         if len(close) == 1:
             return close[0]
         hand = state.hands[state.to_play]
-        unseen = list((Counter(list(DECK) * state.decks) - Counter(hand) - Counter(state.discards)).items())
+        seen = Counter(hand) + Counter(state.discards)
+        unseen = [(c, n) for c in DECK if (n := state.decks - seen[c]) > 0]  # DECK order
         value = dict(zip(close, self._after_draws(state, [without(hand, c) for c in close], unseen), strict=True))
         return min(close, key=lambda c: (value[c], -state.rules.points[c.rank]))
 
@@ -119,25 +120,35 @@ class PlannerBot(GreedyBot):
                  np.where(in_t, h | drawn_bits, h))
         wild_rank = np.array([u.rank == w for u, _ in unseen], dtype=bool)
         dead = ((_dead(drawn, 1, True) & drawn_bits) != 0) & ~wild_rank  # type: ignore[arg-type]  # numpy too
-        # then each discard of a card the hand held before the draw (the drawn card's own
-        # discard gives the hand back: its penalty is ``now``)
+        kernel = state.rules.kernel()
+        # each live draw's whole hand: a discard leaves at least that less the card's points
+        full = np.full(dead.shape, 1 << 30, dtype=np.int32)
+        live = ~dead
+        if live.any():
+            found = np.empty(int(live.sum()), dtype=np.int32)
+            kernel.penalty_batch(drawn[0][live], drawn[1][live], w, found, thrice=drawn[2][live])
+            full[live] = found
+        # then each discard of a card the hand held before the draw that could beat ``now`` (the
+        # drawn card's own discard gives the hand back: its penalty is ``now``)
         bits = bits_of(int(np.bitwise_or.reduce(held[:, 0])))
-        after = [_remove_all(drawn, np.uint64(b)) for b in bits]  # each (hands, unseen)
+        points = np.array([state.rules.points[(b.bit_length() - 1) & 15] for b in bits], dtype=np.int32)
         held_bit = np.array([[(m & b) != 0 for b in bits] for m in held[:, 0].tolist()], dtype=bool)  # (hands, bits)
-        use = held_bit[:, :, None] & ~dead[:, None, :]  # (hands, bits, unseen)
+        could = full[:, None, :] - points[None, :, None] < np.array(nows, dtype=np.int32)[:, None, None]
+        use = held_bit[:, :, None] & live[:, None, :] & could  # (hands, bits, unseen)
         pens = np.full(use.shape, 1 << 30, dtype=np.int32)
         if use.any():
+            after = [_remove_all(drawn, np.uint64(b)) for b in bits]  # each (hands, unseen)
             once, twice, thrice = (np.stack([a[i] for a in after], axis=1)[use] for i in range(3))
             found = np.empty(once.size, dtype=np.int32)
-            state.rules.kernel().penalty_batch(once, twice, w, found, thrice=thrice)
+            kernel.penalty_batch(once, twice, w, found, thrice=thrice)
             pens[use] = found
+        copies = np.array([n for _, n in unseen], dtype=np.int64)
+        weight = float(copies.sum())
         out = []
         for i, now in enumerate(nows):
-            best = np.minimum(pens[i].min(axis=0), now).tolist() if len(bits) else [now] * len(unseen)
-            total = weight = 0.0
-            for (_, n), is_dead, b in zip(unseen, dead[i].tolist(), best, strict=True):  # in order: the same sums
-                weight += n
-                total += n * (now if is_dead else b)
+            best = np.minimum(pens[i].min(axis=0), now) if len(bits) else np.full(len(unseen), now)
+            # whole numbers: the sum is exact in any order, as in the compiled loop
+            total = float(copies @ np.where(dead[i], now, best).astype(np.int64))
             out.append(total / weight if weight else now)
         return out
 
