@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .conftest import shot
@@ -99,26 +100,37 @@ def test_lesson_runs_in_jupyterlab(page: Any, jupyterlab: tuple[str, str]) -> No
         " || document.querySelector('.jp-KernelStatus-success, .jp-Toolbar-kernelStatus') !== null",
         timeout=TIMEOUT)
     page.wait_for_timeout(1500)
-    for attempt in range(6):  # a run-all sent before the kernel is ready does nothing: send it again
-        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        try:
-            page.wait_for_function(r"""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
-                                     .some(e => /\[(\*|\d+)\]/.test(e.innerText))""", timeout=20_000)
-            break
-        except Exception:
-            if attempt == 5:
-                raise
-    n_code = page.locator(".jp-Notebook .jp-CodeCell").count()
-    page.wait_for_function(
-        """n => { const p = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
-                 .map(e => e.innerText.trim());
-                 return p.length === n && p.every(t => /^\\[\\d+\\]:$/.test(t)); }""",
-        arg=n_code, timeout=TIMEOUT)
+    _run_all_cells(page)
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     texts = [errors.nth(i).inner_text() for i in range(errors.count())]
     assert not [t for t in texts if "Error" in t or "Traceback" in t], texts
     assert page.locator(".jp-Notebook .rl-analyzer").count() == 1
     shot(page, "jupyterlab-lesson")
+
+
+PROMPTS = r"""() => { const p = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+                       .map(e => e.innerText.trim());
+                     return {done: p.length > 0 && p.every(t => /^\[\d+\]:$/.test(t)),
+                             busy: p.some(t => t.includes('*'))}; }"""
+
+
+def _run_all_cells(page: Any) -> None:
+    """Run every cell and wait until each has run. A run-all sent while the kernel is still
+    connecting does nothing, or stops after the first cell: when no cell has run or is queued
+    for 10 s and some have not run, send it again."""
+    deadline = time.monotonic() + TIMEOUT / 1000
+    idle = sends = 0
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    while True:
+        state = page.evaluate(PROMPTS)
+        if state["done"]:
+            return
+        idle = 0 if state["busy"] else idle + 1
+        if idle >= 10 and sends < 5:
+            page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            idle, sends = 0, sends + 1
+        assert time.monotonic() < deadline, f"the lesson did not finish running ({sends} run-alls resent)"
+        page.wait_for_timeout(1000)
 
 
 def test_three_thirteen_lesson_analyzer_and_table(page: Any, voila: str) -> None:
