@@ -57,11 +57,15 @@ lint: $(VENV)/.installed-test
 # pytest-xdist spreads the tests over every core (2 here); worksteal balances the long ones.
 XDIST := -n auto --dist worksteal --durations=15
 
+# One BLAS thread per process: the two workers already fill the cores, and an idle OpenBLAS
+# thread spins on a core of its own after each matrix product.
+TEST_ENV := OPENBLAS_NUM_THREADS=1
+
 unit-tests: $(VENV)/.installed-test
-	RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/pytest $(XDIST)
+	$(TEST_ENV) RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/pytest $(XDIST)
 
 pure-python-tests: $(VENV)/.installed-test
-	RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest $(XDIST) -m "not slow" --ignore=tests/browser
+	$(TEST_ENV) RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest $(XDIST) -m "not slow" --ignore=tests/browser
 
 # The lessons as a click-through app for a classroom (Voilà on 127.0.0.1:8866), e.g.
 #   make class LESSON=02 STUDENTS=30 IP=0.0.0.0   (students on other devices type a class code)
