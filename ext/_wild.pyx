@@ -18,6 +18,7 @@ cdef extern from *:
 
 DEF UNLIMITED = 99
 DEF BIG = 1 << 29
+DEF BATCH_MEMO = 1 << 18  # states a batch's memo may hold before it starts afresh (a few MB)
 
 
 cdef inline uint64_t _hash(uint64_t a, uint64_t b, uint32_t c) noexcept nogil:
@@ -720,9 +721,12 @@ cdef class WildKernel:
             free(t.slots)
 
     def penalty_batch(self, const uint64_t[::1] once, const uint64_t[::1] twice, int wild_rank,
-                      int32_t[::1] out, int jokers=0, int joker_value=0, const uint64_t[::1] thrice=None):
+                      int32_t[::1] out, int jokers=0, int joker_value=0, const uint64_t[::1] thrice=None,
+                      bint related=False):
         """out[i] = penalty of (once[i], twice[i], thrice[i]) (no thrice: two decks); runs without
-        the GIL on its own table."""
+        the GIL on its own table. ``related``: the hands are variations of one hand (its draws and
+        discards), so they share the memo (cleared once it holds BATCH_MEMO states); unrelated
+        hands run faster each with its own."""
         cdef Py_ssize_t i, n = once.shape[0]
         cdef Table t
         cdef bint three = thrice is not None
@@ -736,7 +740,8 @@ cdef class WildKernel:
             with nogil:
                 for i in range(n):
                     out[i] = self._penalty(&t, once[i], twice[i], thrice[i] if three else 0, wild_rank, jokers,
-                                           joker_value, -1)
+                                           joker_value, -1, BIG,
+                                           i == 0 or not related or t.used > BATCH_MEMO)
         finally:
             free(t.slots)
 

@@ -228,8 +228,9 @@ class WildKernel:
             out[i] = min(options)
 
     def penalty_batch(self, once: Any, twice: Any, wild_rank: int, out: Any, jokers: int = 0,
-                      joker_value: int = 0, thrice: Any = None) -> None:
-        """out[i] = penalty of (once[i], twice[i], thrice[i]) (no thrice: two decks)."""
+                      joker_value: int = 0, thrice: Any = None, related: bool = False) -> None:
+        """out[i] = penalty of (once[i], twice[i], thrice[i]) (no thrice: two decks); ``related``
+        (variations of one hand) lets the compiled kernel share its memo, and changes nothing here."""
         if not len(once) == len(twice) == len(out) or (thrice is not None and len(thrice) != len(once)):
             raise ValueError("once, twice, thrice and out must have the same length")
         if not -1 <= wild_rank <= 12 or not 0 <= jokers <= 4:

@@ -127,8 +127,9 @@ def masks(hand: list[tuple[int, int]]) -> tuple[int, int, int]:
 @pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("dense", [False, True])
 def test_search_equals_oracle(dense: bool, part: int) -> None:
-    """The batch search (compiled and twin) and the brute-force oracle agree on seeded hands of
-    every round, one to three decks, with and without each option (one of PARTS seeded parts)."""
+    """The batch search (compiled and twin, each hand with its own memo or all sharing one) and
+    the brute-force oracle agree on seeded hands of every round, one to three decks, with and
+    without each option (one of PARTS seeded parts)."""
     rng = np.random.default_rng([2026 + dense, part])
     n = (AGREEMENT_N // 10 if dense else AGREEMENT_N * 9 // 10) // PARTS
     twin_every = 4 if dense else 1  # the twin is slow on crowded hands: every 4th of those
@@ -151,10 +152,12 @@ def test_search_equals_oracle(dense: bool, part: int) -> None:
                 continue
             once, twice, thrice = (np.array(col, dtype=np.uint64)
                                    for col in zip(*(masks(hand) for _, hand, _ in mine), strict=True))
-            out = np.empty(len(mine), dtype=np.int32)
+            out, shared = np.empty(len(mine), dtype=np.int32), np.empty(len(mine), dtype=np.int32)
             rules.kernel(backend).penalty_batch(once, twice, rnd + 1, out, thrice=thrice)
-            for (_, hand, want), got in zip(mine, out.tolist(), strict=True):
-                assert got == want, (backend, hand, rnd, dict(opts_key))
+            # related=True: one memo for the whole batch (the planner's draws and discards)
+            rules.kernel(backend).penalty_batch(once, twice, rnd + 1, shared, thrice=thrice, related=True)
+            for (_, hand, want), got, got_shared in zip(mine, out.tolist(), shared.tolist(), strict=True):
+                assert got == got_shared == want, (backend, hand, rnd, dict(opts_key))
     assert rounds == set(tt.ROUNDS) and len({key for key, _ in groups}) == len(OPTIONS)
     assert triples >= n // (20 if dense else 1000), triples  # hands holding three copies of a card
 

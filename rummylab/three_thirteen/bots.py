@@ -126,7 +126,7 @@ class PlannerBot(GreedyBot):
         live = ~dead
         if live.any():
             found = np.empty(int(live.sum()), dtype=np.int32)
-            kernel.penalty_batch(drawn[0][live], drawn[1][live], w, found, thrice=drawn[2][live])
+            kernel.penalty_batch(drawn[0][live], drawn[1][live], w, found, thrice=drawn[2][live], related=True)
             full[live] = found
         # then each discard of a card the hand held before the draw that could beat ``now`` (the
         # drawn card's own discard gives the hand back: its penalty is ``now``)
@@ -140,7 +140,7 @@ class PlannerBot(GreedyBot):
             after = [_remove_all(drawn, np.uint64(b)) for b in bits]  # each (hands, unseen)
             once, twice, thrice = (np.stack([a[i] for a in after], axis=1)[use] for i in range(3))
             found = np.empty(once.size, dtype=np.int32)
-            kernel.penalty_batch(once, twice, w, found, thrice=thrice)
+            kernel.penalty_batch(once, twice, w, found, thrice=thrice, related=True)
             pens[use] = found
         copies = np.array([n for _, n in unseen], dtype=np.int64)
         weight = float(copies.sum())
