@@ -110,21 +110,21 @@ def wait_for_http(url: str, timeout: float = 180) -> bool:
     return False
 
 
-def free_port(ip: str = "127.0.0.1") -> int:
+def free_port() -> int:
     with socket.socket() as s:
-        s.bind((ip, 0))
+        s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
 def next_free_port(port: int, ip: str = "127.0.0.1") -> int:
-    """``port`` + 1 when nothing listens there, else any free port."""
+    """``port`` + 1 when nothing listens there on ``ip``, else any free port."""
+    host = "" if ip in EVERY_ADDRESS else ip
     with socket.socket() as s:
         try:
-            s.bind((ip if ip not in ("0.0.0.0", "::") else "", port + 1))
-            return port + 1
+            s.bind((host, port + 1))
         except OSError:
-            pass
-    return free_port(ip if ip not in ("0.0.0.0", "::") else "")
+            s.bind((host, 0))
+        return int(s.getsockname()[1])
 
 
 def progress_db(path: Path | str, db: Path | str | None = None) -> Path:
@@ -136,6 +136,7 @@ def progress_db(path: Path | str, db: Path | str | None = None) -> Path:
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+EVERY_ADDRESS = ("0.0.0.0", "::")
 KERNEL_MB = 150
 """About what one warm lesson kernel holds (measured by benchmarks/class_load.py)."""
 
@@ -187,7 +188,7 @@ def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | Non
     folder = path if path.is_dir() else path.parent
     chosen = find_lessons(folder, lessons or ["00"]) if students and path.is_dir() else []
     cmd, env = voila_command(path, port, db, ip=ip, code=code, students=students, lessons=chosen)
-    shown = "127.0.0.1" if ip in LOOPBACK else ("<this machine's address>" if ip in ("0.0.0.0", "::") else ip)
+    shown = "127.0.0.1" if ip in LOOPBACK else ("<this machine's address>" if ip in EVERY_ADDRESS else ip)
     class_url = f"http://{shown}:{port}/"
     tport = teacher_port or next_free_port(port, ip)
     print(f"rummylab: serving {path} at {class_url} (Ctrl+C stops)", flush=True)
