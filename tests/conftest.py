@@ -35,10 +35,40 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+LONGEST_FIRST = (
+    "tests/test_binder.py",
+    "tests/browser/",
+    "tests/test_simulation.py::test_compiled_thirteen_loop_plays_the_engines_games",
+    "tests/test_bots_finish.py::test_ten_thousand",
+    "tests/test_three_thirteen_game.py::test_full_games_keep_every_invariant",
+    "tests/test_odds.py::test_cli",
+    "tests/test_notebooks.py::test_lesson_runs_under_any_seed_and_size[11",
+    "tests/test_indian.py::test_search_equals_oracle",
+    "tests/test_indian_game.py::test_thousands_of_games_keep_the_rules",
+    "tests/test_odds.py::test_dask",
+    "tests/test_three_thirteen.py::test_search_equals_oracle",
+    "tests/test_gin_game.py::test_random_games_keep_every_invariant",
+    "tests/test_three_handed.py::test_games_keep_every_invariant",
+    "tests/test_bots_finish.py::test_gin_pairings_finish",
+    "tests/test_indian_game.py::test_simulate",
+    "tests/test_agreement.py::test_kernel_twin_and_oracle_agree",
+    "tests/test_state_machines.py",
+    "tests/test_notebooks.py",
+    "tests/test_simulation.py",
+)
+"""The tests that take longest, in about that order: pytest-xdist hands tests out from the front,
+so the two workers start on these and finish together."""
+
+
+def _longest_first(item: pytest.Item) -> int:
+    return next((i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix)), len(LONGEST_FIRST))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On the pure-Python run (RUMMYLAB_PURE_PYTHON=1), skip what that run would only repeat: tests
     that name their backend (the compiled run already ran them on both) and tests marked ``once``
     (they do not touch a kernel)."""
+    items.sort(key=_longest_first)
     if os.environ.get("RUMMYLAB_PURE_PYTHON") != "1":
         return
     keep, repeat = [], []

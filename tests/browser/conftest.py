@@ -25,7 +25,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
         "--disable-features=Translate,OptimizationHints,MediaRouter"]
-SHOTS = Path(os.environ.get("RUMMYLAB_SHOT_DIR") or tempfile.mkdtemp(prefix="rummylab-shots-"))
+SHOTS = Path(os.environ.get("RUMMYLAB_SHOT_DIR") or Path(tempfile.gettempdir()) / "rummylab-shots")
 LOCAL = {"127.0.0.1", "localhost"}
 
 
@@ -76,6 +76,7 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     yield pg
     rep = getattr(request.node, "rep_call", None)
     if rep is not None and rep.failed:
+        SHOTS.mkdir(parents=True, exist_ok=True)
         shot = SHOTS / f"{request.node.name}.png"
         pg.screenshot(path=str(shot), full_page=True)
         print(f"\nscreenshot of the failure: {shot}")
@@ -162,6 +163,7 @@ def jupyterlab(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> 
 
 def shot(pg: Any, name: str, selector: str | None = None) -> Path:
     """Save a screenshot (of one element, or the page) in the screenshot dir."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     (pg.locator(selector).first.screenshot(path=str(path)) if selector else pg.screenshot(path=str(path)))
     return path

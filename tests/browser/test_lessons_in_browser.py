@@ -5,9 +5,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from .conftest import shot
 
 TIMEOUT = 120_000
+
+pytestmark = pytest.mark.xdist_group("lessons-in-browser")  # one Voilà server, on one test process
 
 
 def open_lesson(page: Any, voila: str, name: str, selector: str) -> None:
@@ -114,20 +118,24 @@ PROMPTS = r"""() => { const p = [...document.querySelectorAll('.jp-Notebook .jp-
                              busy: p.some(t => t.includes('*'))}; }"""
 
 
+RUN_ALL = "() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }"
+"""Start a run-all without waiting for it: the command's promise never settles when the run stalls."""
+
+
 def _run_all_cells(page: Any) -> None:
     """Run every cell and wait until each has run. A run-all sent while the kernel is still
     connecting does nothing, or stops after the first cell: when no cell has run or is queued
     for 10 s and some have not run, send it again."""
     deadline = time.monotonic() + TIMEOUT / 1000
     idle = sends = 0
-    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.evaluate(RUN_ALL)
     while True:
         state = page.evaluate(PROMPTS)
         if state["done"]:
             return
         idle = 0 if state["busy"] else idle + 1
         if idle >= 10 and sends < 5:
-            page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            page.evaluate(RUN_ALL)
             idle, sends = 0, sends + 1
         assert time.monotonic() < deadline, f"the lesson did not finish running ({sends} run-alls resent)"
         page.wait_for_timeout(1000)
