@@ -28,7 +28,7 @@ $(VENV)/bin/python:
 
 # Build requirements first, so the kernel builds in the venv (no isolated download).
 $(VENV)/.build-tools: $(VENV)/bin/python pyproject.toml
-	$(PIP) install --quiet "setuptools>=74" "Cython>=3.0" "numpy>=2"
+	$(PIP) install --quiet "setuptools>=74" "Cython>=3.0" "numpy>=2" "tomli; python_version < '3.11'"
 	touch $@
 
 CHECK_KERNEL := RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/python -c "import rummylab; assert rummylab.BACKEND == 'cython'; print('rummylab', rummylab.__version__, 'kernel:', rummylab.BACKEND)"
@@ -38,11 +38,23 @@ $(VENV)/.installed-lab: $(VENV)/.build-tools $(SOURCES)
 	$(CHECK_KERNEL)
 	touch $@
 
-# One install (one kernel build) with the test tools too; it covers `make lab` as well.
-$(VENV)/.installed-test: $(VENV)/.build-tools $(SOURCES)
-	$(PIP) install --quiet --no-compile --no-build-isolation -e ".[lab,test]"
+# The test set-up covers `make lab` as well. Under `make -j2` (as `make test` runs it) the kernel
+# compiles while pip installs the dependencies.
+$(VENV)/.installed-test: $(VENV)/.dependencies-test $(VENV)/.kernel
 	$(CHECK_KERNEL)
 	touch $@ $(VENV)/.installed-lab
+
+$(VENV)/.dependencies-test: $(VENV)/.build-tools pyproject.toml
+	$(BIN)/python -c "import sys; from importlib import import_module; \
+	  p = import_module('tomllib' if sys.version_info >= (3, 11) else 'tomli').load(open('pyproject.toml', 'rb'))['project']; \
+	  print('\n'.join(p['dependencies'] + p['optional-dependencies']['lab'] + p['optional-dependencies']['test']))" \
+	  > $(VENV)/requirements-test.txt
+	$(PIP) install --quiet --no-compile -r $(VENV)/requirements-test.txt
+	touch $@
+
+$(VENV)/.kernel: $(VENV)/.build-tools $(SOURCES)
+	$(PIP) install --quiet --no-compile --no-deps --no-build-isolation -e .
+	touch $@
 
 # Debian's Chromium for the real-browser tests (never a downloaded browser build).
 browser:
@@ -54,8 +66,9 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check rummylab tests benchmarks
 	$(BIN)/mypy
 
-# pytest-xdist spreads the tests over every core (2 here); worksteal balances the long ones.
-XDIST := -n auto --dist worksteal --durations=15
+# pytest-xdist spreads the tests over every core (2 here), handing them out longest first
+# (tests/conftest.py); the lessons' browser tests stay on one process (one Voilà server).
+XDIST := -n auto --dist loadgroup --durations=15
 
 # One BLAS thread per process: the two workers already fill the cores, and an idle OpenBLAS
 # thread spins on a core of its own after each matrix product.
