@@ -39,6 +39,7 @@ LONGEST_FIRST = (
     "tests/test_binder.py",
     "tests/browser/",
     "tests/test_simulation.py::test_compiled_thirteen_loop_plays_the_engines_games",
+    "tests/test_bots_finish.py::test_ten_thousand_three_thirteen",
     "tests/test_bots_finish.py::test_ten_thousand",
     "tests/test_three_thirteen_game.py::test_full_games_keep_every_invariant",
     "tests/test_odds.py::test_cli",

@@ -152,12 +152,15 @@ def test_search_equals_oracle(dense: bool, part: int) -> None:
                 continue
             once, twice, thrice = (np.array(col, dtype=np.uint64)
                                    for col in zip(*(masks(hand) for _, hand, _ in mine), strict=True))
-            out, shared = np.empty(len(mine), dtype=np.int32), np.empty(len(mine), dtype=np.int32)
+            out = np.empty(len(mine), dtype=np.int32)
             rules.kernel(backend).penalty_batch(once, twice, rnd + 1, out, thrice=thrice)
-            # related=True: one memo for the whole batch (the planner's draws and discards)
-            rules.kernel(backend).penalty_batch(once, twice, rnd + 1, shared, thrice=thrice, related=True)
-            for (_, hand, want), got, got_shared in zip(mine, out.tolist(), shared.tolist(), strict=True):
-                assert got == got_shared == want, (backend, hand, rnd, dict(opts_key))
+            # related=True: one memo for the whole batch (the planner's draws and discards); the
+            # twin takes the keyword and searches as before, so a few hands show that
+            k = len(mine) if backend == "cython" else min(3, len(mine))
+            shared = np.empty(k, dtype=np.int32)
+            rules.kernel(backend).penalty_batch(once[:k], twice[:k], rnd + 1, shared, thrice=thrice[:k], related=True)
+            for i, ((_, hand, want), got) in enumerate(zip(mine, out.tolist(), strict=True)):
+                assert got == want and (i >= k or shared[i] == want), (backend, hand, rnd, dict(opts_key))
     assert rounds == set(tt.ROUNDS) and len({key for key, _ in groups}) == len(OPTIONS)
     assert triples >= n // (20 if dense else 1000), triples  # hands holding three copies of a card
 
