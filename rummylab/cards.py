@@ -29,20 +29,42 @@ ACES = sum(1 << (16 * s) for s in range(4))
 """Mask of the four aces; ``ACES << rank`` is that rank in every suit."""
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class Card:
-    """One playing card; ``str(card)`` is its two-character form (``"TD"``, ``"JK"``)."""
+    """One playing card; ``str(card)`` is its two-character form (``"TD"``, ``"JK"``). Cards
+    order by rank, then suit."""
 
     rank: int
     """0 (ace) … 12 (king); 13 for the printed joker."""
     suit: int
     """0..3 for S, H, D, C; 4 for the printed joker."""
     _bit: int = field(init=False, repr=False, compare=False)
+    _order: int = field(init=False, repr=False, compare=False)  # rank, then suit: one int to compare and hash
 
     def __post_init__(self) -> None:
         if not ((0 <= self.rank < 13 and 0 <= self.suit < 4) or (self.rank, self.suit) == (13, 4)):
             raise ValueError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
         object.__setattr__(self, "_bit", 0 if self.rank == 13 else 1 << (16 * self.suit + self.rank))
+        object.__setattr__(self, "_order", self.rank * 8 + self.suit)
+
+    # cards are sorted, counted and put in sets in every turn of every game: one int each
+    def __hash__(self) -> int:
+        return self._order
+
+    def __eq__(self, other: object) -> bool:
+        return self._order == other._order if other.__class__ is Card else NotImplemented  # type: ignore[attr-defined]
+
+    def __lt__(self, other: Card) -> bool:
+        return self._order < other._order if other.__class__ is Card else NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        return self._order <= other._order if other.__class__ is Card else NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        return self._order > other._order if other.__class__ is Card else NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        return self._order >= other._order if other.__class__ is Card else NotImplemented
 
     @property
     def is_joker(self) -> bool:
