@@ -100,7 +100,8 @@ class PlannerBot(GreedyBot):
         if len(close) == 1:
             return close[0]
         hand = state.hands[state.to_play]
-        seen = Counter(hand) + Counter(state.discards)
+        seen = Counter(hand)
+        seen.update(state.discards)
         unseen = [(c, n) for c in DECK if (n := state.decks - seen[c]) > 0]  # DECK order
         value = dict(zip(close, self._after_draws(state, [without(hand, c) for c in close], unseen), strict=True))
         return min(close, key=lambda c: (value[c], -state.rules.points[c.rank]))
@@ -132,7 +133,7 @@ class PlannerBot(GreedyBot):
         # drawn card's own discard gives the hand back: its penalty is ``now``)
         bits = bits_of(int(np.bitwise_or.reduce(held[:, 0])))
         points = np.array([state.rules.points[(b.bit_length() - 1) & 15] for b in bits], dtype=np.int32)
-        held_bit = np.array([[(m & b) != 0 for b in bits] for m in held[:, 0].tolist()], dtype=bool)  # (hands, bits)
+        held_bit = (held[:, 0, None] & np.array(bits, dtype=np.uint64)) != 0  # (hands, bits)
         could = full[:, None, :] - points[None, :, None] < np.array(nows, dtype=np.int32)[:, None, None]
         use = held_bit[:, :, None] & live[:, None, :] & could  # (hands, bits, unseen)
         pens = np.full(use.shape, 1 << 30, dtype=np.int32)
