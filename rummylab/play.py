@@ -256,6 +256,18 @@ def each_card(action: type[Action], kind: Kind) -> Callable[[Any], list[Action]]
     return lambda s: [action(kind, c) for c in sorted(set(s.hands[s.to_play]))]
 
 
+def discard_check(missing: str) -> Callable[[Any, Action], str | None]:
+    """A verify for a discard from the hand of the player to act (a tuple of cards); ``missing``
+    says what to do when the action names no card."""
+    def why_not(s: Any, a: Action) -> str | None:
+        if a.card is None:
+            return missing
+        if a.card not in s.hands[s.to_play]:
+            return f"{a.card} is not in the hand"
+        return None
+    return why_not
+
+
 def check_seed(seed: object) -> int:
     """A game seed: a non-negative integer."""
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:

@@ -353,12 +353,7 @@ def _miss_turn(s: State, a: Action) -> State:
                             discards=after.discards + (card,), missed=replace_at(s.missed, me, missed)))
 
 
-def _why_not_discard(s: State, a: Action) -> str | None:
-    if a.card is None:
-        return "discard a card, or declare: a discard and the other 13 cards in groups"
-    if a.card not in s.hands[s.to_play]:
-        return f"{a.card} is not in the hand"
-    return None
+_why_not_discard = play.discard_check("discard a card, or declare: a discard and the other 13 cards in groups")
 
 
 def _why_not_declare(s: State, a: Action) -> str | None:

@@ -151,12 +151,7 @@ def _draw_discard(s: State, a: Action) -> State:
                   taken=s.discards[-1])
 
 
-def _why_not_discard(s: State, a: Action) -> str | None:
-    if a.card is None:
-        return "discard a card (or go out by discarding the last unmelded card)"
-    if a.card not in s.hands[s.to_play]:
-        return f"{a.card} is not in the hand"
-    return None
+_why_not_discard = play.discard_check("discard a card (or go out by discarding the last unmelded card)")
 
 
 def _why_not_go_out(s: State, a: Action) -> str | None:
