@@ -70,6 +70,11 @@ def _jupyter_paths() -> list[str]:
     return list(jupyter_path())
 
 
+STILL_SPINNER = "<style>.spinner, .voila-skeleton-post * { animation: none !important; }</style>"
+"""Voilà's loading spinner turns at 60 frames a second until the lesson shows: for a class on
+one laptop, that is the browsers' largest cost. A still one costs nothing."""
+
+
 def offline_template(root: Path | None = None) -> Path:
     """A Jupyter data dir holding the offline ``rummylab`` Voilà template; returns the dir."""
     root = root or Path(tempfile.mkdtemp(prefix="rummylab-voila-"))
@@ -78,7 +83,8 @@ def offline_template(root: Path | None = None) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     kept = [line for line in lab.read_text().splitlines(keepends=True)
             if not ("<link" in line and "://" in line)]
-    (target / "index.html.j2").write_text("".join(kept))
+    page = "".join(kept).replace("{{ spinner.css() }}", "{{ spinner.css() }}\n" + STILL_SPINNER, 1)
+    (target / "index.html.j2").write_text(page)
     (target / "page.html").write_text(_offline_page())
     (target / "conf.json").write_text('{"base_template": "lab"}\n')
     return root

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rummylab import classroom
-from rummylab.serve import lessons_dir, voila_command
+from rummylab.serve import STILL_SPINNER, lessons_dir, offline_template, voila_command
 
 
 def test_lessons_of_the_day_by_number_or_name() -> None:
@@ -45,3 +45,9 @@ def test_the_command_carries_the_code_and_the_pool(tmp_path: Path) -> None:
     assert "--preheat_kernel=True" in cmd
     plain, _ = voila_command(lessons_dir(), 9000, tmp_path / "p.sqlite")
     assert "--Voila.ip=127.0.0.1" in plain and not any(c.startswith("--token") for c in plain)
+
+
+def test_the_lesson_page_links_nothing_outside_and_its_spinner_stands_still(tmp_path: Path) -> None:
+    page = (offline_template(tmp_path) / "voila" / "templates" / "rummylab" / "index.html.j2").read_text()
+    assert "{{ spinner.css() }}\n" + STILL_SPINNER in page
+    assert not any("<link" in line and "://" in line for line in page.splitlines())
