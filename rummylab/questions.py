@@ -222,9 +222,6 @@ def chart_first_upcard(table: pl.DataFrame) -> Any:
     return (bars + dots).properties(title="What is the first upcard worth?", width=420, height=120)
 
 
-DEAL_ENDINGS = ("valid show", "wrong show", "drop", "left")
-
-
 def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: int | None = 101,
                  bots: Sequence[str] | None = None, rules: Any = None) -> pl.DataFrame:
     """Indian rummy: how deals end (a valid show, a wrong show, a drop, or the other players
@@ -238,7 +235,7 @@ def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: i
     df = pl.DataFrame({"game": deal_rows[:, 0], "ending": [indian_bots.ENDINGS[e] for e in deal_rows[:, 3].tolist()]},
                       schema={"game": pl.Int64, "ending": pl.Utf8})
     out = []
-    for ending in DEAL_ENDINGS:
+    for ending in indian_bots.ENDINGS:
         est, se = ratio_estimate(*_per_game(df, (pl.col("ending") == ending).cast(pl.Int64)))
         out.append({"ending": ending, "share": est, "se": se})
     return pl.DataFrame(out).with_columns(deals=pl.lit(df.height), games=pl.lit(n_games))
@@ -250,7 +247,7 @@ def chart_deal_endings(table: pl.DataFrame) -> Any:
 
     table = table.with_columns(lo=(pl.col("share") - Z95 * pl.col("se")).clip(0, 1),
                                hi=(pl.col("share") + Z95 * pl.col("se")).clip(0, 1))
-    base = alt.Chart(table).encode(y=alt.Y("ending:N", sort=list(DEAL_ENDINGS), title=None))
+    base = alt.Chart(table).encode(y=alt.Y("ending:N", sort=table["ending"].to_list(), title=None))
     bars = base.mark_bar().encode(x=alt.X("share:Q", title="share of deals", axis=alt.Axis(format="%")))
     rules_ = base.mark_rule().encode(x="lo:Q", x2="hi:Q")
     return (bars + rules_).properties(title=f"How do deals end? {table['deals'][0]:,} deals", width=420,

@@ -36,15 +36,21 @@ def check_scheduler(scheduler: object, workers: object) -> None:
 
 
 @contextlib.contextmanager
-def dask_client(scheduler: str, workers: int | None = None) -> Iterator[Any]:
+def dask_client(scheduler: Any, workers: int | None = None) -> Iterator[Any]:
     """A Dask client: "dask" starts a LocalCluster on 127.0.0.1 (``workers`` processes, one
-    thread each) and stops it afterwards; anything else is a scheduler's address."""
+    thread each; 2 by default) and stops it afterwards; another string is a scheduler's
+    address; a Client is used as it is."""
     from distributed import Client, LocalCluster
 
+    if isinstance(scheduler, Client):
+        yield scheduler
+        return
+    if not isinstance(scheduler, str):
+        raise ValueError(f"scheduler {scheduler!r}: None, 'dask', a Dask address or a Client")
     with contextlib.ExitStack() as stack:
         if scheduler == "dask":
             cluster = stack.enter_context(LocalCluster(
-                n_workers=workers or 2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                n_workers=max(1, workers or 2), threads_per_worker=1, processes=True, host="127.0.0.1",
                 dashboard_address=None, silence_logs=40))
             client = stack.enter_context(Client(cluster))
         else:

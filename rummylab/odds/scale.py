@@ -2,35 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from contextlib import contextmanager
 from typing import Any
+
+from ..simulation import dask_client
 
 
 def _bar(total: int, desc: str, progress: bool) -> Any:
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=desc, disable=not progress, leave=False)
-
-
-@contextmanager
-def dask_client(scheduler: Any, workers: int) -> Iterator[Any]:
-    """A Dask client: ``"dask"`` starts a LocalCluster on 127.0.0.1 (stopped afterwards);
-    a string is an existing scheduler's address; a Client is used as it is."""
-    from dask.distributed import Client, LocalCluster
-
-    if isinstance(scheduler, Client):
-        yield scheduler
-    elif scheduler == "dask":
-        with LocalCluster(n_workers=max(1, workers), threads_per_worker=1, host="127.0.0.1",
-                          dashboard_address=None, processes=True) as cluster, Client(cluster) as client:
-            yield client
-    elif isinstance(scheduler, str):
-        with Client(scheduler) as client:
-            yield client
-    else:
-        raise ValueError(f"scheduler {scheduler!r}: None, 'dask', a Dask address or a Client")
 
 
 def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple[Any, tuple[Any, ...]]],
