@@ -59,12 +59,13 @@ cdef struct TTRun:
 
 
 cdef inline int _tt_pen(WildKernel k, TTRun *run, uint64_t o, uint64_t t2, uint64_t t3, int wild,
-                        int bound=1 << 29) noexcept nogil:
-    """Least penalty (when below ``bound``; else some value >= bound); the search's memo is kept
-    while the wild rank stays (a state's value depends on the rules and the wild rank only)."""
+                        int bound=1 << 29, bint discard=False) noexcept nogil:
+    """Least penalty (when below ``bound``; else some value >= bound), after discarding one card
+    with ``discard``; the search's memo is kept while the wild rank stays (a state's value
+    depends on the rules and the wild rank only)."""
     cdef bint fresh = wild != run.memo_wild
     run.memo_wild = wild
-    return k._penalty(&run.table, o, t2, t3, wild, 0, 0, -1, bound, fresh)
+    return k._penalty(&run.table, o, t2, t3, wild, 0, 0, -1, bound, fresh, discard)
 
 
 cdef int _tt_deal(TTTable *t, uint64_t seed, int round_no, int dealer, const uint64_t *deck) except -1:
@@ -163,26 +164,15 @@ cdef uint64_t _tt_random_natural(bitgen_t *bg, TTTable *t) noexcept nogil:
 
 cdef bint _tt_wants(WildKernel k, TTRun *run, TTTable *t, bint keeps_wilds) noexcept nogil:
     """GreedyBot.wants_discard."""
-    cdef int me = t.to_play, w = t.round_no + 1, now, full
-    cdef uint64_t top = t.pile[t.n_pile - 1], rest, bit, a, b, c, o = t.once[me]
+    cdef int me = t.to_play, w = t.round_no + 1, now
+    cdef uint64_t top = t.pile[t.n_pile - 1], a, b, c
     if keeps_wilds and _rank(top) == w:
         return True
     now = _tt_pen(k, run, t.once[me], t.twice[me], t.thrice[me], w)
     a, b, c = t.once[me], t.twice[me], t.thrice[me]
     _add(&a, &b, &c, top)
-    full = _tt_pen(k, run, a, b, c, w)  # a discard leaves at least this less its points
-    rest = o
-    while rest:
-        bit = _low(rest)
-        rest ^= bit
-        if full - run.points[_rank(bit)] >= now:
-            continue
-        a, b, c = t.once[me], t.twice[me], t.thrice[me]
-        _add(&a, &b, &c, top)
-        _remove(&a, &b, &c, bit)
-        if _tt_pen(k, run, a, b, c, w, now) < now:
-            return True
-    return False
+    # after the best discard (the top card itself gives ``now`` back)
+    return _tt_pen(k, run, a, b, c, w, now, True) < now
 
 
 cdef double _tt_unseen(TTTable *t, int *unseen) noexcept nogil:
@@ -208,8 +198,8 @@ cdef double _tt_after_draw(WildKernel k, TTRun *run, TTTable *t, uint64_t card, 
                            double weight, double limit) noexcept nogil:
     """PlannerBot._after_draws: the expected penalty after the next stock draw (its partial sum,
     once that is already above ``limit``: the full one can only be more)."""
-    cdef int me = t.to_play, w = t.round_no + 1, now, n, best, v, pos, full
-    cdef uint64_t lo = t.once[me], lt = t.twice[me], l3 = t.thrice[me], u, a, b, c, rest, bit, lo2, lt2, l32
+    cdef int me = t.to_play, w = t.round_no + 1, now, n, best, pos
+    cdef uint64_t lo = t.once[me], lt = t.twice[me], l3 = t.thrice[me], u, a, b, c
     cdef double total = 0.0
     _remove(&lo, &lt, &l3, card)
     now = _tt_pen(k, run, lo, lt, l3, w)
@@ -224,23 +214,9 @@ cdef double _tt_after_draw(WildKernel k, TTRun *run, TTTable *t, uint64_t card, 
         _add(&a, &b, &c, u)
         if _rank(u) != w and _dead(a, b, c, 1, True) & u:
             total += n * now
-        else:
-            best = now
-            # a discard can only beat ``best`` when the hand with it left over could: penalty(hand
-            # without it) >= penalty(hand) - its points
-            full = _tt_pen(k, run, a, b, c, w)
-            rest = a
-            while rest:
-                bit = _low(rest)
-                rest ^= bit
-                if full - run.points[_rank(bit)] >= best:
-                    continue
-                lo2, lt2, l32 = a, b, c
-                _remove(&lo2, &lt2, &l32, bit)
-                v = _tt_pen(k, run, lo2, lt2, l32, w, best)  # only a better discard matters
-                if v < best:
-                    best = v
-            total += n * best
+        else:  # the best discard: u itself (now), or another card when that leaves less
+            best = _tt_pen(k, run, a, b, c, w, now, True)
+            total += n * (best if best < now else now)
         if total / weight > limit:  # the terms are never negative
             return total / weight
     return total / weight
@@ -308,21 +284,11 @@ cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept 
 
 cdef int _tt_hand_pen(WildKernel k, TTRun *run, TTTable *t, int p) noexcept nogil:
     """A hand's penalty; with a drawn card (round + 3 cards) after its best discard."""
-    cdef int w = t.round_no + 1, best, v
-    cdef uint64_t rest = t.once[p], bit, a, b, c
+    cdef int w = t.round_no + 1
     if __builtin_popcountll(t.once[p]) + __builtin_popcountll(t.twice[p]) + __builtin_popcountll(t.thrice[p]) \
             != t.round_no + 3:
         return _tt_pen(k, run, t.once[p], t.twice[p], t.thrice[p], w)
-    best = 1 << 29
-    while rest:
-        bit = _low(rest)
-        rest ^= bit
-        a, b, c = t.once[p], t.twice[p], t.thrice[p]
-        _remove(&a, &b, &c, bit)
-        v = _tt_pen(k, run, a, b, c, w, best)
-        if v < best:
-            best = v
-    return best
+    return _tt_pen(k, run, t.once[p], t.twice[p], t.thrice[p], w, 1 << 29, True)
 
 
 cdef int _tt_score(WildKernel k, TTRun *run, TTTable *t, int64_t game) noexcept nogil:

@@ -18,6 +18,7 @@ cdef extern from *:
 
 DEF UNLIMITED = 99
 DEF BIG = 1 << 29
+DEF DROP = 16  # in ``lives``: one card is still to be discarded, for nothing
 DEF BATCH_MEMO = 1 << 18  # states a batch's memo may hold before it starts afresh (a few MB)
 
 
@@ -130,6 +131,16 @@ cdef inline int _points(const Rules *r, uint64_t cards) noexcept nogil:
     return v
 
 
+cdef inline int _dearest(const Rules *r, uint64_t cards) noexcept nogil:
+    """Points of the dearest card in ``cards`` (one bit a card)."""
+    cdef int v = 0
+    while cards:
+        if r.points[__builtin_ctzll(cards) & 15] > v:
+            v = r.points[__builtin_ctzll(cards) & 15]
+        cards &= cards - 1
+    return v
+
+
 cdef int _own_melds(const Rules *r, int n) noexcept nogil:
     """Most of n leftover wild cards that can form melds of wild cards only."""
     cdef int best[40]
@@ -154,7 +165,7 @@ cdef int _own_melds(const Rules *r, int n) noexcept nogil:
 
 cdef int _leaf(const Rules *r, int wilds, int jokers, int cap, int lives) noexcept nogil:
     cdef int total = wilds + jokers, left, placed, dear, cheap, dear_n, cheap_n, charge
-    if (lives & 3) < r.min_pure or (lives >> 2) < r.min_runs:
+    if (lives & 3) < r.min_pure or ((lives >> 2) & 3) < r.min_runs:
         return BIG  # the runs required were not made
     left = total - cap
     left -= _own_melds(r, left)
@@ -173,14 +184,15 @@ cdef int _leaf(const Rules *r, int wilds, int jokers, int cap, int lives) noexce
 cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64_t thrice, int wilds, int jokers,
                  int capacity, int lives, int bound) noexcept nogil:
     """Least penalty when it is below ``bound`` (else some value >= bound); ``lives`` holds the
-    pure runs (low two bits) and runs made so far."""
+    pure runs (low two bits) and runs made so far, and DROP while one card is still to be
+    discarded for nothing (a natural card as the lowest, or else a wild card left over)."""
     cdef int total = wilds + jokers
     cdef int cap = (capacity if capacity < total else total) if r.room_counts else 0
     cdef uint32_t small = <uint32_t>(wilds | (jokers << 8) | (cap << 16) | (lives << 24))
     cdef int32_t memo, exact
     cdef uint32_t slot, table_size = t.mask + 1
     cdef uint64_t low, o, tw, th, bit
-    cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k
+    cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k, dear
     cdef int take[4]
     cdef int avail[4]
     cdef bint sets_possible, runs_possible
@@ -192,14 +204,32 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64
             tw = twice & ~bit
             th = thrice & ~bit
             v = _points(r, bit) + _points(r, bit & twice) + _points(r, bit & thrice)  # every copy
-            if v >= bound:
-                return v
-            v += _search(r, t, o, tw, th, wilds, jokers, capacity, lives, bound - v)
+            best = BIG
+            if lives & DROP:  # the discard: the dearest of them, or a card found later
+                dear = v - _dearest(r, bit)
+                if dear < bound:
+                    best = dear + _search(r, t, o, tw, th, wilds, jokers, capacity, lives & ~DROP, bound - dear)
+                    if best < bound:
+                        bound = best
+            if v < bound:
+                v += _search(r, t, o, tw, th, wilds, jokers, capacity, lives, bound - v)
+            if best < v:
+                v = best
             return v if v < BIG else BIG
     if _lookup(t, once ^ thrice, twice, small, &memo, &exact, &slot) and (exact or memo >= bound):
         return memo
     if once == 0:
-        best = _leaf(r, wilds, jokers, cap, lives)
+        if not lives & DROP:
+            best = _leaf(r, wilds, jokers, cap, lives)
+        else:  # the discard is a wild card or a joker left over
+            best = BIG
+            cap = (capacity if capacity < total - 1 else total - 1) if r.room_counts else 0
+            if wilds:
+                best = _leaf(r, wilds - 1, jokers, cap, lives)
+            if jokers:
+                v = _leaf(r, wilds, jokers - 1, cap, lives)
+                if v < best:
+                    best = v
         _store_at(t, slot, table_size, 0, 0, small, best, 1)
         return best
     low = once & (~once + 1)
@@ -251,6 +281,10 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64
             best = v
     if best > 0 and rank == 0 and r.ace_high and (total > 0 or (o >> (16 * suit + 12)) & 1):
         v = _runs(r, t, o, tw, th, suit, rank, 1, wilds, jokers, capacity, lives, best if best < bound else bound)
+        if v < best:
+            best = v
+    if best > 0 and lives & DROP:  # the lowest card discarded
+        v = _search(r, t, o, tw, th, wilds, jokers, capacity, lives & ~DROP, best if best < bound else bound)
         if v < best:
             best = v
     # the lowest card as deadwood: only worth searching while it can still beat the best
@@ -307,7 +341,8 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t th, i
     cdef int places[13]
     cdef uint64_t bits[13]
     cdef uint64_t bit, sub, oo, tt, t3, low, ripple, held, rest
-    cdef int runs = (lives >> 2) + 1 if (lives >> 2) < r.min_runs else (lives >> 2)
+    cdef int made = (lives >> 2) & 3, drop = lives & DROP
+    cdef int runs = made + 1 if made < r.min_runs else made
     cdef int pure = (lives & 3) + 1 if (lives & 3) < r.min_pure else (lives & 3)
     cdef int i, f, far, span, naturals, length, need, extra, base, budget, skip_n, last, pad
     cdef bint life
@@ -378,28 +413,28 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t th, i
                     if (life and need == 0 and r.min_pure > 0
                             and (r.wild_natural_pure or not (held & r.wild_mask))):
                         # a pure run: it takes no wilds; as a plain run it could
-                        v = _place(r, t, oo, tt, t3, 0, 0, wilds, jokers, capacity, pure | (runs << 2),
+                        v = _place(r, t, oo, tt, t3, 0, 0, wilds, jokers, capacity, pure | (runs << 2) | drop,
                                    best if best < bound else bound)
                         if v < best:
                             best = v
                         if extra > 0 and r.room_counts:
                             v = _place(r, t, oo, tt, t3, 0, extra, wilds, jokers, capacity,
-                                       (lives & 3) | (runs << 2), best if best < bound else bound)
+                                       (lives & 3) | (runs << 2) | drop, best if best < bound else bound)
                             if v < best:
                                 best = v
                     else:
                         v = _place(r, t, oo, tt, t3, need, extra, wilds, jokers, capacity,
-                                   ((lives & 3) | (runs << 2)) if life else lives, best if best < bound else bound)
+                                   ((lives & 3) | (runs << 2) | drop) if life else lives, best if best < bound else bound)
                         if v < best:
                             best = v
-                    if not life and (lives >> 2) < r.min_runs and need + r.min_life - length <= budget:
+                    if not life and made < r.min_runs and need + r.min_life - length <= budget:
                         # too short for a life: padded with wild cards to the length of one
                         pad = r.min_life - length
                         extra = r.max_wilds - need - pad
                         if 13 - r.min_life < extra:
                             extra = 13 - r.min_life
                         v = _place(r, t, oo, tt, t3, need + pad, extra, wilds, jokers, capacity,
-                                   (lives & 3) | (runs << 2), best if best < bound else bound)
+                                   (lives & 3) | (runs << 2) | drop, best if best < bound else bound)
                         if v < best:
                             best = v
                 if skip_n == 0:
@@ -550,8 +585,10 @@ cdef class WildKernel:
                            self.min_pure_runs, self.wild_natural_in_pure, self.min_life_length, self.wild_as_self))
 
     cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, uint64_t thrice, int wild_rank, int jokers,
-                      int joker_value, int wild_value, int bound=BIG, bint fresh=True) noexcept nogil:
-        """Least penalty when below ``bound`` (else some value >= bound). A state's value depends on
+                      int joker_value, int wild_value, int bound=BIG, bint fresh=True,
+                      bint discard=False) noexcept nogil:
+        """Least penalty when below ``bound`` (else some value >= bound); with ``discard``, the
+        least after discarding one card. A state's value depends on
         the rules, the wild rank and the values of leftover wild cards and jokers only, so calls that
         share them may share the memo (``fresh`` False: the same hand less another card)."""
         cdef Rules r = self.rules
@@ -597,9 +634,11 @@ cdef class WildKernel:
                     _add(&oo, &tt, &t3, wild_bits[i])
                     n_wild -= 1
             if r.wild_value == r.joker_value:  # then wild cards and jokers are alike
-                v = _search(&r, t, oo, tt, t3, 0, jokers + n_wild, 0, 0, best if best < bound else bound)
+                v = _search(&r, t, oo, tt, t3, 0, jokers + n_wild, 0, DROP if discard else 0,
+                            best if best < bound else bound)
             else:
-                v = _search(&r, t, oo, tt, t3, n_wild, jokers, 0, 0, best if best < bound else bound)
+                v = _search(&r, t, oo, tt, t3, n_wild, jokers, 0, DROP if discard else 0,
+                            best if best < bound else bound)
             if v < best:
                 best = v
         return best
@@ -722,11 +761,12 @@ cdef class WildKernel:
 
     def penalty_batch(self, const uint64_t[::1] once, const uint64_t[::1] twice, int wild_rank,
                       int32_t[::1] out, int jokers=0, int joker_value=0, const uint64_t[::1] thrice=None,
-                      bint related=False):
+                      bint related=False, bint discard=False):
         """out[i] = penalty of (once[i], twice[i], thrice[i]) (no thrice: two decks); runs without
         the GIL on its own table. ``related``: the hands are variations of one hand (its draws and
         discards), so they share the memo (cleared once it holds BATCH_MEMO states); unrelated
-        hands run faster each with its own."""
+        hands run faster each with its own. ``discard``: the least penalty after discarding one
+        card (a hand of at least one card)."""
         cdef Py_ssize_t i, n = once.shape[0]
         cdef Table t
         cdef bint three = thrice is not None
@@ -741,7 +781,7 @@ cdef class WildKernel:
                 for i in range(n):
                     out[i] = self._penalty(&t, once[i], twice[i], thrice[i] if three else 0, wild_rank, jokers,
                                            joker_value, -1, BIG,
-                                           i == 0 or not related or t.used > BATCH_MEMO)
+                                           i == 0 or not related or t.used > BATCH_MEMO, discard)
         finally:
             free(t.slots)
 

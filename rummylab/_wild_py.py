@@ -228,16 +228,24 @@ class WildKernel:
             out[i] = min(options)
 
     def penalty_batch(self, once: Any, twice: Any, wild_rank: int, out: Any, jokers: int = 0,
-                      joker_value: int = 0, thrice: Any = None, related: bool = False) -> None:
+                      joker_value: int = 0, thrice: Any = None, related: bool = False,
+                      discard: bool = False) -> None:
         """out[i] = penalty of (once[i], twice[i], thrice[i]) (no thrice: two decks); ``related``
-        (variations of one hand) lets the compiled kernel share its memo, and changes nothing here."""
+        (variations of one hand) lets the compiled kernel share its memo, and changes nothing here.
+        ``discard``: the least penalty after discarding one card (each card tried in turn)."""
         if not len(once) == len(twice) == len(out) or (thrice is not None and len(thrice) != len(once)):
             raise ValueError("once, twice, thrice and out must have the same length")
         if not -1 <= wild_rank <= 12 or not 0 <= jokers <= 4:
             raise ValueError("wild_rank must be -1..12 and jokers 0..4")
         for i in range(len(once)):
-            out[i] = self.penalty(int(once[i]), int(twice[i]), wild_rank, jokers, joker_value, None,
-                                  int(thrice[i]) if thrice is not None else 0)
+            hand = (int(once[i]), int(twice[i]), int(thrice[i]) if thrice is not None else 0)
+            if not discard:
+                out[i] = self.penalty(hand[0], hand[1], wild_rank, jokers, joker_value, None, hand[2])
+                continue
+            kept = [(_remove(hand, 1 << b), jokers) for b in range(64) if hand[0] >> b & 1]
+            kept += [(hand, jokers - 1)] if jokers else []
+            out[i] = min((self.penalty(h[0], h[1], wild_rank, j, joker_value, None, h[2]) for h, j in kept),
+                         default=IMPOSSIBLE)
 
     def _sets(self, hand: Hand, suit: int, rank: int):  # type: ignore[no-untyped-def]
         """(wilds needed, room for more, hand left, (rank, natural bits)) for each set holding

@@ -72,3 +72,31 @@ def test_a_card_adds_at_most_its_value(backend: str, idx: list[int]) -> None:
     mask = mask_of(idx)
     for i in idx:
         assert k.deadwood(mask) <= k.deadwood(mask & ~DECK[i].bit) + min(DECK[i].rank + 1, 10)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(idx=st.lists(st.integers(0, 51), min_size=4, max_size=10).filter(lambda xs: all(xs.count(x) <= 3 for x in xs)),
+       rnd=st.integers(1, 11), opts=st.sampled_from([{}, {"ace_high": True}, {"max_wilds_per_meld": 1},
+                                                     {"min_non_wild": 1}, {"ace_penalty": 15}]))
+def test_three_thirteen_best_discard_equals_oracle(backend: str, idx: list[int], rnd: int, opts: dict) -> None:
+    """Up to three copies of a card: the least penalty after a discard, in one search, equals the
+    oracle's least over the hands less each card."""
+    import numpy as np
+    from oracle_wild import WildOracle, WildSpec
+
+    from rummylab import three_thirteen as tt
+
+    rules = tt.Rules(**opts, decks=3)
+    spec = WildSpec(wild_rank=rnd + 1, points=rules.points, ace_high=rules.ace_high,
+                    max_wilds_per_meld=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild,
+                    wild_as_self=rules.min_non_wild == 0)
+    cards = [(DECK[i].rank, DECK[i].suit) for i in idx]
+    want = min(WildOracle(cards[:j] + cards[j + 1:], spec).penalty() for j in range(len(cards)))
+    held = [0, 0, 0]
+    for i in idx:
+        level = next(k for k in range(3) if not held[k] & DECK[i].bit)
+        held[level] |= DECK[i].bit
+    once, twice, thrice = (np.array([m], dtype=np.uint64) for m in held)
+    out = np.empty(1, dtype=np.int32)
+    rules.kernel(backend).penalty_batch(once, twice, rnd + 1, out, thrice=thrice, discard=True)
+    assert out[0] == want

@@ -225,3 +225,66 @@ def test_batch() -> None:
         tt.penalty_batch([3], [1], 5, thrice=[2])
     with pytest.raises(ValueError, match="hand 1: once mask 0x2000 sets bits that are no card"):
         tt.penalty_batch([1, 1 << 13], [0, 0], 5)
+
+
+def _without_one(hand: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The hand less each of its distinct cards in turn."""
+    return [hand[:i] + hand[i + 1:] for i, c in enumerate(hand) if c not in hand[:i]]
+
+
+@pytest.mark.slow
+def test_the_best_discard_agrees_with_the_oracle() -> None:
+    """penalty_batch(discard=True), one search, == the least oracle penalty over the hands less
+    one card, compiled and twin, on seeded random and dense hands of every round and option."""
+    rng = np.random.default_rng(1313)
+    for i in range(160):
+        hand, rnd, opts = deal(rng, dense=i % 2 == 0)
+        rules = tt.Rules(**opts)
+        spec = WildSpec(wild_rank=rnd + 1, points=rules.points, ace_high=rules.ace_high,
+                        max_wilds_per_meld=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild,
+                        wild_as_self=rules.min_non_wild == 0)
+        want = min(WildOracle(kept, spec).penalty() for kept in _without_one(hand))
+        once, twice, thrice = (np.array([m], dtype=np.uint64) for m in masks(hand))
+        for backend in backends():
+            out = np.empty(1, dtype=np.int32)
+            rules.kernel(backend).penalty_batch(once, twice, rnd + 1, out, thrice=thrice, discard=True)
+            assert out[0] == want, (backend, hand, rnd, opts)
+
+
+@pytest.mark.parametrize("options", [{}, {"min_non_wild": 1}, {"max_wilds": 1}, {"min_life_length": 4},
+                                     {"wild_natural_in_pure": False}, {"identical_in_set": True, "set_max": None}])
+def test_the_best_discard_is_the_least_over_each_discard(options: dict) -> None:
+    """With jokers, a wild rank or none, and two lives required (pure and impure runs): the one
+    search after a discard == the least single search over each card (and a joker) left out,
+    on both backends, for seeded random and dense two-deck hands of 14 cards."""
+    from rummylab._wild_py import IMPOSSIBLE
+    from rummylab.backend import WildOptions, wild_kernel
+
+    base = {"points": (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10), "ace_high": True, "identical_in_set": False,
+            "set_max": 4, "min_runs": 2, "min_pure_runs": 1, **options}
+    rng = np.random.default_rng(1414)
+    hands, specs = [], []
+    for i in range(300):
+        w = int(rng.integers(-1, 13))
+        jokers = int(rng.integers(0, 3))
+        if i % 2:  # dense: two suits of near ranks, and the wild cards
+            suits, lo = rng.choice(4, 2, replace=False), int(rng.integers(0, 7))
+            pool = [(r, int(s)) for s in suits for r in range(lo, min(13, lo + 7))] * 2
+            pool += [(w, s) for s in range(4)] if w >= 0 else []
+        else:
+            pool = [(c.rank, c.suit) for c in DECK] * 2
+        hand = [pool[int(j)] for j in rng.choice(len(pool), 14 - jokers, replace=False)]
+        hands.append(hand)
+        specs.append((w, jokers, int(rng.integers(0, 2))))
+    for backend in backends():
+        kernel = wild_kernel(WildOptions(**base), backend)
+        for hand, (w, jokers, joker_value) in zip(hands[::1 if backend == "cython" else 6],
+                                                  specs[::1 if backend == "cython" else 6], strict=True):
+            once, twice, _ = masks(hand)
+            out = np.empty(1, dtype=np.int32)
+            kernel.penalty_batch(np.array([once], dtype=np.uint64), np.array([twice], dtype=np.uint64), w, out,
+                                 jokers=jokers, joker_value=joker_value, discard=True)
+            each = [kernel.penalty(*masks(kept)[:2], w, jokers, joker_value) for kept in _without_one(hand)]
+            each += [kernel.penalty(once, twice, w, jokers - 1, joker_value)] if jokers else []
+            assert out[0] == min(each), (backend, hand, w, jokers, joker_value)
+            assert out[0] < IMPOSSIBLE or min(each) == IMPOSSIBLE

@@ -112,7 +112,8 @@ cdef class WildKernel:
     cdef readonly bint wild_natural_in_pure, wild_as_self
 
     cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, uint64_t thrice, int wild_rank, int jokers,
-                      int joker_value, int wild_value, int bound=*, bint fresh=*) noexcept nogil
+                      int joker_value, int wild_value, int bound=*, bint fresh=*,
+                      bint discard=*) noexcept nogil
     cdef int _every_card(self, uint64_t once, uint64_t twice, int wild_rank, bint but_dearest,
                          int cap) noexcept nogil
     cdef int _best_pure(self, uint64_t once, int wild_rank) noexcept nogil

@@ -66,6 +66,14 @@ def penalty_of_masks(kernel: WildKernel, masks: Masks, wild: int) -> int:
     return int(kernel.penalty(once, twice, wild, thrice=thrice))
 
 
+def penalty_after_discard(kernel: WildKernel, masks: Masks, wild: int) -> int:
+    """Least penalty of validated (once, twice, thrice) masks after discarding one card."""
+    once, twice, thrice = (np.array([m], dtype=np.uint64) for m in masks)
+    out = np.empty(1, dtype=np.int32)
+    kernel.penalty_batch(once, twice, wild, out, thrice=thrice, discard=True)
+    return int(out[0])
+
+
 def analyze(hand: CardsLike, round_no: int, rules: Rules = DEFAULT) -> Analysis:
     """Least penalty of exactly these cards (the round's r + 2), with melds and leftovers."""
     r = _round(round_no)

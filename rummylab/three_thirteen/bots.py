@@ -10,10 +10,10 @@ import numpy as np
 
 from .._wild_py import _add, _dead, _remove
 from ..backend import play_loops
-from ..cards import DECK, Card, SeedLike, bits_of, deck_masks, rng_from, without
+from ..cards import DECK, Card, SeedLike, deck_masks, rng_from, without
 from ..play import play_out, stalled_throw
 from ..simulation import play_all, turns_frame
-from .analysis import DEFAULT, Rules, penalty_of_cards, penalty_of_masks
+from .analysis import DEFAULT, Rules, penalty_after_discard, penalty_of_cards, penalty_of_masks
 from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Action, Kind, Phase, State, new_game
 
 _DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
@@ -54,8 +54,7 @@ class GreedyBot:
         k, w = state.rules.kernel(), state.wild_rank
         masks = deck_masks(hand)[:3]
         now = penalty_of_masks(k, masks, w)
-        with_top = _add(masks, top.bit)
-        return min(penalty_of_masks(k, _remove(with_top, c.bit), w) for c in set(hand)) < now
+        return penalty_after_discard(k, _add(masks, top.bit), w) < now  # the top itself gives now
 
     def choose(self, state: State, ranked: list[tuple[int, Card]]) -> Card:
         return ranked[0][1]
@@ -109,7 +108,7 @@ class PlannerBot(GreedyBot):
     def _after_draws(self, state: State, hands: list[list[Card]], unseen: list[tuple[Card, int]]) -> list[float]:
         """For each hand, the expected penalty after the next stock draw and the best discard
         (every unseen card, weighted by its copies; a card that meets nothing is thrown
-        straight back). Every hand after every draw and discard is searched in one batch."""
+        straight back). Every hand after every draw is searched, with its best discard, in one batch."""
         w = state.wild_rank
         nows = [self._pen(state, h) for h in hands]
         held = np.array([deck_masks(h)[:3] for h in hands], dtype=np.uint64)  # (hands, 3)
@@ -121,45 +120,23 @@ class PlannerBot(GreedyBot):
                  np.where(in_t, h | drawn_bits, h))
         wild_rank = np.array([u.rank == w for u, _ in unseen], dtype=bool)
         dead = ((_dead(drawn, 1, True) & drawn_bits) != 0) & ~wild_rank  # type: ignore[arg-type]  # numpy too
-        kernel = state.rules.kernel()
-        # each live draw's whole hand: a discard leaves at least that less the card's points
-        full = np.full(dead.shape, 1 << 30, dtype=np.int32)
+        # each live draw's hand after its best discard, in one search each (the drawn card's own
+        # discard gives the hand back: its penalty is ``now``)
+        best = np.full(dead.shape, 1 << 30, dtype=np.int32)
         live = ~dead
         if live.any():
             found = np.empty(int(live.sum()), dtype=np.int32)
-            kernel.penalty_batch(drawn[0][live], drawn[1][live], w, found, thrice=drawn[2][live], related=True)
-            full[live] = found
-        # then each discard of a card the hand held before the draw that could beat ``now`` (the
-        # drawn card's own discard gives the hand back: its penalty is ``now``)
-        bits = bits_of(int(np.bitwise_or.reduce(held[:, 0])))
-        points = np.array([state.rules.points[(b.bit_length() - 1) & 15] for b in bits], dtype=np.int32)
-        held_bit = (held[:, 0, None] & np.array(bits, dtype=np.uint64)) != 0  # (hands, bits)
-        could = full[:, None, :] - points[None, :, None] < np.array(nows, dtype=np.int32)[:, None, None]
-        use = held_bit[:, :, None] & live[:, None, :] & could  # (hands, bits, unseen)
-        pens = np.full(use.shape, 1 << 30, dtype=np.int32)
-        if use.any():
-            after = [_remove_all(drawn, np.uint64(b)) for b in bits]  # each (hands, unseen)
-            once, twice, thrice = (np.stack([a[i] for a in after], axis=1)[use] for i in range(3))
-            found = np.empty(once.size, dtype=np.int32)
-            kernel.penalty_batch(once, twice, w, found, thrice=thrice, related=True)
-            pens[use] = found
+            state.rules.kernel().penalty_batch(drawn[0][live], drawn[1][live], w, found, thrice=drawn[2][live],
+                                               related=True, discard=True)
+            best[live] = found
         copies = np.array([n for _, n in unseen], dtype=np.int64)
         weight = float(copies.sum())
         out = []
         for i, now in enumerate(nows):
-            best = np.minimum(pens[i].min(axis=0), now) if len(bits) else np.full(len(unseen), now)
             # whole numbers: the sum is exact in any order, as in the compiled loop
-            total = float(copies @ np.where(dead[i], now, best).astype(np.int64))
+            total = float(copies @ np.where(dead[i], now, np.minimum(best[i], now)).astype(np.int64))
             out.append(total / weight if weight else now)
         return out
-
-
-def _remove_all(hands: tuple[np.ndarray, np.ndarray, np.ndarray], bit: np.uint64) -> tuple[np.ndarray, ...]:
-    """rummylab._wild_py._remove of one card from each of many (once, twice, thrice) hands."""
-    once, twice, thrice = hands
-    in3, in2 = (thrice & bit) != 0, (twice & bit) != 0
-    return (np.where(in2, once, once & ~bit), np.where(in2 & ~in3, twice & ~bit, twice),
-            np.where(in3, thrice & ~bit, thrice))
 
 
 BOTS: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "planner": PlannerBot}
@@ -193,7 +170,7 @@ def hand_penalty(state: State, player: int) -> int:
     masks = deck_masks(hand)[:3]
     if len(hand) != state.round_no + 3:
         return penalty_of_masks(k, masks, w)
-    return min(penalty_of_masks(k, _remove(masks, c.bit), w) for c in set(hand))
+    return penalty_after_discard(k, masks, w)
 
 
 def play_engine(seeds: Sequence[int], players: Sequence[Sequence[GreedyBot]], rules: Rules,
