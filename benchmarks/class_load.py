@@ -152,7 +152,7 @@ def main() -> None:
         before, busy = cpu_by_group(proc), busy_seconds()
         out = asyncio.run(run_class(f"http://127.0.0.1:{port}", args.students, args.clicks, args.chromium))
         after, busy = cpu_by_group(proc), busy_seconds() - busy
-        spent = {k: after[k] - before.get(k, 0.0) for k in after}
+        spent = {k: after[k] - before[k] for k in after}
         # a browser's renderers are gone when its context closes, so they are counted as the
         # machine's busy time less the server's and the kernels'
         spent["browsers"] = busy - spent["server"] - spent["kernels"]

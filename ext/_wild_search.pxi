@@ -72,7 +72,7 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64
     cdef int32_t memo, exact
     cdef uint32_t slot, table_size = t.mask + 1
     cdef uint64_t low, o, tw, th, bit
-    cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k, dear
+    cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k, kept
     cdef int take[4]
     cdef int avail[4]
     cdef bint sets_possible, runs_possible
@@ -86,9 +86,9 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64
             v = _points(r, bit) + _points(r, bit & twice) + _points(r, bit & thrice)  # every copy
             best = BIG
             if lives & DROP:  # the discard: the dearest of them, or a card found later
-                dear = v - _dearest(r, bit)
-                if dear < bound:
-                    best = dear + _search(r, t, o, tw, th, wilds, jokers, capacity, lives & ~DROP, bound - dear)
+                kept = v - _dearest(r, bit)  # the dead cards left as deadwood
+                if kept < bound:
+                    best = kept + _search(r, t, o, tw, th, wilds, jokers, capacity, lives & ~DROP, bound - kept)
                     if best < bound:
                         bound = best
             if v < bound:

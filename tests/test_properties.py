@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracle import MeldSpec, Oracle
 
-from rummylab.cards import DECK
+from rummylab.cards import DECK, deck_masks
 from rummylab.melds import MeldRules
 
 
@@ -92,11 +92,7 @@ def test_three_thirteen_best_discard_equals_oracle(backend: str, idx: list[int],
                     wild_as_self=rules.min_non_wild == 0)
     cards = [(DECK[i].rank, DECK[i].suit) for i in idx]
     want = min(WildOracle(cards[:j] + cards[j + 1:], spec).penalty() for j in range(len(cards)))
-    held = [0, 0, 0]
-    for i in idx:
-        level = next(k for k in range(3) if not held[k] & DECK[i].bit)
-        held[level] |= DECK[i].bit
-    once, twice, thrice = (np.array([m], dtype=np.uint64) for m in held)
+    once, twice, thrice = (np.array([m], dtype=np.uint64) for m in deck_masks([DECK[i] for i in idx])[:3])
     out = np.empty(1, dtype=np.int32)
     rules.kernel(backend).penalty_batch(once, twice, rnd + 1, out, thrice=thrice, discard=True)
     assert out[0] == want
