@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rummylab import classroom
-from rummylab.serve import STILL_SPINNER, lessons_dir, offline_template, voila_command
+from rummylab.serve import lessons_dir, offline_template, voila_command
 
 
 def test_lessons_of_the_day_by_number_or_name() -> None:
@@ -47,7 +47,12 @@ def test_the_command_carries_the_code_and_the_pool(tmp_path: Path) -> None:
     assert "--Voila.ip=127.0.0.1" in plain and not any(c.startswith("--token") for c in plain)
 
 
-def test_the_lesson_page_links_nothing_outside_and_its_spinner_stands_still(tmp_path: Path) -> None:
-    page = (offline_template(tmp_path) / "voila" / "templates" / "rummylab" / "index.html.j2").read_text()
-    assert "{{ spinner.css() }}\n" + STILL_SPINNER in page
-    assert not any("<link" in line and "://" in line for line in page.splitlines())
+def test_the_lesson_page_is_light_and_links_nothing_outside(tmp_path: Path) -> None:
+    template = offline_template(tmp_path) / "voila" / "templates" / "rummylab"
+    page = (template / "index.html.j2").read_text()
+    assert "voila/templates/rummylab/static/lessons.js" in page and "lessons.css" in page
+    assert "main_js" not in page and "voila_setup" not in page  # not Voilà's JupyterLab bundle
+    for text in (page, *(f.read_text() for f in (template / "static").iterdir())):
+        assert "://" not in text  # nothing fetched from another host
+    assert (template / "static" / "lessons.js").stat().st_size < 40_000
+    assert not any("<link" in line and "://" in line for line in (template / "page.html").read_text().splitlines())

@@ -1,0 +1,562 @@
+// rummylab's lesson page: the lesson's widgets, live from its kernel, drawn with plain DOM.
+//
+// Voilà's own page loads JupyterLab's 5 MB of JavaScript; on a laptop that also runs the
+// browsers of a class, that is most of the work. This page talks the Jupyter widget protocol
+// over the kernel's websocket itself and draws the widgets the lessons use (boxes, buttons,
+// text, HTML, labels, checkboxes, toggles, dropdowns, sliders and anywidgets such as Altair's
+// JupyterChart). A widget it does not know is named on the page, never dropped silently.
+
+const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
+const REF = "IPY_MODEL_";
+const CONTROL_PROTOCOL = "1.0.0";  // ipywidgets' jupyter.widget.control comm
+
+// -- the kernel connection ----------------------------------------------------------------
+
+function uuid() {
+  return crypto.randomUUID ? crypto.randomUUID().replace(/-/g, "")
+    : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A Jupyter message out of a websocket frame: JSON text, or the binary form with buffers. */
+function decode(data) {
+  if (typeof data === "string") return JSON.parse(data);
+  const view = new DataView(data);
+  const parts = view.getUint32(0);
+  const offsets = [];
+  for (let i = 0; i < parts; i++) offsets.push(view.getUint32(4 * (i + 1)));
+  offsets.push(data.byteLength);
+  const msg = JSON.parse(new TextDecoder().decode(data.slice(offsets[0], offsets[1])));
+  msg.buffers = offsets.slice(1, -1).map((start, i) => new DataView(data.slice(start, offsets[i + 2])));
+  return msg;
+}
+
+class Kernel {
+  constructor(baseUrl, kernelId) {
+    this.session = uuid();
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    this.url = `${scheme}//${location.host}${baseUrl}api/kernels/${kernelId}/channels?session_id=${this.session}`;
+    this.handlers = new Map();  // comm id -> function(msg)
+    this.onCommOpen = () => {};
+    this.onClose = () => {};
+  }
+
+  connect() {
+    return new Promise((resolve, reject) => {
+      this.ws = new WebSocket(this.url);
+      this.ws.binaryType = "arraybuffer";
+      this.ws.onopen = () => resolve();
+      this.ws.onerror = () => reject(new Error("the lesson's kernel could not be reached"));
+      this.ws.onclose = () => this.onClose();
+      this.ws.onmessage = (event) => this.receive(decode(event.data));
+    });
+  }
+
+  receive(msg) {
+    if (msg.channel !== "iopub") return;
+    const type = msg.header.msg_type, content = msg.content;
+    if (type === "comm_open") this.onCommOpen(content, msg.buffers || []);
+    else if (type === "comm_msg" || type === "comm_close") {
+      const handler = this.handlers.get(content.comm_id);
+      if (handler) handler(type, content.data || {}, msg.buffers || []);
+    } else if (type === "stream" && content.name === "stderr") console.warn(content.text);
+  }
+
+  send(msgType, content, { buffers = [], metadata = {} } = {}) {
+    const msg = {
+      header: { msg_id: uuid(), msg_type: msgType, session: this.session, username: "",
+                date: new Date().toISOString(), version: "5.3" },
+      parent_header: {}, metadata, content, channel: "shell", buffers: [],
+    };
+    if (buffers.length) console.warn("rummylab: binary buffers are not sent");
+    this.ws.send(JSON.stringify(msg));
+  }
+
+  comm(commId, data) {
+    this.send("comm_msg", { comm_id: commId, data });
+  }
+}
+
+// -- models -------------------------------------------------------------------------------
+
+/** Put binary buffers back at their places in a widget state. */
+function withBuffers(state, paths = [], buffers = []) {
+  paths.forEach((path, i) => {
+    let obj = state;
+    for (const key of path.slice(0, -1)) obj = obj[key];
+    obj[path[path.length - 1]] = buffers[i];
+  });
+  return state;
+}
+
+class Model {
+  constructor(manager, id, name, state) {
+    this.manager = manager;
+    this.id = id;
+    this.name = name;
+    this.state = state;
+    this.listeners = new Map();  // event -> Set of callbacks
+    this.changed = {};
+    this.unsaved = {};
+    this.widget_manager = { get_model: (modelId) => manager.model(modelId) };
+  }
+
+  get(key) { return this.state[key]; }
+
+  /** Change state here (and tell the views); ``save_changes`` sends it to the kernel. */
+  set(key, value) {
+    if (typeof key === "object") { for (const [k, v] of Object.entries(key)) this.set(k, v); return; }
+    this.unsaved[key] = value;
+    this.update({ [key]: value });
+  }
+
+  save_changes() {
+    const state = this.unsaved;
+    this.unsaved = {};
+    if (Object.keys(state).length) this.manager.kernel.comm(this.id, { method: "update", state, buffer_paths: [] });
+  }
+
+  /** Set and send at once (what a control does when a student uses it). */
+  save(state) {
+    this.update(state);
+    this.manager.kernel.comm(this.id, { method: "update", state, buffer_paths: [] });
+  }
+
+  send(content, callbacks, buffers = []) {
+    this.manager.kernel.send("comm_msg", { comm_id: this.id, data: { method: "custom", content } }, { buffers });
+  }
+
+  update(state) {
+    Object.assign(this.state, state);
+    this.changed = state;
+    for (const [key, value] of Object.entries(state)) this.emit(`change:${key}`, this, value);
+    this.emit("change", this);
+    this.changed = {};
+  }
+
+  on(event, callback) {
+    for (const name of event.split(/\s+/)) {
+      if (!this.listeners.has(name)) this.listeners.set(name, new Set());
+      this.listeners.get(name).add(callback);
+    }
+  }
+
+  off(event, callback) {
+    for (const name of event ? event.split(/\s+/) : [...this.listeners.keys()]) {
+      if (callback) this.listeners.get(name)?.delete(callback);
+      else this.listeners.delete(name);
+    }
+  }
+
+  emit(event, ...args) {
+    for (const callback of [...(this.listeners.get(event) || [])]) {
+      try { callback(...args); } catch (err) { console.error(err); }
+    }
+  }
+
+  /** A message from the kernel on this model's comm. */
+  received(type, data, buffers) {
+    if (type === "comm_close") { this.emit("comm:close"); return; }
+    if (data.method === "update") this.update(withBuffers(data.state, data.buffer_paths, buffers));
+    else if (data.method === "custom") this.emit("msg:custom", data.content, buffers);
+    // echo_update repeats what this page sent: its one front end already shows it
+  }
+}
+
+class Manager {
+  constructor(kernel) {
+    this.kernel = kernel;
+    this.models = new Map();  // model id -> {promise, resolve}
+    kernel.onCommOpen = (content, buffers) => {
+      if (content.target_name !== "jupyter.widget") return;
+      const data = content.data;
+      this.add(content.comm_id, withBuffers(data.state, data.buffer_paths, buffers));
+    };
+  }
+
+  entry(id) {
+    if (!this.models.has(id)) {
+      let resolve;
+      const promise = new Promise((r) => { resolve = r; });
+      this.models.set(id, { promise, resolve });
+    }
+    return this.models.get(id);
+  }
+
+  add(id, state) {
+    const model = new Model(this, id, state._model_name, state);
+    this.kernel.handlers.set(id, (type, data, buffers) => model.received(type, data, buffers));
+    this.entry(id).resolve(model);
+    return model;
+  }
+
+  /** The model with this id (or ``IPY_MODEL_`` reference), once the kernel has told of it. */
+  model(id) {
+    return this.entry(String(id).replace(REF, "")).promise;
+  }
+
+  /** Every widget the kernel holds, as the lesson left them. */
+  async loadAll() {
+    const commId = uuid();
+    const reply = new Promise((resolve) => {
+      this.kernel.handlers.set(commId, (type, data, buffers) => {
+        if (data.method === "update_states") resolve({ data, buffers });
+      });
+    });
+    this.kernel.send("comm_open", { comm_id: commId, target_name: "jupyter.widget.control", data: {} },
+                     { metadata: { version: CONTROL_PROTOCOL } });
+    this.kernel.comm(commId, { method: "request_states" });
+    const { data, buffers } = await reply;
+    this.kernel.handlers.delete(commId);
+    const states = withBuffers(data.states, data.buffer_paths, buffers);
+    for (const [id, entry] of Object.entries(states)) this.add(id, entry.state);
+  }
+}
+
+// -- views --------------------------------------------------------------------------------
+
+function h(tag, className = "", text) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+const LAYOUT_KEYS = ["align_content", "align_items", "align_self", "border_top", "border_right", "border_bottom",
+  "border_left", "bottom", "display", "flex", "flex_flow", "grid_area", "grid_auto_columns", "grid_auto_flow",
+  "grid_auto_rows", "grid_gap", "grid_template_areas", "grid_template_columns", "grid_template_rows", "height",
+  "justify_content", "justify_items", "left", "margin", "max_height", "max_width", "min_height", "min_width",
+  "object_fit", "object_position", "order", "overflow", "padding", "right", "top", "visibility", "width"];
+
+/** A widget drawn in ``el``: keeps it up to date and lets go of the model when removed. */
+class View {
+  constructor(model, el) {
+    this.model = model;
+    this.el = el;
+    this.subscriptions = [];
+    this.children = [];
+  }
+
+  listen(model, event, callback) {
+    model.on(event, callback);
+    this.subscriptions.push(() => model.off(event, callback));
+  }
+
+  remove() {
+    this.subscriptions.forEach((off) => off());
+    this.children.forEach((child) => child.remove());
+    this.el.remove();
+  }
+
+  /** The CSS classes the kernel gave (``add_class``), beside the widget's own. */
+  classes(own) {
+    const show = () => { this.el.className = [own, ...(this.model.get("_dom_classes") || [])].join(" "); };
+    show();
+    this.listen(this.model, "change:_dom_classes", show);
+  }
+
+  /** Layout (width, display, …) and style (colours, widths) from their own models. */
+  async styled(styleTarget = this.el, styleMap = {}) {
+    const apply = (el, model, map) => {
+      const show = () => {
+        for (const key of Object.keys(map)) {
+          const value = model.get(key);
+          for (const [prop, fn] of map[key]) el.style.setProperty(prop, value == null ? "" : fn(value));
+        }
+      };
+      show();
+      this.listen(model, "change", show);
+    };
+    const layoutRef = this.model.get("layout");
+    if (layoutRef) {
+      const layout = await this.manager.model(layoutRef);
+      const map = Object.fromEntries(LAYOUT_KEYS.map((k) => [k, [[k.replace(/_/g, "-"), String]]]));
+      apply(this.el, layout, map);
+    }
+    const styleRef = this.model.get("style");
+    if (styleRef && Object.keys(styleMap).length) apply(styleTarget, await this.manager.model(styleRef), styleMap);
+  }
+
+  get manager() { return this.model.manager; }
+
+  /** A label for the description, shown when there is one. */
+  description(el) {
+    const show = () => {
+      const text = this.model.get("description") || "";
+      if (this.model.get("description_allow_html")) el.innerHTML = text; else el.textContent = text;
+      el.style.display = text ? "" : "none";
+      el.title = this.model.get("description_tooltip") || this.model.get("tooltip") || "";
+    };
+    show();
+    this.listen(this.model, "change:description", show);
+  }
+
+  /** Keep ``fn(value)`` in step with one state key. */
+  bind(key, fn) {
+    fn(this.model.get(key));
+    this.listen(this.model, `change:${key}`, () => fn(this.model.get(key)));
+  }
+}
+
+const FONT = {
+  font_weight: [["font-weight", String]], font_family: [["font-family", String]], font_size: [["font-size", String]],
+  font_style: [["font-style", String]], font_variant: [["font-variant", String]],
+  text_color: [["color", String]], text_decoration: [["text-decoration", String]],
+};
+const DESCRIPTION = { description_width: [["--rl-description-width", String]] };
+
+function labelled(view, own) {
+  view.classes(`widget-inline-hbox ${own}`);
+  const label = h("label", "widget-label");
+  view.description(label);
+  view.el.append(label);
+  return label;
+}
+
+const RENDER = {
+  async BoxModel(view, own = "widget-box") {
+    view.classes(`widget-container widget-box ${own}`);
+    let generation = 0;
+    const show = async () => {
+      const mine = ++generation;
+      view.children.forEach((child) => child.remove());
+      view.children = [];
+      const refs = view.model.get("children") || [];
+      const slots = refs.map(() => view.el.appendChild(h("div", "rl-slot")));
+      await Promise.all(refs.map(async (ref, i) => {
+        const model = await view.manager.model(ref);
+        if (mine !== generation) return;
+        const child = await render(model);
+        if (mine !== generation) { child.remove(); return; }
+        view.children.push(child);
+        slots[i].replaceWith(child.el);
+      }));
+    };
+    boxStyle(view);
+    view.listen(view.model, "change:children", show);
+    await Promise.all([show(), view.styled()]);
+  },
+  HBoxModel(view) { return RENDER.BoxModel(view, "widget-hbox"); },
+  VBoxModel(view) { return RENDER.BoxModel(view, "widget-vbox"); },
+
+  async ButtonModel(view) {
+    view.el = h("button");
+    view.classes("jupyter-widgets jupyter-button widget-button");
+    view.bind("description", (text) => { view.el.textContent = text || ""; });
+    view.bind("tooltip", (tip) => { view.el.title = tip || ""; });
+    view.bind("disabled", (off) => { view.el.disabled = Boolean(off); });
+    buttonStyle(view);
+    view.el.addEventListener("click", () => view.model.send({ event: "click" }));
+    await view.styled(view.el, { button_color: [["background-color", String]], ...FONT });
+  },
+
+  async ToggleButtonModel(view) {
+    view.el = h("button");
+    view.classes("jupyter-widgets jupyter-button widget-toggle-button");
+    view.bind("description", (text) => { view.el.textContent = text || ""; });
+    view.bind("tooltip", (tip) => { view.el.title = tip || ""; });
+    view.bind("disabled", (off) => { view.el.disabled = Boolean(off); });
+    view.bind("value", (on) => { view.el.classList.toggle("mod-active", Boolean(on)); view.el.setAttribute("aria-pressed", String(Boolean(on))); });
+    view.listen(view.model, "change:_dom_classes", () => view.el.classList.toggle("mod-active", Boolean(view.model.get("value"))));
+    buttonStyle(view);
+    view.el.addEventListener("click", () => view.model.save({ value: !view.model.get("value") }));
+    await view.styled(view.el, FONT);
+  },
+
+  async HTMLModel(view) {
+    labelled(view, "widget-html");
+    const content = view.el.appendChild(h("div", "widget-html-content"));
+    view.bind("value", (value) => { content.innerHTML = value || ""; });
+    await view.styled(content, { ...FONT, background: [["background", String]] });
+  },
+  HTMLMathModel(view) { return RENDER.HTMLModel(view); },
+
+  async LabelModel(view) {
+    view.classes("widget-label-basic widget-inline-hbox");
+    const label = view.el.appendChild(h("label"));
+    view.bind("value", (value) => { label.textContent = value || ""; });
+    await view.styled(label, { ...FONT, background: [["background", String]] });
+  },
+
+  async TextModel(view, type = "text") {
+    labelled(view, `widget-text`);
+    const input = view.el.appendChild(h("input"));
+    input.type = type;
+    view.bind("placeholder", (text) => { input.placeholder = text || ""; });
+    view.bind("disabled", (off) => { input.disabled = Boolean(off); });
+    view.bind("value", (value) => { if (input.value !== String(value ?? "")) input.value = value ?? ""; });
+    const sync = () => { if (input.value !== view.model.get("value")) view.model.save({ value: input.value }); };
+    input.addEventListener("input", () => { if (view.model.get("continuous_update")) sync(); });
+    input.addEventListener("change", sync);  // Enter, or leaving the box
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") { sync(); view.model.send({ event: "submit" }); }
+    });
+    await view.styled(view.el, DESCRIPTION);
+  },
+  PasswordModel(view) { return RENDER.TextModel(view, "password"); },
+
+  async CheckboxModel(view) {
+    view.classes("widget-inline-hbox widget-checkbox");
+    const box = view.el.appendChild(h("label", "widget-label-basic"));
+    const input = box.appendChild(h("input"));
+    input.type = "checkbox";
+    const text = box.appendChild(h("span"));
+    view.bind("description", (d) => { text.textContent = d || ""; });
+    view.bind("value", (on) => { input.checked = Boolean(on); });
+    view.bind("disabled", (off) => { input.disabled = Boolean(off); });
+    input.addEventListener("change", () => view.model.save({ value: input.checked }));
+    await view.styled();
+  },
+
+  async ToggleButtonsModel(view) {
+    labelled(view, "widget-toggle-buttons");
+    const group = view.el.appendChild(h("div", "btn-group"));
+    const show = () => {
+      group.replaceChildren();
+      const labels = view.model.get("_options_labels") || [], tips = view.model.get("tooltips") || [];
+      labels.forEach((text, i) => {
+        const b = group.appendChild(h("button", "jupyter-button widget-toggle-button", text));
+        b.title = tips[i] || "";
+        b.disabled = Boolean(view.model.get("disabled"));
+        b.classList.toggle("mod-active", view.model.get("index") === i);
+        b.addEventListener("click", () => view.model.save({ index: i }));
+      });
+    };
+    view.listen(view.model, "change:_options_labels change:index change:disabled change:tooltips", show);
+    show();
+    await view.styled(group, { button_width: [["--rl-button-width", String]], ...FONT });
+  },
+
+  async DropdownModel(view) {
+    labelled(view, "widget-dropdown");
+    const select = view.el.appendChild(h("select"));
+    const show = () => {
+      select.replaceChildren(...(view.model.get("_options_labels") || []).map((text, i) => {
+        const option = h("option", "", text);
+        option.value = String(i);
+        return option;
+      }));
+      const index = view.model.get("index");
+      select.value = index == null ? "" : String(index);
+      select.disabled = Boolean(view.model.get("disabled"));
+    };
+    view.listen(view.model, "change:_options_labels change:index change:disabled", show);
+    show();
+    select.addEventListener("change", () => view.model.save({ index: select.value === "" ? null : Number(select.value) }));
+    await view.styled(view.el, DESCRIPTION);
+  },
+
+  async IntSliderModel(view) {
+    labelled(view, "widget-slider widget-hslider");
+    const input = view.el.appendChild(h("input"));
+    input.type = "range";
+    const readout = view.el.appendChild(h("div", "widget-readout"));
+    const show = () => {
+      for (const key of ["min", "max", "step"]) input[key] = String(view.model.get(key) ?? "");
+      input.value = String(view.model.get("value"));
+      readout.textContent = String(view.model.get("value"));
+      readout.style.display = view.model.get("readout") === false ? "none" : "";
+      input.disabled = Boolean(view.model.get("disabled"));
+    };
+    view.listen(view.model, "change", show);
+    show();
+    input.addEventListener("input", () => {
+      readout.textContent = input.value;
+      if (view.model.get("continuous_update")) view.model.save({ value: Number(input.value) });
+    });
+    input.addEventListener("change", () => view.model.save({ value: Number(input.value) }));
+    await view.styled(view.el, DESCRIPTION);
+  },
+  FloatSliderModel(view) { return RENDER.IntSliderModel(view); },
+
+  async AnyModel(view) {
+    view.classes("rl-anywidget");
+    const widget = await anywidgetModule(view.model);
+    const api = typeof widget === "function" ? await widget() : widget;
+    if (!view.manager.initialized.has(view.model.id)) {
+      view.manager.initialized.add(view.model.id);
+      await api.initialize?.({ model: view.model, experimental: {} });
+    }
+    const cleanup = await api.render?.({ model: view.model, el: view.el, experimental: {} });
+    if (typeof cleanup === "function") view.subscriptions.push(cleanup);
+    await view.styled();
+  },
+};
+
+function boxStyle(view) {
+  view.bind("box_style", (style) => {
+    for (const s of ["success", "info", "warning", "danger"]) view.el.classList.toggle(`alert-${s}`, style === s);
+  });
+}
+
+function buttonStyle(view) {
+  view.bind("button_style", (style) => {
+    for (const s of ["primary", "success", "info", "warning", "danger"]) view.el.classList.toggle(`mod-${s}`, style === s);
+  });
+}
+
+const modules = new Map();  // an anywidget's module source -> its loaded module
+
+/** An anywidget's front end: its ES module (loaded once per page for the same source) and CSS. */
+async function anywidgetModule(model) {
+  const source = model.get("_esm");
+  const css = model.get("_css");
+  if (css && !document.querySelector(`style[data-anywidget="${model.id}"]`)) {
+    const style = document.head.appendChild(h("style"));
+    style.dataset.anywidget = model.id;
+    style.textContent = css;
+  }
+  if (!modules.has(source)) {
+    const url = /^(https?:)?\/\//.test(source) ? source
+      : URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    modules.set(source, import(url));
+  }
+  const mod = await modules.get(source);
+  return mod.default ?? mod;
+}
+
+/** A view of ``model``, drawn (the returned view's ``el`` is ready to place). */
+async function render(model) {
+  const view = new View(model, h("div"));
+  const draw = RENDER[model.name];
+  try {
+    if (!draw) throw new Error(`${model.name} is not drawn on this page`);
+    await draw(view);
+  } catch (err) {
+    console.error(err);
+    view.el = h("div", "rl-widget-error", `This part of the lesson could not be shown here (${err.message}); `
+      + "it works in JupyterLab.");
+  }
+  return view;
+}
+
+// -- the page -----------------------------------------------------------------------------
+
+function status(text, kind = "") {
+  const el = document.getElementById("rl-status");
+  if (!el) return;
+  el.textContent = text;
+  el.className = kind;
+  el.style.display = text ? "" : "none";
+}
+
+/** Draw every widget output of the lesson, and keep them live. */
+async function start() {
+  const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);
+  const kernel = new Kernel(config.baseUrl, config.kernelId);
+  const manager = new Manager(kernel);
+  manager.initialized = new Set();
+  kernel.onClose = () => status("The connection to the lesson was lost: reload the page to start again.", "rl-lost");
+  await kernel.connect();
+  await manager.loadAll();
+  const slots = [...document.querySelectorAll(`script[type="${WIDGET_VIEW}"]`)];
+  await Promise.all(slots.map(async (script) => {
+    const { model_id: id } = JSON.parse(script.textContent);
+    const holder = script.parentElement;
+    const view = await render(await manager.model(id));
+    holder.replaceChildren(view.el);
+  }));
+  status("");
+  document.body.classList.add("rl-live");
+}
+
+window.rummylab = { start, status };
