@@ -96,6 +96,22 @@ def test_lesson_runs_under_any_seed_and_size(path: Path, tmp_path: Path, kernel:
         errors = [o for c in run.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
         assert not errors, (env, errors[0]["ename"], errors[0]["evalue"]) if errors else ""
         _check_outputs(path, run)
+    assert _widget_models(kernel) <= DRAWN, "a lesson uses a widget that the served lesson page cannot draw"
+
+
+LESSON_PAGE = Path(rummylab.__file__).parent / "app" / "static" / "lessons.js"
+DRAWN = set(re.findall(r"^  (?:async )?(\w+Model)\(view", LESSON_PAGE.read_text(), re.M))
+"""The widgets the served lesson page (``rummylab/app``) draws; layouts and styles it applies."""
+
+
+def _widget_models(client: NotebookClient) -> set[str]:
+    """The kind of every widget alive in the kernel, less layouts and styles."""
+    cell = nbformat.v4.new_code_cell("from ipywidgets.widgets.widget import _instances\n"
+                                     "print(sorted({w._model_name for w in _instances.values()}))")
+    client.nb = nbformat.v4.new_notebook(cells=[cell])
+    client.execute_cell(cell, 0)
+    names = set(eval(cell.outputs[0]["text"]))
+    return {n for n in names if n != "LayoutModel" and not n.endswith("StyleModel")}
 
 
 def _check_outputs(path: Path, nb: nbformat.NotebookNode) -> None:

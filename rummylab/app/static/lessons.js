@@ -9,6 +9,7 @@
 const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
 const REF = "IPY_MODEL_";
 const CONTROL_PROTOCOL = "1.0.0";  // ipywidgets' jupyter.widget.control comm
+const OUTPUTS = new Set(["stream", "display_data", "execute_result", "error", "clear_output"]);
 
 // -- the kernel connection ----------------------------------------------------------------
 
@@ -37,6 +38,7 @@ class Kernel {
     this.url = `${scheme}//${location.host}${baseUrl}api/kernels/${kernelId}/channels?session_id=${this.session}`;
     this.handlers = new Map();  // comm id -> function(msg)
     this.onCommOpen = () => {};
+    this.onOutput = () => false;  // true when an Output widget took the output
     this.onClose = () => {};
   }
 
@@ -58,7 +60,9 @@ class Kernel {
     else if (type === "comm_msg" || type === "comm_close") {
       const handler = this.handlers.get(content.comm_id);
       if (handler) handler(type, content.data || {}, msg.buffers || []);
-    } else if (type === "stream" && content.name === "stderr") console.warn(content.text);
+    } else if (OUTPUTS.has(type)) {
+      if (!this.onOutput(msg) && type === "stream" && content.name === "stderr") console.warn(content.text);
+    }
   }
 
   send(msgType, content, { buffers = [], metadata = {} } = {}) {
@@ -170,6 +174,13 @@ class Manager {
       if (content.target_name !== "jupyter.widget") return;
       const data = content.data;
       this.add(content.comm_id, withBuffers(data.state, data.buffer_paths, buffers));
+    };
+    this.capturing = new Set();  // Output widgets
+    kernel.onOutput = (msg) => {
+      const parent = msg.parent_header?.msg_id;
+      const model = parent && [...this.capturing].find((m) => m.get("msg_id") === parent);
+      if (model) model.emit("output", msg);
+      return Boolean(model);
     };
   }
 
@@ -468,6 +479,25 @@ const RENDER = {
   },
   FloatSliderModel(view) { return RENDER.IntSliderModel(view); },
 
+  async OutputModel(view) {
+    view.classes("widget-output");
+    const show = () => view.el.replaceChildren(...(view.model.get("outputs") || []).map(outputElement));
+    show();
+    view.listen(view.model, "change:outputs", show);
+    view.manager.capturing.add(view.model);
+    let clearOnNext = false;
+    view.listen(view.model, "output", (msg) => {  // what the kernel prints while the widget captures
+      if (msg.header.msg_type === "clear_output") {
+        if (msg.content.wait) clearOnNext = true; else view.model.update({ outputs: [] });
+        return;
+      }
+      const kept = clearOnNext ? [] : view.model.get("outputs") || [];
+      clearOnNext = false;
+      view.model.update({ outputs: [...kept, { output_type: msg.header.msg_type, ...msg.content }] });
+    });
+    await view.styled();
+  },
+
   async AnyModel(view) {
     view.classes("rl-anywidget");
     const widget = await anywidgetModule(view.model);
@@ -492,6 +522,26 @@ function buttonStyle(view) {
   view.bind("button_style", (style) => {
     for (const s of ["primary", "success", "info", "warning", "danger"]) view.el.classList.toggle(`mod-${s}`, style === s);
   });
+}
+
+/** One output (nbformat) as the page shows it: HTML, an image, or text. */
+function outputElement(output) {
+  const data = output.data || {};
+  if (data["text/html"] !== undefined) {
+    const el = h("div", "jp-RenderedHTMLCommon");
+    el.innerHTML = [].concat(data["text/html"]).join("");
+    return el;
+  }
+  if (data["image/png"] !== undefined) {
+    const img = h("img");
+    img.src = `data:image/png;base64,${data["image/png"]}`;
+    return img;
+  }
+  const text = output.output_type === "stream" ? output.text
+    : output.output_type === "error" ? `${output.ename}: ${output.evalue}` : data["text/plain"];
+  const pre = h("pre", output.name === "stderr" || output.output_type === "error" ? "rl-stderr" : "");
+  pre.textContent = [].concat(text ?? "").join("");
+  return pre;
 }
 
 const modules = new Map();  // an anywidget's module source -> its loaded module
