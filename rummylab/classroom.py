@@ -91,6 +91,45 @@ def pool_options(lessons: list[str], students: int) -> list[str]:
             f"--VoilaKernelManager.fill_delay={REFILL_DELAY}"]
 
 
+def warm_first(factory: Any) -> Any:
+    """Voilà's kernel-manager factory, changed so that a visitor gets a warm kernel only when one
+    is ready: otherwise a kernel starts for them at once, as for other lessons. (Voilà counts a
+    replacement still waiting its ``fill_delay`` as warm, and the visitor waited for it: five
+    minutes, for a student who reloads the page or comes after the class took every warm kernel.)"""
+
+    def ready(task: Any) -> bool:
+        return bool(task.done() and not task.cancelled() and task.exception() is None)
+
+    def make(base_class: Any, preheat_kernel: bool, *args: Any, **kwargs: Any) -> Any:
+        manager = factory(base_class, preheat_kernel, *args, **kwargs)
+        if not preheat_kernel:
+            return manager
+
+        class WarmFirst(manager):  # type: ignore[misc, valid-type]
+            def get_pool_size(self, notebook_name: str) -> int:
+                return sum(map(ready, self._pools.get(notebook_name, [])))
+
+            async def get_rendered_notebook(self, notebook_name: str, *args: Any, **kwargs: Any) -> Any:
+                pool = self._pools.get(notebook_name, [])
+                first = next(filter(ready, pool), None)
+                if first is not None:  # Voilà takes the pool's first kernel: make it a ready one
+                    pool.remove(first)
+                    pool.insert(0, first)
+                return await super().get_rendered_notebook(notebook_name, *args, **kwargs)
+
+        return WarmFirst
+
+    return make
+
+
+def run_voila() -> None:
+    """Voilà's command line, with ``warm_first`` kernel pools (``python -m rummylab.classroom``)."""
+    import voila.app
+
+    voila.app.voila_kernel_manager_factory = warm_first(voila.app.voila_kernel_manager_factory)
+    voila.app.main()
+
+
 def kernel_processes(pid: int) -> list[Any]:
     """The kernel processes under a class server (psutil)."""
     import psutil
@@ -183,3 +222,7 @@ def teacher_app(db: Path, token: str, class_url: str) -> Any:
                        .replace("<h1>Class report</h1>", intro, 1))
 
     return tornado.web.Application([(r"/", Teacher)], cookie_secret=secrets.token_hex(16))
+
+
+if __name__ == "__main__":
+    run_voila()

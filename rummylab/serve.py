@@ -162,7 +162,7 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     env = dict(os.environ)
     env[DB_ENV] = str(progress_db(path, db).resolve())
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(data_dir), env.get("JUPYTER_PATH", "")]))
-    cmd = [sys.executable, "-m", "voila", str(path), "--no-browser", f"--port={port}",
+    cmd = [sys.executable, "-m", "rummylab.classroom", str(path), "--no-browser", f"--port={port}",
            f"--Voila.ip={ip}", f"--template={TEMPLATE}", "--show_tracebacks=True",
            "--VoilaConfiguration.classic_tree=True",  # the lesson index, drawn by the server
            # a class starting at once keeps the CPU busy: wait for outputs and kernels longer

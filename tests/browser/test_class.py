@@ -48,6 +48,17 @@ def test_a_class_with_a_code_and_a_teacher_page(page: Any, classroom: dict[str, 
     page.click(f"{box} .rl-check")
     page.wait_for_function(f"() => document.querySelector('{box} .rl-answer-feedback').innerText.includes('Right')",
                            timeout=30_000)
+    # the one warm kernel is taken: a second student gets a kernel of their own at once (the lesson
+    # runs for them), never a wait for the warm kernel's replacement
+    other = page.context.browser.new_context()
+    try:
+        second = other.new_page()
+        second.goto(f"{url}/voila/render/00-start-here.ipynb", timeout=TIMEOUT)
+        second.fill("#class-code", CLASS_CODE)
+        second.click("#join")
+        second.wait_for_selector(".rl-live .rl-analyzer .rl-deadwood", timeout=60_000)
+    finally:
+        other.close()
     # the index lists the lessons
     page.goto(url + "/", timeout=TIMEOUT)
     page.wait_for_selector("a[href*='02-melds-and-deadwood']", timeout=TIMEOUT)
