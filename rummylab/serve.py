@@ -166,7 +166,10 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
            f"--Voila.ip={ip}", f"--template={TEMPLATE}", "--show_tracebacks=True",
            "--VoilaConfiguration.classic_tree=True",  # the lesson index, drawn by the server
            # a class starting at once keeps the CPU busy: wait for outputs and kernels longer
-           "--VoilaExecutor.iopub_timeout=30", "--VoilaExecutor.startup_timeout=300"]
+           "--VoilaExecutor.iopub_timeout=30", "--VoilaExecutor.startup_timeout=300",
+           # kernels talk to the server over local sockets, not TCP ports: thirty kernels starting
+           # at once raced for the same free port (ZMQError: Address already in use)
+           "--KernelManager.transport=ipc"]
     if code:
         cmd += [f"--token={code}", "--Voila.identity_provider_class=rummylab.classroom.ClassCodeProvider"]
     if students and Path(path).is_dir():
