@@ -8,6 +8,7 @@ asks for it, and no kernel starts for them. The teacher page is a small Tornado 
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import html
 import json
@@ -22,6 +23,9 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 MAX_STUDENTS = 60
 REFILL_DELAY = 300
 """Seconds before a warm kernel a student took is replaced."""
+REFILL_GAP = 15
+"""Seconds between two replacements: each runs the lesson, and thirty at once would take the
+laptop from the class for a minute and a half."""
 
 LOGIN_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>rummylab: class code</title>
@@ -95,7 +99,8 @@ def warm_first(factory: Any) -> Any:
     """Voilà's kernel-manager factory, changed so that a visitor gets a warm kernel only when one
     is ready: otherwise a kernel starts for them at once, as for other lessons. (Voilà counts a
     replacement still waiting its ``fill_delay`` as warm, and the visitor waited for it: five
-    minutes, for a student who reloads the page or comes after the class took every warm kernel.)"""
+    minutes, for a student who reloads the page or comes after the class took every warm kernel.)
+    Replacements start ``REFILL_GAP`` seconds apart, not all at once."""
 
     def ready(task: Any) -> bool:
         return bool(task.done() and not task.cancelled() and task.exception() is None)
@@ -117,9 +122,43 @@ def warm_first(factory: Any) -> Any:
                     pool.insert(0, first)
                 return await super().get_rendered_notebook(notebook_name, *args, **kwargs)
 
+            def fill_if_needed(self, delay: float | None = None, notebook_name: str | None = None,
+                               *args: Any, **kwargs: Any) -> None:
+                if delay is None:  # a kernel was taken: its replacement waits its turn
+                    waiting = sum(not t.done() for t in self._pools.get(notebook_name, []))
+                    delay = self.fill_delay + REFILL_GAP * waiting
+                super().fill_if_needed(delay, notebook_name, *args, **kwargs)
+                if delay == 0 and not getattr(self, "_announcing", False):  # the class's first warm-up
+                    self._announcing = True
+                    asyncio.get_event_loop().create_task(announce_when_warm(self._pools))
+
         return WarmFirst
 
     return make
+
+
+def lesson_run(item: Any) -> bool:
+    """A pool item whose kernel has started and run its lesson (Voilà renders it ahead of time)."""
+    return bool(item.done() and not item.cancelled() and item.exception() is None
+                and item.result()["task"].done())
+
+
+async def announce_when_warm(pools: dict[str, list[Any]]) -> None:
+    """Print ``class ready`` (with the kernels' memory) once every warm kernel has run its lesson."""
+    import os
+
+    import psutil
+
+    def warm() -> bool:
+        filled = [items for items in pools.values() if items]  # lessons not of the day have none
+        return bool(filled) and all(lesson_run(item) for items in filled for item in items)
+
+    while not warm():
+        await asyncio.sleep(1)
+    kernels = [p for p in psutil.Process(os.getpid()).children(recursive=True)
+               if "ipykernel" in " ".join(p.cmdline())]
+    each = sum(p.memory_info().rss for p in kernels) / max(len(kernels), 1) / 2**20
+    print(f"rummylab: class ready: {sum(map(len, pools.values()))} warm kernel(s), {each:.0f} MB each", flush=True)
 
 
 def run_voila() -> None:
@@ -142,40 +181,6 @@ def kernel_processes(pid: int) -> list[Any]:
         except psutil.Error:
             pass
     return out
-
-
-RAN_LESSON_CPU = 1.5
-"""CPU seconds a kernel has used once it has run a lesson (imports alone take more; a fresh
-kernel has used about 0.4)."""
-
-
-def wait_until_warm(pid: int, kernels: int, timeout: float = 900) -> float | None:
-    """Wait until ``kernels`` kernels run under ``pid`` and all have run their lesson (they have
-    used the CPU a lesson takes, and have been idle for two seconds); returns their memory in
-    bytes, or None on timeout."""
-    import time
-
-    import psutil
-
-    def used(p: Any) -> float:
-        t = p.cpu_times()
-        return float(t.user + t.system)
-
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        procs = kernel_processes(pid)
-        try:
-            if len(procs) >= kernels and all(used(p) >= RAN_LESSON_CPU for p in procs):
-                for p in procs:
-                    p.cpu_percent(None)
-                time.sleep(2)
-                if all(p.cpu_percent(None) < 5 for p in procs):
-                    return float(sum(p.memory_info().rss for p in procs))
-            else:
-                time.sleep(1)
-        except psutil.Error:
-            time.sleep(1)
-    return None
 
 
 def find_lessons(folder: Path, wanted: list[str]) -> list[str]:

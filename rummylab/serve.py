@@ -15,7 +15,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -166,10 +165,7 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
            f"--Voila.ip={ip}", f"--template={TEMPLATE}", "--show_tracebacks=True",
            "--VoilaConfiguration.classic_tree=True",  # the lesson index, drawn by the server
            # a class starting at once keeps the CPU busy: wait for outputs and kernels longer
-           "--VoilaExecutor.iopub_timeout=30", "--VoilaExecutor.startup_timeout=300",
-           # kernels talk to the server over local sockets, not TCP ports: thirty kernels starting
-           # at once raced for the same free port (ZMQError: Address already in use)
-           "--KernelManager.transport=ipc"]
+           "--VoilaExecutor.iopub_timeout=30", "--VoilaExecutor.startup_timeout=300"]
     if code:
         cmd += [f"--token={code}", "--Voila.identity_provider_class=rummylab.classroom.ClassCodeProvider"]
     if students and Path(path).is_dir():
@@ -210,8 +206,6 @@ def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | Non
     print(f"  teacher page: http://{shown}:{tport}/?token={teacher_token}", flush=True)
     proc = subprocess.Popen(cmd, env=env)
     signal.signal(signal.SIGTERM, _interrupt)  # a stopped class stops its Voilà and kernels too
-    if chosen:
-        threading.Thread(target=_say_when_warm, args=(proc.pid, students * len(chosen)), daemon=True).start()
     try:
         _run_teacher_page(progress_db(path, db).resolve(), teacher_token, class_url, ip, tport, proc)
         return proc.wait()
@@ -222,14 +216,6 @@ def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | Non
         except subprocess.TimeoutExpired:
             proc.kill()
             return 0
-
-
-def _say_when_warm(pid: int, kernels: int) -> None:
-    from .classroom import wait_until_warm
-
-    rss = wait_until_warm(pid, kernels)
-    if rss is not None:
-        print(f"rummylab: class ready: {kernels} warm kernel(s), {rss / 2**20 / kernels:.0f} MB each", flush=True)
 
 
 def _interrupt(signum: int, frame: Any) -> None:

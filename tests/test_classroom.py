@@ -56,3 +56,38 @@ def test_the_lesson_page_is_light_and_links_nothing_outside(tmp_path: Path) -> N
         assert "://" not in text  # nothing fetched from another host
     assert (template / "static" / "lessons.js").stat().st_size < 40_000
     assert not any("<link" in line and "://" in line for line in (template / "page.html").read_text().splitlines())
+
+
+def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time() -> None:
+    """A visitor never waits for a warm kernel still to come (a fresh kernel starts for them
+    instead), and replacements for taken kernels start REFILL_GAP seconds apart."""
+    import asyncio
+
+    class Pools:  # the part of Voilà's kernel manager that warm_first changes
+        fill_delay = 300.0
+
+        def __init__(self) -> None:
+            self._pools: dict[str, list[asyncio.Future[str]]] = {}
+            self.delays: list[float | None] = []
+
+        def fill_if_needed(self, delay: float | None = None, notebook_name: str | None = None) -> None:
+            self.delays.append(delay)
+
+        async def get_rendered_notebook(self, notebook_name: str) -> str:
+            return await self._pools[notebook_name].pop(0)
+
+    async def run() -> None:
+        manager = classroom.warm_first(lambda base, preheat: base)(Pools, True)()
+        loop = asyncio.get_running_loop()
+        coming, ready = loop.create_future(), loop.create_future()
+        ready.set_result("warm kernel")
+        manager._pools["00.ipynb"] = [coming, ready]
+        assert manager.get_pool_size("00.ipynb") == 1  # the one still to come does not count
+        assert await manager.get_rendered_notebook("00.ipynb") == "warm kernel"
+        assert manager.get_pool_size("00.ipynb") == 0  # so the next visitor gets a kernel at once
+        manager.fill_if_needed(None, "00.ipynb")
+        manager.fill_if_needed(0, "00.ipynb")  # the first warm-up is not delayed
+        assert manager.delays == [300.0 + classroom.REFILL_GAP, 0]
+        coming.cancel()
+
+    asyncio.run(run())
