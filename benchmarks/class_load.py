@@ -141,8 +141,6 @@ async def student(browser: object, url: str, clicks: int, out: dict[str, list[fl
         out["lesson page"].append(time.perf_counter() - t1)
         await page.evaluate(APPEARS, ".rl-analyzer .rl-deadwood")
         out["first"].append(time.perf_counter() - t0)
-        if "RL_DEBUG" in __import__("os").environ:
-            print(f"first widget {out['first'][-1]:.1f} s", file=sys.stderr, flush=True)
         out["after_login"].append(time.perf_counter() - t1)
         await page.wait_for_timeout(500)
         for i in range(clicks):
@@ -212,8 +210,6 @@ def main() -> None:
         ledger.sample()
         busy = busy_seconds() - busy
         spent = ledger.spent()
-        if "RL_DEBUG" in __import__("os").environ:
-            print({pid: v for pid, v in ledger.seen.items() if v[0] == "kernels"})
     finally:
         stop.set()
         proc.terminate()
