@@ -144,21 +144,26 @@ def lesson_run(item: Any) -> bool:
 
 
 async def announce_when_warm(pools: dict[str, list[Any]]) -> None:
-    """Print ``class ready`` (with the kernels' memory) once every warm kernel has run its lesson."""
+    """Print ``class ready`` (with the kernels' memory) once every warm kernel has run its lesson,
+    or failed to start (said too: the class goes on with the others)."""
     import os
 
     import psutil
 
-    def warm() -> bool:
-        filled = [items for items in pools.values() if items]  # lessons not of the day have none
-        return bool(filled) and all(lesson_run(item) for items in filled for item in items)
+    def settled(item: Any) -> bool:
+        return bool(item.done() and (item.cancelled() or item.exception() is not None or lesson_run(item)))
 
-    while not warm():
+    def filled() -> list[Any]:  # lessons not of the day have no pool
+        return [item for items in pools.values() for item in items]
+
+    while not (filled() and all(map(settled, filled()))):
         await asyncio.sleep(1)
     kernels = [p for p in psutil.Process(os.getpid()).children(recursive=True)
                if "ipykernel" in " ".join(p.cmdline())]
     each = sum(p.memory_info().rss for p in kernels) / max(len(kernels), 1) / 2**20
-    print(f"rummylab: class ready: {sum(map(len, pools.values()))} warm kernel(s), {each:.0f} MB each", flush=True)
+    warm = sum(map(lesson_run, filled()))
+    failed = f" ({len(filled()) - warm} failed to start)" if warm < len(filled()) else ""
+    print(f"rummylab: class ready: {warm} warm kernel(s){failed}, {each:.0f} MB each", flush=True)
 
 
 def run_voila() -> None:

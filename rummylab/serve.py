@@ -143,7 +143,7 @@ def progress_db(path: Path | str, db: Path | str | None = None) -> Path:
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 EVERY_ADDRESS = ("0.0.0.0", "::")
-KERNEL_MB = 150
+KERNEL_MB = 180
 """About what one warm lesson kernel holds (measured by benchmarks/class_load.py)."""
 
 

@@ -91,3 +91,25 @@ def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time(
         coming.cancel()
 
     asyncio.run(run())
+
+
+def test_class_ready_once_every_warm_kernel_has_run_its_lesson(capsys: pytest.CaptureFixture[str]) -> None:
+    """Not when the kernels have merely started (thirty students then took kernels still running
+    the lesson); a kernel that failed to start is said, and the class goes on without it."""
+    import asyncio
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        lesson: asyncio.Future[None] = loop.create_future()
+        started, broken = loop.create_future(), loop.create_future()
+        started.set_result({"kernel_id": "k1", "task": lesson})
+        broken.set_exception(RuntimeError("Address already in use"))
+        pools = {"00-start-here.ipynb": [started, broken], "01-dealing-and-the-upcard.ipynb": []}
+        announcing = asyncio.create_task(classroom.announce_when_warm(pools))
+        await asyncio.sleep(1.5)
+        assert not announcing.done()  # the lesson is still running
+        lesson.set_result(None)
+        await asyncio.wait_for(announcing, 5)
+
+    asyncio.run(run())
+    assert "class ready: 1 warm kernel(s) (1 failed to start)" in capsys.readouterr().out
