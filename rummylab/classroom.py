@@ -96,11 +96,11 @@ def pool_options(lessons: list[str], students: int) -> list[str]:
 
 
 def warm_first(factory: Any) -> Any:
-    """Voilà's kernel-manager factory, changed so that a visitor gets a warm kernel only when one
-    is ready: otherwise a kernel starts for them at once, as for other lessons. (Voilà counts a
-    replacement still waiting its ``fill_delay`` as warm, and the visitor waited for it: five
-    minutes, for a student who reloads the page or comes after the class took every warm kernel.)
-    Replacements start ``REFILL_GAP`` seconds apart, not all at once."""
+    """Voilà's kernel-manager factory, changed so that a visitor gets a warm kernel that is ready
+    or already warming, and otherwise a kernel started at once, as for other lessons. (Voilà
+    counts a replacement still waiting out its ``fill_delay`` as warm, and the visitor waited for
+    it: five minutes, for a student who reloads the page or comes after the class took every warm
+    kernel.) Replacements start ``REFILL_GAP`` seconds apart, not all at once."""
 
     def ready(task: Any) -> bool:
         return bool(task.done() and not task.cancelled() and task.exception() is None)
@@ -111,13 +111,20 @@ def warm_first(factory: Any) -> Any:
             return manager
 
         class WarmFirst(manager):  # type: ignore[misc, valid-type]
+            _starts: dict[Any, float]  # pool task -> when its kernel starts (after its fill delay)
+
+            def usable(self, task: Any) -> bool:
+                """Ready, or already warming: not a replacement still waiting out its delay."""
+                now = asyncio.get_event_loop().time()
+                return ready(task) or (not task.done() and self._starts.get(task, 0.0) <= now)
+
             def get_pool_size(self, notebook_name: str) -> int:
-                return sum(map(ready, self._pools.get(notebook_name, [])))
+                return sum(map(self.usable, self._pools.get(notebook_name, [])))
 
             async def get_rendered_notebook(self, notebook_name: str, *args: Any, **kwargs: Any) -> Any:
                 pool = self._pools.get(notebook_name, [])
-                first = next(filter(ready, pool), None)
-                if first is not None:  # Voilà takes the pool's first kernel: make it a ready one
+                first = next(filter(ready, pool), None) or next(filter(self.usable, pool), None)
+                if first is not None:  # Voilà takes the pool's first kernel: make it this one
                     pool.remove(first)
                     pool.insert(0, first)
                 return await super().get_rendered_notebook(notebook_name, *args, **kwargs)
@@ -127,7 +134,13 @@ def warm_first(factory: Any) -> Any:
                 if delay is None:  # a kernel was taken: its replacement waits its turn
                     waiting = sum(not t.done() for t in self._pools.get(notebook_name, []))
                     delay = self.fill_delay + REFILL_GAP * waiting
+                before = len(self._pools.get(notebook_name, []))
                 super().fill_if_needed(delay, notebook_name, *args, **kwargs)
+                if not hasattr(self, "_starts"):
+                    self._starts = {}
+                start = asyncio.get_event_loop().time() + delay
+                for task in self._pools.get(notebook_name, [])[before:]:
+                    self._starts[task] = start
                 if delay == 0 and not getattr(self, "_announcing", False):  # the class's first warm-up
                     self._announcing = True
                     asyncio.get_event_loop().create_task(announce_when_warm(self._pools))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,8 +60,9 @@ def test_the_lesson_page_is_light_and_links_nothing_outside(tmp_path: Path) -> N
 
 
 def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time() -> None:
-    """A visitor never waits for a warm kernel still to come (a fresh kernel starts for them
-    instead), and replacements for taken kernels start REFILL_GAP seconds apart."""
+    """A visitor never waits for a replacement still waiting out its delay (a fresh kernel starts
+    for them instead), but does wait for a kernel already warming; replacements for taken kernels
+    start REFILL_GAP seconds apart."""
     import asyncio
 
     class Pools:  # the part of Voilà's kernel manager that warm_first changes
@@ -70,27 +72,38 @@ def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time(
             self._pools: dict[str, list[asyncio.Future[str]]] = {}
             self.delays: list[float | None] = []
 
-        def fill_if_needed(self, delay: float | None = None, notebook_name: str | None = None) -> None:
+        def fill_if_needed(self, delay: float | None = None, notebook_name: str = "") -> None:
             self.delays.append(delay)
+            self._pools.setdefault(notebook_name, []).append(asyncio.get_running_loop().create_future())
 
         async def get_rendered_notebook(self, notebook_name: str) -> str:
             return await self._pools[notebook_name].pop(0)
 
     async def run() -> None:
         manager = classroom.warm_first(lambda base, preheat: base)(Pools, True)()
-        loop = asyncio.get_running_loop()
-        coming, ready = loop.create_future(), loop.create_future()
+        manager._announcing = True  # (announce_when_warm has a test of its own)
+        manager.fill_if_needed(None, "00.ipynb")  # a replacement, five minutes away
+        ready = asyncio.get_running_loop().create_future()
         ready.set_result("warm kernel")
-        manager._pools["00.ipynb"] = [coming, ready]
-        assert manager.get_pool_size("00.ipynb") == 1  # the one still to come does not count
+        manager._pools["00.ipynb"].append(ready)
+        assert manager.get_pool_size("00.ipynb") == 1  # the replacement does not count
         assert await manager.get_rendered_notebook("00.ipynb") == "warm kernel"
         assert manager.get_pool_size("00.ipynb") == 0  # so the next visitor gets a kernel at once
+        manager.fill_if_needed(0, "00.ipynb")  # a kernel warming now: worth waiting for
+        assert manager.get_pool_size("00.ipynb") == 1
         manager.fill_if_needed(None, "00.ipynb")
-        manager.fill_if_needed(0, "00.ipynb")  # the first warm-up is not delayed
-        assert manager.delays == [300.0 + classroom.REFILL_GAP, 0]
-        coming.cancel()
+        assert manager.delays == [300.0, 0, 300.0 + 2 * classroom.REFILL_GAP]
 
-    asyncio.run(run())
+    in_thread(run())
+
+
+def in_thread(coroutine: Any) -> None:
+    """Run a coroutine in a thread of its own (a test process may already run an event loop)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
 
 
 def test_class_ready_once_every_warm_kernel_has_run_its_lesson(capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,5 +124,5 @@ def test_class_ready_once_every_warm_kernel_has_run_its_lesson(capsys: pytest.Ca
         lesson.set_result(None)
         await asyncio.wait_for(announcing, 5)
 
-    asyncio.run(run())
+    in_thread(run())
     assert "class ready: 1 warm kernel(s) (1 failed to start)" in capsys.readouterr().out

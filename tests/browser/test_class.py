@@ -56,7 +56,7 @@ def test_a_class_with_a_code_and_a_teacher_page(page: Any, classroom: dict[str, 
         second.goto(f"{url}/voila/render/00-start-here.ipynb", timeout=TIMEOUT)
         second.fill("#class-code", CLASS_CODE)
         second.click("#join")
-        second.wait_for_selector(".rl-live .rl-analyzer .rl-deadwood", timeout=60_000)
+        second.wait_for_selector(".rl-live .rl-analyzer .rl-deadwood", timeout=TIMEOUT)  # not 300 s
     finally:
         other.close()
     # the index lists the lessons

@@ -137,25 +137,20 @@ const RENDER = {
   VBoxModel(view) { return RENDER.BoxModel(view, "widget-vbox"); },
 
   async ButtonModel(view) {
-    view.el = h("button");
-    view.classes("jupyter-widgets jupyter-button widget-button");
-    view.bind("description", (text) => { view.el.textContent = text || ""; });
-    view.bind("tooltip", (tip) => { view.el.title = tip || ""; });
-    view.bind("disabled", (off) => { view.el.disabled = Boolean(off); });
-    buttonStyle(view);
+    button(view, "widget-button");
     view.el.addEventListener("click", () => view.model.send({ event: "click" }));
     await view.styled(view.el, { button_color: [["background-color", String]], ...FONT });
   },
 
   async ToggleButtonModel(view) {
-    view.el = h("button");
-    view.classes("jupyter-widgets jupyter-button widget-toggle-button");
-    view.bind("description", (text) => { view.el.textContent = text || ""; });
-    view.bind("tooltip", (tip) => { view.el.title = tip || ""; });
-    view.bind("disabled", (off) => { view.el.disabled = Boolean(off); });
-    view.bind("value", (on) => { view.el.classList.toggle("mod-active", Boolean(on)); view.el.setAttribute("aria-pressed", String(Boolean(on))); });
-    view.listen(view.model, "change:_dom_classes", () => view.el.classList.toggle("mod-active", Boolean(view.model.get("value"))));
-    buttonStyle(view);
+    button(view, "widget-toggle-button");
+    const pressed = () => {
+      const on = Boolean(view.model.get("value"));
+      view.el.classList.toggle("mod-active", on);
+      view.el.setAttribute("aria-pressed", String(on));
+    };
+    view.bind("value", pressed);
+    view.listen(view.model, "change:_dom_classes", pressed);
     view.el.addEventListener("click", () => view.model.save({ value: !view.model.get("value") }));
     await view.styled(view.el, FONT);
   },
@@ -303,6 +298,16 @@ function boxStyle(view) {
   view.bind("box_style", (style) => {
     for (const s of ["success", "info", "warning", "danger"]) view.el.classList.toggle(`alert-${s}`, style === s);
   });
+}
+
+/** A button: its label, tooltip, whether it can be pressed, and its style (primary, danger, …). */
+function button(view, own) {
+  view.el = h("button");
+  view.classes(`jupyter-widgets jupyter-button ${own}`);
+  view.bind("description", (text) => { view.el.textContent = text || ""; });
+  view.bind("tooltip", (tip) => { view.el.title = tip || ""; });
+  view.bind("disabled", (off) => { view.el.disabled = Boolean(off); });
+  buttonStyle(view);
 }
 
 function buttonStyle(view) {
