@@ -102,9 +102,6 @@ def warm_first(factory: Any) -> Any:
     it: five minutes, for a student who reloads the page or comes after the class took every warm
     kernel.) Replacements start ``REFILL_GAP`` seconds apart, not all at once."""
 
-    def ready(task: Any) -> bool:
-        return bool(task.done() and not task.cancelled() and task.exception() is None)
-
     def make(base_class: Any, preheat_kernel: bool, *args: Any, **kwargs: Any) -> Any:
         manager = factory(base_class, preheat_kernel, *args, **kwargs)
         if not preheat_kernel:
@@ -116,14 +113,14 @@ def warm_first(factory: Any) -> Any:
             def usable(self, task: Any) -> bool:
                 """Ready, or already warming: not a replacement still waiting out its delay."""
                 now = asyncio.get_event_loop().time()
-                return ready(task) or (not task.done() and self._starts.get(task, 0.0) <= now)
+                return kernel_started(task) or (not task.done() and self._starts.get(task, 0.0) <= now)
 
             def get_pool_size(self, notebook_name: str) -> int:
                 return sum(map(self.usable, self._pools.get(notebook_name, [])))
 
             async def get_rendered_notebook(self, notebook_name: str, *args: Any, **kwargs: Any) -> Any:
                 pool = self._pools.get(notebook_name, [])
-                first = next(filter(ready, pool), None) or next(filter(self.usable, pool), None)
+                first = next(filter(kernel_started, pool), None) or next(filter(self.usable, pool), None)
                 if first is not None:  # Voilà takes the pool's first kernel: make it this one
                     pool.remove(first)
                     pool.insert(0, first)
@@ -150,10 +147,14 @@ def warm_first(factory: Any) -> Any:
     return make
 
 
+def kernel_started(item: Any) -> bool:
+    """A pool item whose kernel has started (its lesson may still be running)."""
+    return bool(item.done() and not item.cancelled() and item.exception() is None)
+
+
 def lesson_run(item: Any) -> bool:
     """A pool item whose kernel has started and run its lesson (Voilà renders it ahead of time)."""
-    return bool(item.done() and not item.cancelled() and item.exception() is None
-                and item.result()["task"].done())
+    return kernel_started(item) and bool(item.result()["task"].done())
 
 
 async def announce_when_warm(pools: dict[str, list[Any]]) -> None:
@@ -161,18 +162,15 @@ async def announce_when_warm(pools: dict[str, list[Any]]) -> None:
     or failed to start (said too: the class goes on with the others)."""
     import os
 
-    import psutil
-
-    def settled(item: Any) -> bool:
-        return bool(item.done() and (item.cancelled() or item.exception() is not None or lesson_run(item)))
+    def settled(item: Any) -> bool:  # run its lesson, or failed to start
+        return bool(item.done() and (lesson_run(item) or not kernel_started(item)))
 
     def filled() -> list[Any]:  # lessons not of the day have no pool
         return [item for items in pools.values() for item in items]
 
     while not (filled() and all(map(settled, filled()))):
         await asyncio.sleep(1)
-    kernels = [p for p in psutil.Process(os.getpid()).children(recursive=True)
-               if "ipykernel" in " ".join(p.cmdline())]
+    kernels = kernel_processes(os.getpid())
     each = sum(p.memory_info().rss for p in kernels) / max(len(kernels), 1) / 2**20
     warm = sum(map(lesson_run, filled()))
     failed = f" ({len(filled()) - warm} failed to start)" if warm < len(filled()) else ""

@@ -110,12 +110,16 @@ class Model {
   save_changes() {
     const state = this.unsaved;
     this.unsaved = {};
-    if (Object.keys(state).length) this.manager.kernel.comm(this.id, { method: "update", state, buffer_paths: [] });
+    if (Object.keys(state).length) this.sync(state);
   }
 
   /** Set and send at once (what a control does when a student uses it). */
   save(state) {
     this.update(state);
+    this.sync(state);
+  }
+
+  sync(state) {
     this.manager.kernel.comm(this.id, { method: "update", state, buffer_paths: [] });
   }
 
@@ -164,6 +168,7 @@ class Manager {
   constructor(kernel) {
     this.kernel = kernel;
     this.models = new Map();  // model id -> {promise, resolve}
+    this.initialized = new Set();  // anywidgets whose initialize() has run
     kernel.onCommOpen = (content, buffers) => {
       if (content.target_name !== "jupyter.widget") return;
       const data = content.data;

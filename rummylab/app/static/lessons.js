@@ -19,11 +19,16 @@ function h(tag, className = "", text) {
   return el;
 }
 
-const LAYOUT_KEYS = ["align_content", "align_items", "align_self", "border_top", "border_right", "border_bottom",
+/** A widget state key -> the CSS property it sets (``flex_flow`` -> ``flex-flow``). */
+function cssOf(...keys) {
+  return Object.fromEntries(keys.map((key) => [key, key.replace(/_/g, "-")]));
+}
+
+const LAYOUT = cssOf("align_content", "align_items", "align_self", "border_top", "border_right", "border_bottom",
   "border_left", "bottom", "display", "flex", "flex_flow", "grid_area", "grid_auto_columns", "grid_auto_flow",
   "grid_auto_rows", "grid_gap", "grid_template_areas", "grid_template_columns", "grid_template_rows", "height",
   "justify_content", "justify_items", "left", "margin", "max_height", "max_width", "min_height", "min_width",
-  "object_fit", "object_position", "order", "overflow", "padding", "right", "top", "visibility", "width"];
+  "object_fit", "object_position", "order", "overflow", "padding", "right", "top", "visibility", "width");
 
 /** A widget drawn in ``el``: keeps it up to date and lets go of the model when removed. */
 class View {
@@ -54,22 +59,15 @@ class View {
 
   /** Layout (width, display, …) and style (colours, widths) from their own models. */
   async styled(styleTarget = this.el, styleMap = {}) {
-    const apply = (el, model, map) => {
+    const apply = (el, model, css) => {
       const show = () => {
-        for (const key of Object.keys(map)) {
-          const value = model.get(key);
-          for (const [prop, fn] of map[key]) el.style.setProperty(prop, value == null ? "" : fn(value));
-        }
+        for (const [key, prop] of Object.entries(css)) el.style.setProperty(prop, String(model.get(key) ?? ""));
       };
       show();
       this.listen(model, "change", show);
     };
     const layoutRef = this.model.get("layout");
-    if (layoutRef) {
-      const layout = await this.manager.model(layoutRef);
-      const map = Object.fromEntries(LAYOUT_KEYS.map((k) => [k, [[k.replace(/_/g, "-"), String]]]));
-      apply(this.el, layout, map);
-    }
+    if (layoutRef) apply(this.el, await this.manager.model(layoutRef), LAYOUT);
     const styleRef = this.model.get("style");
     if (styleRef && Object.keys(styleMap).length) apply(styleTarget, await this.manager.model(styleRef), styleMap);
   }
@@ -95,12 +93,9 @@ class View {
   }
 }
 
-const FONT = {
-  font_weight: [["font-weight", String]], font_family: [["font-family", String]], font_size: [["font-size", String]],
-  font_style: [["font-style", String]], font_variant: [["font-variant", String]],
-  text_color: [["color", String]], text_decoration: [["text-decoration", String]],
-};
-const DESCRIPTION = { description_width: [["--rl-description-width", String]] };
+const FONT = { ...cssOf("font_weight", "font_family", "font_size", "font_style", "font_variant", "text_decoration"),
+  text_color: "color" };
+const DESCRIPTION = { description_width: "--rl-description-width" };
 
 function labelled(view, own) {
   view.classes(`widget-inline-hbox ${own}`);
@@ -118,6 +113,7 @@ const RENDER = {
       const mine = ++generation;
       view.children.forEach((child) => child.remove());
       view.children = [];
+      view.el.replaceChildren();  // and the slots of children an earlier change was still drawing
       const refs = view.model.get("children") || [];
       const slots = refs.map(() => view.el.appendChild(h("div", "rl-slot")));
       await Promise.all(refs.map(async (ref, i) => {
@@ -139,7 +135,7 @@ const RENDER = {
   async ButtonModel(view) {
     button(view, "widget-button");
     view.el.addEventListener("click", () => view.model.send({ event: "click" }));
-    await view.styled(view.el, { button_color: [["background-color", String]], ...FONT });
+    await view.styled(view.el, { button_color: "background-color", ...FONT });
   },
 
   async ToggleButtonModel(view) {
@@ -159,7 +155,7 @@ const RENDER = {
     labelled(view, "widget-html");
     const content = view.el.appendChild(h("div", "widget-html-content"));
     view.bind("value", (value) => { content.innerHTML = value || ""; });
-    await view.styled(content, { ...FONT, background: [["background", String]] });
+    await view.styled(content, { ...FONT, background: "background" });
   },
   HTMLMathModel(view) { return RENDER.HTMLModel(view); },
 
@@ -167,7 +163,7 @@ const RENDER = {
     view.classes("widget-label-basic widget-inline-hbox");
     const label = view.el.appendChild(h("label"));
     view.bind("value", (value) => { label.textContent = value || ""; });
-    await view.styled(label, { ...FONT, background: [["background", String]] });
+    await view.styled(label, { ...FONT, background: "background" });
   },
 
   async TextModel(view, type = "text") {
@@ -216,7 +212,7 @@ const RENDER = {
     };
     view.listen(view.model, "change:_options_labels change:index change:disabled change:tooltips", show);
     show();
-    await view.styled(group, { button_width: [["--rl-button-width", String]], ...FONT });
+    await view.styled(group, { button_width: "--rl-button-width", ...FONT });
   },
 
   async DropdownModel(view) {
@@ -386,7 +382,6 @@ async function start() {
   const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);
   const kernel = new Kernel(config.baseUrl, config.kernelId);
   const manager = new Manager(kernel);
-  manager.initialized = new Set();
   kernel.onClose = () => status("The connection to the lesson was lost: reload the page to start again.", "rl-lost");
   await kernel.connect();
   await manager.loadAll();
