@@ -44,12 +44,14 @@ $(VENV)/.installed-test: $(VENV)/.dependencies-test $(VENV)/.kernel
 	$(CHECK_KERNEL)
 	touch $@ $(VENV)/.installed-lab
 
+# pip byte-compiles what it installs: the tests start a hundred Python processes (kernels,
+# servers), and where PYTHONDONTWRITEBYTECODE is set each would compile every module it imports.
 $(VENV)/.dependencies-test: $(VENV)/.build-tools pyproject.toml
 	$(BIN)/python -c "import sys; from importlib import import_module; \
 	  p = import_module('tomllib' if sys.version_info >= (3, 11) else 'tomli').load(open('pyproject.toml', 'rb'))['project']; \
 	  print('\n'.join(p['dependencies'] + p['optional-dependencies']['lab'] + p['optional-dependencies']['test']))" \
 	  > $(VENV)/requirements-test.txt
-	$(PIP) install --quiet --no-compile -r $(VENV)/requirements-test.txt
+	$(PIP) install --quiet -r $(VENV)/requirements-test.txt
 	touch $@
 
 $(VENV)/.kernel: $(VENV)/.build-tools $(SOURCES)

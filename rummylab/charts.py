@@ -14,16 +14,40 @@ from .cards import Card, SeedLike, random_hands
 
 _OFFLINE = False
 
+CHARTS_ENV = "RUMMYLAB_CHARTS"
+"""Set to ``svg`` (the class server does) to draw every chart as SVG in the kernel: the students'
+browsers then load no charting JavaScript (Vega, 1.5 MB, which a crowded laptop feels)."""
+
+
+def svg_charts() -> bool:
+    """Whether charts are drawn as SVG in the kernel (``RUMMYLAB_CHARTS=svg``)."""
+    return os.environ.get(CHARTS_ENV, "").strip().lower() == "svg"
+
 
 def enable_offline() -> None:
-    """Render every Altair chart from JavaScript bundled with vl-convert; call once."""
+    """Render every Altair chart offline: from JavaScript bundled with vl-convert, or as SVG
+    drawn by vl-convert when ``RUMMYLAB_CHARTS=svg``; call once."""
     global _OFFLINE
     import altair as alt
 
-    if not _OFFLINE:
+    if _OFFLINE:
+        return
+    if svg_charts():
+        alt.renderers.enable("svg")
+        to_svg(alt.Chart(pl.DataFrame({"x": [0]})).mark_point().encode(x="x:Q"))  # start vl-convert now
+    else:
         _offline_bundle(alt)
         alt.renderers.enable("jupyter", offline=True)
-        _OFFLINE = True
+    _OFFLINE = True
+
+
+def to_svg(chart: Any) -> str:
+    """The chart drawn as an SVG document, offline (vl-convert)."""
+    import altair as alt
+    import vl_convert as vlc
+
+    version = "_".join(alt.SCHEMA_VERSION.split(".")[:2])  # e.g. v5_20
+    return str(vlc.vegalite_to_svg(chart.to_dict(), vl_version=version))
 
 
 def _cache_dir() -> Path:
@@ -63,6 +87,10 @@ def live(chart: Any) -> Any:
     import altair as alt
 
     enable_offline()
+    if svg_charts():
+        from .widgets.svg_chart import SvgChart
+
+        return SvgChart(chart)
     return alt.JupyterChart(chart)
 
 

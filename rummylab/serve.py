@@ -155,12 +155,14 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     ``ip``; the kernels record named students' checks in ``progress_db(path, db)``. With
     ``code`` only a visitor who types it gets a lesson; with ``students``, that many kernels
     per lesson of ``lessons`` (file names) are started and run ahead of time."""
+    from .charts import CHARTS_ENV
     from .progress import DB_ENV
 
     path = path or lessons_dir()
     data_dir = offline_template()
     env = dict(os.environ)
     env[DB_ENV] = str(progress_db(path, db).resolve())
+    env.setdefault(CHARTS_ENV, "svg")  # charts as SVG from the kernels: the page loads no Vega
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(data_dir), env.get("JUPYTER_PATH", "")]))
     cmd = [sys.executable, "-m", "rummylab.classroom", str(path), "--no-browser", f"--port={port}",
            f"--Voila.ip={ip}", f"--template={TEMPLATE}", "--show_tracebacks=True",

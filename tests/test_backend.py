@@ -86,3 +86,22 @@ def test_one_place_maps_rules_to_kernels() -> None:
         backend.wild_kernel(GIN)
     with pytest.raises(ValueError, match="'fortran'"):
         backend.meld_module("fortran")
+
+
+IRI_CHECK = """
+import sys
+import rummylab, altair, jsonschema
+assert "lark" not in sys.modules, "the IRI parsers were built on import"
+check = jsonschema.Draft7Validator.FORMAT_CHECKER
+assert check.conforms("http://example.com/a", "iri") and not check.conforms("not an iri", "iri")
+assert "lark" in sys.modules and hasattr(sys.modules["rfc3987_syntax"], "__file__")
+print("ok")
+"""
+
+
+@pytest.mark.once
+def test_the_iri_syntax_module_loads_only_when_a_check_uses_it() -> None:
+    """rummylab keeps jsonschema's rfc3987_syntax (2.5 s of parser building) from loading with
+    altair; an "iri" format check still gets the real module."""
+    r = subprocess.run([sys.executable, "-c", IRI_CHECK], capture_output=True, text=True, check=False)
+    assert r.stdout.strip() == "ok", r.stderr[-2000:]

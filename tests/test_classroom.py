@@ -44,6 +44,7 @@ def test_the_command_carries_the_code_and_the_pool(tmp_path: Path) -> None:
     assert "--Voila.ip=0.0.0.0" in cmd and "--token=K7QF3M" in cmd
     assert "--Voila.identity_provider_class=rummylab.classroom.ClassCodeProvider" in cmd
     assert "--preheat_kernel=True" in cmd
+    assert env["RUMMYLAB_CHARTS"] == "svg"  # the students' pages load no charting JavaScript
     plain, _ = voila_command(lessons_dir(), 9000, tmp_path / "p.sqlite")
     assert "--Voila.ip=127.0.0.1" in plain and not any(c.startswith("--token") for c in plain)
 

@@ -320,6 +320,11 @@ function outputElement(output) {
     el.innerHTML = [].concat(data["text/html"]).join("");
     return el;
   }
+  if (data["image/svg+xml"] !== undefined) {  // a chart drawn in the kernel
+    const el = h("div", "rl-svg-chart");
+    el.innerHTML = [].concat(data["image/svg+xml"]).join("");
+    return el;
+  }
   if (data["image/png"] !== undefined) {
     const img = h("img");
     img.src = `data:image/png;base64,${data["image/png"]}`;
