@@ -169,6 +169,8 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
            "--VoilaConfiguration.classic_tree=True",  # the lesson index, drawn by the server
            # a class starting at once keeps the CPU busy: wait for outputs and kernels longer
            "--VoilaExecutor.iopub_timeout=30", "--VoilaExecutor.startup_timeout=300"]
+    if os.name == "posix":  # kernels talk over Unix sockets: thirty starting at once can race for
+        cmd.append("--KernelManager.transport=ipc")  # the same free TCP port (one then dies)
     if code:
         cmd += [f"--token={code}", "--Voila.identity_provider_class=rummylab.classroom.ClassCodeProvider"]
     if students and Path(path).is_dir():

@@ -70,11 +70,15 @@ class HandAnalyzer(w.VBox):
         self.chart_box.add_class("rl-chart")  # the page loads no charting JavaScript (a class of
         self.chart_box.layout.display = "none"  # 30 pages opening at once feels the difference)
         self.chart: Any = None
-        super().__init__([w.VBox(rows), self.text,
+        self.card_colours = w.HTML()  # one <style> colours the grid: a click sends one message,
+        self.card_colours.add_class("rl-card-colours")  # not one per card whose colour changed
+        super().__init__([self.card_colours, w.VBox(rows), self.text,
                           w.HBox([self.undo_button, self.deal10, self.deal11, self.clear_button]),
                           self.message, self.deadwood_text, self.verdict, self.melds, self.seen, self.draws,
                           self.chart_box])
         self.add_class("rl-analyzer")
+        self._grid = f"rl-grid-{self.model_id[:12]}"  # the style rules reach this analyzer only
+        self.add_class(self._grid)
         self.set_hand(parse_cards(hand, size=range(12), jokers=0) if hand is not None else [], record=False)
 
     @staticmethod
@@ -134,16 +138,13 @@ class HandAnalyzer(w.VBox):
         return gin.analyze(self.cards) if len(self.cards) in (10, 11) else None
 
     def _sync_buttons(self, colours: dict[Card, str] | None = None) -> None:
+        """Colour the picked cards (meld colours, deadwood, or plain picked) and echo the hand."""
         self._colours = colours or {}
+        self.card_colours.value = "<style>" + "".join(
+            f".{self._grid} .rl-card-{c} {{background-color: {self._colours.get(c, PICKED)} !important}}"
+            for c in self.cards) + "</style>"
         self._syncing = True
         try:
-            chosen = set(self.cards)
-            for c, b in self.buttons.items():
-                colour = (colours or {}).get(c, PICKED) if c in chosen else None
-                if b.style.button_color != colour:
-                    b.style.button_color = colour
-                if (c in chosen) != ("rl-picked" in b._dom_classes):
-                    (b.add_class if c in chosen else b.remove_class)("rl-picked")
             self.text.value = " ".join(map(str, self.cards))
         finally:
             self._syncing = False
@@ -166,16 +167,18 @@ class HandAnalyzer(w.VBox):
             chips.append(f"<span class='rl-meld'>{m.kind}: "
                          + "".join(card_chip(c, colour) for c in m.cards) + "</span>")
         colours.update(dict.fromkeys(a.deadwood_cards, deadwood_colour()))
-        self._sync_buttons(colours)
         loose = "".join(card_chip(c, deadwood_colour()) for c in a.deadwood_cards) or "none"
-        self.melds.value = ("<div>" + ("<br>".join(chips) or "no melds yet")
-                            + f"</div><div>deadwood cards: {loose}</div>")
+        melds = ("<div>" + ("<br>".join(chips) or "no melds yet")
+                 + f"</div><div>deadwood cards: {loose}</div>")
+        # what the student reads goes out first, then the grid's colours, then the extras
         if n == 10:
             self.deadwood_text.value = f"<b>Deadwood:</b> <span class='rl-dw'>{a.deadwood}</span>"
             self.verdict.value = ("<b>Gin!</b> every card is melded" if a.deadwood == 0 else
                                   f"can knock (deadwood {a.deadwood} ≤ {self.knock_limit})"
                                   if a.deadwood <= self.knock_limit else
                                   f"cannot knock yet (deadwood {a.deadwood} > {self.knock_limit})")
+            self.melds.value = melds
+            self._sync_buttons(colours)
             self.chart_box.layout.display = "none"
             self._show_draw_odds()
             return
@@ -188,6 +191,8 @@ class HandAnalyzer(w.VBox):
                               "<b>Gin</b> after the discard" if b.gin else
                               "can knock after the discard" if b.can_knock else
                               f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})")
+        self.melds.value = melds
+        self._sync_buttons(colours)
         chart = discard_chart(discard_frame(b.after_discard))
         if self.chart is None:
             self.chart = live(chart)
