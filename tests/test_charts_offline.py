@@ -29,14 +29,15 @@ def test_the_offline_bundle_is_cached_for_the_next_kernel(tmp_path: Path) -> Non
 SVG = """
 import altair as alt
 from rummylab import charts, gin
-from rummylab.widgets import HandAnalyzer
 charts.enable_offline()
 assert alt.renderers.active == "svg"
-rummy = HandAnalyzer("AS 2S 3S 7H 7D 7C 9C TC JC KD QH")
-first = rummy.chart.value
-assert rummy.chart.__class__.__name__ == "SvgChart" and first.startswith("<svg") and ">QH<" in first, first[:200]
-rummy.toggle("QH"); rummy.toggle("KC")
-assert ">KC<" in rummy.chart.value and ">QH<" not in rummy.chart.value
+b = gin.best_discards("AS 2S 3S 7H 7D 7C 9C TC JC KD QH")
+chart = charts.live(charts.discard_chart(charts.discard_frame(b.after_discard)))
+first = chart.value
+assert chart.__class__.__name__ == "SvgChart" and first.startswith("<svg") and ">QH<" in first, first[:200]
+b = gin.best_discards("AS 2S 3S 7H 7D 7C 9C TC JC KD KC")
+chart.chart = charts.discard_chart(charts.discard_frame(b.after_discard))
+assert ">KC<" in chart.value and ">QH<" not in chart.value
 bundle = charts.deadwood_histogram(charts.dealt_deadwood(200, 1))._repr_mimebundle_()
 assert "image/svg+xml" in (bundle[0] if isinstance(bundle, tuple) else bundle)
 print("ok")
@@ -44,8 +45,24 @@ print("ok")
 
 
 def test_a_class_server_draws_charts_as_svg_in_the_kernel() -> None:
-    """Under RUMMYLAB_CHARTS=svg (set by `rummylab serve`) the analyzer's chart and every chart
-    output are SVG: the lesson page loads no Vega."""
+    """Under RUMMYLAB_CHARTS=svg (set by `rummylab serve`) every chart output and live chart is
+    SVG: the lesson page loads no Vega."""
     env = {**os.environ, "RUMMYLAB_CHARTS": "svg"}
     r = subprocess.run([sys.executable, "-c", SVG], env=env, capture_output=True, text=True, check=False)
     assert r.stdout.strip() == "ok", r.stderr[-2000:]
+
+
+def test_the_analyzers_discard_chart_is_svg_bars_with_the_best_discards_in_green() -> None:
+    from rummylab import gin
+    from rummylab.widgets import HandAnalyzer
+    from rummylab.widgets.discard_bars import BEST, OTHER
+
+    rummy = HandAnalyzer("AS 2S 3S 7H 7D 7C 9C TC JC KD QH")
+    svg = rummy.chart.value
+    after = dict(gin.best_discards(rummy.cards).after_discard)
+    assert svg.startswith("<svg") and svg.count("<rect") == 1 + len(after)  # the legend and a bar a card
+    for card, deadwood in after.items():
+        colour = BEST if deadwood == min(after.values()) else OTHER
+        assert f'fill="{colour}"><title>discard {card}: deadwood {deadwood}</title>' in svg
+    rummy.toggle("QH")  # ten cards: no discard chart
+    assert rummy.chart_box.layout.display == "none"

@@ -9,7 +9,7 @@ import ipywidgets as w
 
 from .. import gin
 from ..cards import DECK, SUIT_SYMBOLS, Card, CardsLike, parse_cards, random_hands, rng_from
-from ..charts import discard_chart, discard_frame, live
+from .discard_bars import discard_bars
 from .style import MELD_COLOURS, card_chip, deadwood_colour
 
 RED_SUITS = (1, 2)
@@ -66,10 +66,10 @@ class HandAnalyzer(w.VBox):
         self.seen.observe(lambda _: self._refresh(), names="value")
         self.draws = w.HTML()
         self.draws.add_class("rl-draws")
-        self.chart_box = w.Box()  # the chart widget is made for the first 11-card hand: until then
-        self.chart_box.add_class("rl-chart")  # the page loads no charting JavaScript (a class of
-        self.chart_box.layout.display = "none"  # 30 pages opening at once feels the difference)
-        self.chart: Any = None
+        self.chart = w.HTML()  # the discard chart, SVG drawn in Python on every 11-card hand
+        self.chart_box = w.Box([self.chart])
+        self.chart_box.add_class("rl-chart")
+        self.chart_box.layout.display = "none"
         self.card_colours = w.HTML()  # one <style> colours the grid: a click sends one message,
         self.card_colours.add_class("rl-card-colours")  # not one per card whose colour changed
         super().__init__([self.card_colours, w.VBox(rows), self.text,
@@ -193,12 +193,7 @@ class HandAnalyzer(w.VBox):
                               f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})")
         self.melds.value = melds
         self._sync_buttons(colours)
-        chart = discard_chart(discard_frame(b.after_discard))
-        if self.chart is None:
-            self.chart = live(chart)
-            self.chart_box.children = [self.chart]
-        else:
-            self.chart.chart = chart
+        self.chart.value = discard_bars((c, dw) for c, dw in b.after_discard)
         self.chart_box.layout.display = ""
 
     def _show_draw_odds(self) -> None:
