@@ -33,8 +33,7 @@ def enable_offline() -> None:
     if _OFFLINE:
         return
     if svg_charts():
-        alt.renderers.enable("svg")
-        to_svg(alt.Chart(pl.DataFrame({"x": [0]})).mark_point().encode(x="x:Q"))  # start vl-convert now
+        alt.renderers.enable("svg")  # vl-convert starts with the first chart (80 MB more per kernel)
     else:
         _offline_bundle(alt)
         alt.renderers.enable("jupyter", offline=True)
