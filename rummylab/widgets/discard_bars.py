@@ -40,7 +40,7 @@ def discard_bars(after_discard: Iterable[tuple[Card, int]], *, width: int = 380,
            f'<text x="{left + plot_w / 2}" y="{height - 4}" text-anchor="middle">discard</text>']
     for i, (card, deadwood) in enumerate(pairs):
         x = left + i * step + (step - bar) / 2
-        h = plot_h * deadwood / scale
+        h = max(plot_h * deadwood / scale, 2.0)  # a discard to gin still shows its (green) bar
         name = html.escape(str(card))
         out.append(f'<rect x="{x:.1f}" y="{base - h:.1f}" width="{bar:.1f}" height="{h:.1f}" '
                    f'fill="{BEST if deadwood == best else OTHER}"><title>discard {name}: deadwood '
