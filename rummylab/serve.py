@@ -84,11 +84,28 @@ def offline_template(root: Path | None = None) -> Path:
     root = root or Path(tempfile.mkdtemp(prefix="rummylab-voila-"))
     target = root / "voila" / "templates" / TEMPLATE
     target.mkdir(parents=True, exist_ok=True)
-    shutil.copy(APP / "index.html.j2", target / "index.html.j2")
+    (target / "index.html.j2").write_text(_lesson_page(), encoding="utf-8")
     shutil.copytree(APP / "static", target / "static", dirs_exist_ok=True)
     (target / "page.html").write_text(_offline_page())
     (target / "conf.json").write_text('{"base_template": "lab"}\n')
     return root
+
+
+def _lesson_page() -> str:
+    """The lesson page's template with its style and script inside it (one module: kernel.js,
+    then lessons.js without its import of it)."""
+    static = APP / "static"
+    kernel = (static / "kernel.js").read_text(encoding="utf-8").replace("export { Kernel, Manager };", "")
+    lessons = (static / "lessons.js").read_text(encoding="utf-8")
+    lessons = lessons.replace('import { Kernel, Manager } from "./kernel.js";', "")
+    css = (static / "lessons.css").read_text(encoding="utf-8")
+    page = (APP / "index.html.j2").read_text(encoding="utf-8")
+
+    def raw(text: str) -> str:
+        return "{% raw %}" + text + "{% endraw %}"
+
+    return (page.replace("/* lessons.css */", raw(css), 1)
+            .replace("/* kernel.js + lessons.js */", raw(kernel + "\n" + lessons), 1))
 
 
 def _offline_page() -> str:

@@ -52,7 +52,8 @@ def test_the_command_carries_the_code_and_the_pool(tmp_path: Path) -> None:
 def test_the_lesson_page_is_light_and_links_nothing_outside(tmp_path: Path) -> None:
     template = offline_template(tmp_path) / "voila" / "templates" / "rummylab"
     page = (template / "index.html.j2").read_text()
-    assert "voila/templates/rummylab/static/lessons.js" in page and "lessons.css" in page
+    assert "class Manager" in page and "RENDER" in page and ".rl-lesson-page" in page  # inside the page
+    assert "/* lessons.css */" not in page and "import {" not in page
     assert "main_js" not in page and "voila_setup" not in page  # not Voilà's JupyterLab bundle
     for text in (page, *(f.read_text() for f in (template / "static").iterdir())):
         assert "://" not in text  # nothing fetched from another host
