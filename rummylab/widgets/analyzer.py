@@ -114,7 +114,7 @@ class HandAnalyzer(w.VBox):
         self.set_hand([c for c in DECK if mask & c.bit])
 
     def _clicked(self, card: Card, selected: bool) -> None:
-        if self._syncing or selected == (card in self.cards):
+        if selected == (card in self.cards):
             return
         if selected and len(self.cards) >= 11:
             self.message.value = "<i>A gin hand has at most 11 cards: remove one first.</i>"
@@ -137,7 +137,7 @@ class HandAnalyzer(w.VBox):
     def analysis(self) -> gin.HandAnalysis | None:
         return gin.analyze(self.cards) if len(self.cards) in (10, 11) else None
 
-    def _sync_buttons(self, colours: dict[Card, str] | None = None) -> None:
+    def _show_hand(self, colours: dict[Card, str] | None = None) -> None:
         """Colour the picked cards (meld colours, deadwood, or plain picked) and echo the hand."""
         self._colours = colours or {}
         self.card_colours.value = "<style>" + "".join(
@@ -153,7 +153,7 @@ class HandAnalyzer(w.VBox):
         n = len(self.cards)
         self.message.value = ""
         if n not in (10, 11):
-            self._sync_buttons()
+            self._show_hand()
             self.deadwood_text.value = f"<b>Deadwood:</b> pick 10 or 11 cards ({n} picked)"
             self.verdict.value = self.melds.value = self.draws.value = ""
             self.chart_box.layout.display = "none"
@@ -178,7 +178,7 @@ class HandAnalyzer(w.VBox):
                                   if a.deadwood <= self.knock_limit else
                                   f"cannot knock yet (deadwood {a.deadwood} > {self.knock_limit})")
             self.melds.value = melds
-            self._sync_buttons(colours)
+            self._show_hand(colours)
             self.chart_box.layout.display = "none"
             self._show_draw_odds()
             return
@@ -192,7 +192,7 @@ class HandAnalyzer(w.VBox):
                               "can knock after the discard" if b.can_knock else
                               f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})")
         self.melds.value = melds
-        self._sync_buttons(colours)
+        self._show_hand(colours)
         self.chart.value = discard_bars((c, dw) for c, dw in b.after_discard)
         self.chart_box.layout.display = ""
 
