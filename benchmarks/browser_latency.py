@@ -16,18 +16,18 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from class_load import ARGS  # the same Chromium flags as the class
 from playwright.sync_api import sync_playwright
 
 from rummylab.serve import free_port, voila_command, wait_for_http
 
 ROOT = Path(__file__).resolve().parent.parent
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 MEASURE = """async ([card, withChart]) => {
-  const text = document.querySelector('.rl-analyzer .rl-deadwood');
-  const chart = document.querySelector('.rl-analyzer .rl-chart');
-  const before = text.innerText, chartBefore = chart.innerHTML;
+  const report = document.querySelector('.rl-analyzer .rl-report');
+  const extras = document.querySelector('.rl-analyzer .rl-extras');
+  const deadwood = () => report.querySelector('.rl-deadwood').innerText;
+  const before = deadwood(), chartBefore = extras.innerHTML;
   const waitFor = (el, changed) => new Promise(resolve => {
     if (changed()) return resolve(performance.now());
     const obs = new MutationObserver(() => { if (changed()) { obs.disconnect(); resolve(performance.now()); } });
@@ -35,9 +35,9 @@ MEASURE = """async ([card, withChart]) => {
     setTimeout(() => { obs.disconnect(); resolve(NaN); }, 10000);
   });
   const t0 = performance.now();
-  const textDone = waitFor(text, () => text.innerText !== before);
-  const chartChanged = () => chart.innerHTML !== chartBefore && chart.querySelector('svg');
-  const chartDone = withChart ? waitFor(chart, chartChanged) : null;
+  const textDone = waitFor(report, () => deadwood() !== before);
+  const chartChanged = () => extras.innerHTML !== chartBefore && extras.querySelector('.rl-chart svg');
+  const chartDone = withChart ? waitFor(extras, chartChanged) : null;
   document.querySelector(`.rl-analyzer .rl-card-${card}`).click();
   const t1 = await textDone;
   const t2 = chartDone ? await chartDone : t1;

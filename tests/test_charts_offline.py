@@ -58,11 +58,11 @@ def test_the_analyzers_discard_chart_is_svg_bars_with_the_best_discards_in_green
     from rummylab.widgets.discard_bars import BEST, OTHER
 
     rummy = HandAnalyzer("AS 2S 3S 7H 7D 7C 9C TC JC KD QH")
-    svg = rummy.chart.value
+    svg = rummy.discard_chart
     after = dict(gin.best_discards(rummy.cards).after_discard)
     assert svg.startswith("<svg") and svg.count("<rect") == 1 + len(after)  # the legend and a bar a card
     for card, deadwood in after.items():
         colour = BEST if deadwood == min(after.values()) else OTHER
         assert f'fill="{colour}"><title>discard {card}: deadwood {deadwood}</title>' in svg
     rummy.toggle("QH")  # ten cards: no discard chart
-    assert rummy.chart_box.layout.display == "none"
+    assert rummy.discard_chart == "" and "rl-draws" in rummy.extras.value

@@ -38,7 +38,6 @@ class HandAnalyzer(w.VBox):
         self.cards: list[Card] = []
         self._undo: list[list[Card]] = []
         self._syncing = False
-        self._colours: dict[Card, str] = {}
         self.buttons = {c: card_button(c) for c in DECK}
         for c, b in self.buttons.items():
             b.on_click(lambda _, c=c: self._clicked(c, c not in self.cards))
@@ -52,30 +51,22 @@ class HandAnalyzer(w.VBox):
         self.deal10 = self._button("Deal 10", "rl-deal10", lambda _: self.deal(10))
         self.deal11 = self._button("Deal 11", "rl-deal11", lambda _: self.deal(11))
         self.clear_button = self._button("Clear", "rl-clear", lambda _: self.set_hand([]))
-        self.deadwood_text = w.HTML()
-        self.deadwood_text.add_class("rl-deadwood")
-        self.verdict = w.HTML()
-        self.verdict.add_class("rl-verdict")
-        self.melds = w.HTML()
-        self.melds.add_class("rl-melds")
-        self.message = w.HTML()
-        self.message.add_class("rl-message")
         self.seen = w.Text(placeholder="cards seen: discards, the opponent's pick-ups", description="Seen",
                            layout=w.Layout(width="460px"), continuous_update=False)
         self.seen.add_class("rl-seen")
         self.seen.observe(lambda _: self._refresh(), names="value")
-        self.draws = w.HTML()
-        self.draws.add_class("rl-draws")
-        self.chart = w.HTML()  # the discard chart, SVG drawn in Python on every 11-card hand
-        self.chart_box = w.Box([self.chart])
-        self.chart_box.add_class("rl-chart")
-        self.chart_box.layout.display = "none"
-        self.card_colours = w.HTML()  # one <style> colours the grid: a click sends one message,
-        self.card_colours.add_class("rl-card-colours")  # not one per card whose colour changed
-        super().__init__([self.card_colours, w.VBox(rows), self.text,
+        # what a click changes goes out in two messages: the report (the grid's colours as one
+        # <style>, a message, deadwood, verdict, melds) and the extras (the next draw's odds for
+        # 10 cards, the discard chart for 11), not one message per line and per card
+        self.report = w.HTML()
+        self.report.add_class("rl-report")
+        self.extras = w.HTML()
+        self.extras.add_class("rl-extras")
+        self._parts = {"message": "", "deadwood": "", "verdict": "", "melds": ""}
+        self._style = ""
+        super().__init__([w.VBox(rows), self.text,
                           w.HBox([self.undo_button, self.deal10, self.deal11, self.clear_button]),
-                          self.message, self.deadwood_text, self.verdict, self.melds, self.seen, self.draws,
-                          self.chart_box])
+                          self.report, self.seen, self.extras])
         self.add_class("rl-analyzer")
         self._grid = f"rl-grid-{self.model_id[:12]}"  # the style rules reach this analyzer only
         self.add_class(self._grid)
@@ -117,7 +108,7 @@ class HandAnalyzer(w.VBox):
         if selected == (card in self.cards):
             return
         if selected and len(self.cards) >= 11:
-            self.message.value = "<i>A gin hand has at most 11 cards: remove one first.</i>"
+            self._show(message="<i>A gin hand has at most 11 cards: remove one first.</i>")
             return
         self._undo.append(list(self.cards))
         self.cards = [c for c in self.cards if c != card] if not selected else self.cards + [card]
@@ -129,7 +120,7 @@ class HandAnalyzer(w.VBox):
         try:
             self.set_hand(change["new"])
         except ValueError as exc:
-            self.message.value = f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
+            self._show(message=f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>")
 
     # -- showing the analysis -------------------------------------------------
 
@@ -137,12 +128,28 @@ class HandAnalyzer(w.VBox):
     def analysis(self) -> gin.HandAnalysis | None:
         return gin.analyze(self.cards) if len(self.cards) in (10, 11) else None
 
-    def _show_hand(self, colours: dict[Card, str] | None = None) -> None:
-        """Colour the picked cards (meld colours, deadwood, or plain picked) and echo the hand."""
-        self._colours = colours or {}
-        self.card_colours.value = "<style>" + "".join(
-            f".{self._grid} .rl-card-{c} {{background-color: {self._colours.get(c, PICKED)} !important}}"
-            for c in self.cards) + "</style>"
+    @property
+    def report_parts(self) -> dict[str, str]:
+        """The report's lines as HTML: message, deadwood, verdict, melds."""
+        return dict(self._parts)
+
+    @property
+    def discard_chart(self) -> str:
+        """The discard chart (SVG) for 11 cards, else ""."""
+        value = self.extras.value
+        return value[value.index("<svg"):value.rindex("</svg>") + 6] if "<svg" in value else ""
+
+    def _show(self, colours: dict[Card, str] | None = None, **parts: str) -> None:
+        """Send the report: the grid's colours (meld colours, deadwood, or plain picked) and the
+        given lines (the others as they were)."""
+        if colours is not None:
+            self._style = "<style>" + "".join(
+                f".{self._grid} .rl-card-{c} {{background-color: {colours.get(c, PICKED)} !important}}"
+                for c in self.cards) + "</style>"
+        self._parts.update(parts)
+        self.report.value = self._style + "".join(f"<div class='rl-{k}'>{v}</div>" for k, v in self._parts.items())
+
+    def _echo_hand(self) -> None:
         self._syncing = True
         try:
             self.text.value = " ".join(map(str, self.cards))
@@ -151,12 +158,11 @@ class HandAnalyzer(w.VBox):
 
     def _refresh(self) -> None:
         n = len(self.cards)
-        self.message.value = ""
         if n not in (10, 11):
-            self._show_hand()
-            self.deadwood_text.value = f"<b>Deadwood:</b> pick 10 or 11 cards ({n} picked)"
-            self.verdict.value = self.melds.value = self.draws.value = ""
-            self.chart_box.layout.display = "none"
+            self._show({}, message="", deadwood=f"<b>Deadwood:</b> pick 10 or 11 cards ({n} picked)", verdict="",
+                       melds="")
+            self._echo_hand()
+            self.extras.value = ""
             return
         a = gin.analyze(self.cards)
         colours: dict[Card, str] = {}
@@ -170,42 +176,38 @@ class HandAnalyzer(w.VBox):
         loose = "".join(card_chip(c, deadwood_colour()) for c in a.deadwood_cards) or "none"
         melds = ("<div>" + ("<br>".join(chips) or "no melds yet")
                  + f"</div><div>deadwood cards: {loose}</div>")
-        # what the student reads goes out first, then the grid's colours, then the extras
+        # what the student reads goes out first, then the typed hand, then the extras
         if n == 10:
-            self.deadwood_text.value = f"<b>Deadwood:</b> <span class='rl-dw'>{a.deadwood}</span>"
-            self.verdict.value = ("<b>Gin!</b> every card is melded" if a.deadwood == 0 else
-                                  f"can knock (deadwood {a.deadwood} ≤ {self.knock_limit})"
-                                  if a.deadwood <= self.knock_limit else
-                                  f"cannot knock yet (deadwood {a.deadwood} > {self.knock_limit})")
-            self.melds.value = melds
-            self._show_hand(colours)
-            self.chart_box.layout.display = "none"
-            self._show_draw_odds()
+            self._show(colours, message="", deadwood=f"<b>Deadwood:</b> <span class='rl-dw'>{a.deadwood}</span>",
+                       verdict=("<b>Gin!</b> every card is melded" if a.deadwood == 0 else
+                                f"can knock (deadwood {a.deadwood} ≤ {self.knock_limit})"
+                                if a.deadwood <= self.knock_limit else
+                                f"cannot knock yet (deadwood {a.deadwood} > {self.knock_limit})"),
+                       melds=melds)
+            self._echo_hand()
+            self.extras.value = f"<div class='rl-draws'>{self._draw_odds()}</div>"
             return
-        self.draws.value = ""
         b = gin.best_discards(self.cards, knock_limit=self.knock_limit)
         best = " ".join(str(c) for c in self.cards if c in b.discards)
-        self.deadwood_text.value = (f"<b>Deadwood:</b> <span class='rl-dw'>{b.deadwood}</span> "
-                                    f"after discarding {best}")
-        self.verdict.value = ("<b>Big gin!</b> all 11 cards melded" if b.big_gin else
-                              "<b>Gin</b> after the discard" if b.gin else
-                              "can knock after the discard" if b.can_knock else
-                              f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})")
-        self.melds.value = melds
-        self._show_hand(colours)
-        self.chart.value = discard_bars((c, dw) for c, dw in b.after_discard)
-        self.chart_box.layout.display = ""
+        self._show(colours, message="",
+                   deadwood=f"<b>Deadwood:</b> <span class='rl-dw'>{b.deadwood}</span> after discarding {best}",
+                   verdict=("<b>Big gin!</b> all 11 cards melded" if b.big_gin else
+                            "<b>Gin</b> after the discard" if b.gin else
+                            "can knock after the discard" if b.can_knock else
+                            f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})"),
+                   melds=melds)
+        self._echo_hand()
+        self.extras.value = f"<div class='rl-chart'>{discard_bars((c, dw) for c, dw in b.after_discard)}</div>"
 
-    def _show_draw_odds(self) -> None:
+    def _draw_odds(self) -> str:
         from ..odds import draw_odds
 
         try:
             d = draw_odds(self.cards, self.seen.value, knock_limit=self.knock_limit)
         except ValueError as exc:
-            self.draws.value = f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
-            return
+            return f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
         gin_outs = " ".join(str(c) for c in sorted(d.gin_cards)) or "none"
-        self.draws.value = (
+        return (
             f"<b>Next stock card</b> ({d.unseen} unseen): improves "
             f"<span class='rl-p-improve'>{d.p_improve:.0%}</span> · lets you knock "
             f"<span class='rl-p-knock'>{d.p_knock:.0%}</span> · makes gin "
