@@ -6,7 +6,7 @@ updated analysis (p50, p95), failures, and the peak memory of the server and its
 Targets on a 2-core machine, browsers included: 10 students: every first widget <= 10 s,
 click p95 <= 200 ms; 30 students: all served, every first widget <= 30 s.
 
-    python benchmarks/class_load.py 10 [--clicks 6]
+    python benchmarks/class_load.py 10 [--clicks 6] [--address-bar]
 """
 
 from __future__ import annotations
@@ -30,12 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from rummylab.serve import free_port, wait_for_http  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-        "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"]
-"""Debian's Chromium, headless. The last flag: Chromium 156 gets the address bar's drop-down ready
-in every window, a browser-UI page in a renderer of its own (about 1 CPU-second a window); a
-student's browser does that on the student's own device, and a headless one has no address bar."""
+BASE_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+NO_ADDRESS_BAR = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"
+"""Chromium 156 gets the address bar's drop-down ready in every window: a browser-UI page in a
+renderer of its own, about 1 CPU-second a window. A student's browser does that on the student's
+own device, and a headless one has no address bar; --address-bar keeps it."""
+ARGS = [*BASE_ARGS, NO_ADDRESS_BAR]
+"""Debian's Chromium, headless."""
 CODE = "BENCH7"
 TIMEOUT_MS = 300_000
 """A student not served within five minutes counts as a failure."""
@@ -159,11 +161,11 @@ async def student(browser: object, url: str, clicks: int, out: dict[str, list[fl
         await context.close()
 
 
-async def run_class(url: str, n: int, clicks: int, chromium: str) -> dict[str, list[float]]:
+async def run_class(url: str, n: int, clicks: int, chromium: str, args: list[str]) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"first": [], "click": [], "missed": [], "failed": [], "after_login": [],
                                    "code page": [], "lesson page": []}
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=chromium, args=ARGS)
+        browser = await pw.chromium.launch(executable_path=chromium, args=args)
         await asyncio.gather(*(student(browser, url, clicks, out) for _ in range(n)))
         await browser.close()
     return out
@@ -174,6 +176,8 @@ def main() -> None:
     p.add_argument("students", type=int)
     p.add_argument("--clicks", type=int, default=6)
     p.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    p.add_argument("--address-bar", action="store_true",
+                   help="keep Chromium's address-bar renderer in every window (about 1 CPU-second each)")
     args = p.parse_args()
     work = Path(tempfile.mkdtemp(prefix="rummylab-class-"))
     shutil.copy(ROOT / "notebooks" / "00-start-here.ipynb", work)
@@ -210,7 +214,8 @@ def main() -> None:
                 ledger.sample()
 
         threading.Thread(target=sample_cpu, daemon=True).start()
-        out = asyncio.run(run_class(f"http://127.0.0.1:{port}", args.students, args.clicks, args.chromium))
+        out = asyncio.run(run_class(f"http://127.0.0.1:{port}", args.students, args.clicks, args.chromium,
+                                    BASE_ARGS if args.address_bar else ARGS))
         sampling.set()
         ledger.sample()
         busy = busy_seconds() - busy
@@ -221,7 +226,8 @@ def main() -> None:
         proc.wait(30)
     first, click = out["first"], out["click"]
     n = args.students
-    print(f"class of {n} on {psutil.cpu_count()} cores (server, kernels and {n} browser contexts on one machine):")
+    print(f"class of {n} on {psutil.cpu_count()} cores (server, kernels and {n} browser contexts on one machine"
+          + (", each window with its address-bar renderer):" if args.address_bar else "):"))
     print(f"  class ready (warm kernels) in {ready:.0f} s; server and kernels {idle / 2**20:,.0f} MB before the "
           f"students, {idle / 2**20 / max(n, 1):.0f} MB per student")
     print(f"  served {len(first)} of {n}; failures {len(out['failed'])}")
