@@ -69,6 +69,15 @@ class GameTable(w.VBox):
     # -- drawing ------------------------------------------------------------
 
     @staticmethod
+    def replace_children(box: w.Box, children: list[w.Widget]) -> None:
+        """Put ``children`` in ``box`` and close the widgets they replace: a table draws new
+        buttons every move, and closed ones leave the kernel and the page."""
+        old = [c for c in box.children if c not in children]
+        box.children = children
+        for widget in old:
+            close_all(widget)
+
+    @staticmethod
     def button(label: str, css: str, on_click: Any) -> w.Button:
         b = w.Button(description=label)
         b.add_class(css)
@@ -78,3 +87,14 @@ class GameTable(w.VBox):
     def log_html(self, last: int = 40) -> str:
         return "<details><summary>History</summary><ol>" + "".join(
             f"<li>{html.escape(x)}</li>" for x in self.moves[-last:]) + "</ol></details>"
+
+
+def close_all(widget: w.Widget) -> None:
+    """Close a widget with its own layout and style (and a box's children)."""
+    for child in getattr(widget, "children", ()):
+        close_all(child)
+    for part in ("layout", "style"):
+        own = getattr(widget, part, None)
+        if isinstance(own, w.Widget):
+            own.close()
+    widget.close()

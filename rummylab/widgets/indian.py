@@ -163,7 +163,6 @@ class IndianTable(GameTable):
             head = (f"Deal {s.deal_no} · wild joker <b>{wild}</b> (cut {s.cut}) · scores "
                     + ", ".join(f"{who[p]} {v}" for p, v in enumerate(s.scores))
                     + (f" · pool {s.pool}" if s.pool else " · points rummy"))
-        self.hand_box.children = []
         buttons: list[w.Widget] = []
         if s.phase is g.Phase.DISCARD and s.to_play == 0:
             cards = []
@@ -172,13 +171,13 @@ class IndianTable(GameTable):
                 b.add_class("rl-card")
                 b.on_click(lambda _, c=c: self.play(g.Action(g.Kind.DISCARD, c)))
                 cards.append(b)
-            self.hand_box.children = cards
+            self.replace_children(self.hand_box, cards)
             show = w.Button(description="Show (declare)")
             show.on_click(lambda _: self.show())
             buttons.append(show)
             note = "Click a card to discard it, or show."
         else:
-            self.hand_box.children = [w.HTML("".join(card_chip(c) for c in s.hands[0]))]
+            self.replace_children(self.hand_box, [w.HTML("".join(card_chip(c) for c in s.hands[0]))])
             note = ""
             if s.phase is g.Phase.DRAW and s.to_play == 0 and s.in_deal[0]:
                 for label, act in (("Draw from stock", g.DRAW_STOCK), (f"Take {top}", g.DRAW_DISCARD),
@@ -203,7 +202,7 @@ class IndianTable(GameTable):
                 champion = s.game_winner
                 note = ("Game over: " + ("you win" if champion == 0 else "no winner" if champion is None
                                          else f"bot {champion} wins") + ".")
-        self.actions.children = buttons
+        self.replace_children(self.actions, buttons)
         self.status.value = (f"<div>{head}</div><div>Top of the discard pile: {top or '-'}</div>"
                              f"<div class='rl-indian-note'>{html.escape(note)}</div>")
         self.log_box.value = "<br>".join(html.escape(m) for m in self.moves[-8:])

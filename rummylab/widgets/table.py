@@ -151,7 +151,7 @@ class GinTable(GameTable):
             b.add_class(f"rl-hand-card-{c}")
             b.on_click(lambda _, c=c: self._card_click(c))
             buttons.append(b)
-        self.hand_box.children = buttons
+        self.replace_children(self.hand_box, buttons)
         if mine and len(mine) in (10, 11):
             from .. import gin
             dw = gin.deadwood(mine)
@@ -169,7 +169,7 @@ class GinTable(GameTable):
             acts.append(self.button("Next hand", "rl-next-hand", self.next_hand))
         if self.three and seat is None and s.phase not in (g.Phase.HAND_OVER,) and not self.over:
             acts.append(self.button("Watch the hand (you sit out)", "rl-sit-out", self.sit_out_hand))
-        self.actions.children = acts
+        self.replace_children(self.actions, acts)
         self.hint.value = ""
         if self.hint_toggle.value and my_turn:
             self.hint.value = f"Hint: <b class='rl-hint-action'>{self.adviser.act(s)}</b>"

@@ -94,12 +94,12 @@ class ThirteenTable(GameTable):
             b.on_click(lambda _, c=c: self.play(g.Action(g.Kind.GO_OUT if s.went_out is None and g.can_go_out(s, c)
                                                          else g.Kind.DISCARD, c)))
             buttons.append(b)
-        self.hand_box.children = buttons
+        self.replace_children(self.hand_box, buttons)
         acts = []
         if s.phase is g.Phase.DRAW and s.to_play == 0:
             acts = [self.button("Draw from stock", "rl-313-draw-stock", lambda: self.play(g.DRAW_STOCK)),
                     self.button("Take the discard", "rl-313-draw-discard", lambda: self.play(g.DRAW_DISCARD))]
         elif s.phase is g.Phase.ROUND_OVER:
             acts = [self.button("Next round", "rl-313-next", lambda: self.play(g.NEXT_ROUND))]
-        self.actions.children = acts
+        self.replace_children(self.actions, acts)
         self.history.value = self.log_html(40)
