@@ -12,10 +12,12 @@ import asyncio
 import hmac
 import html
 import json
+import os
 import secrets
 from pathlib import Path
 from typing import Any
 
+from jupyter_core.utils import ensure_async
 from voila.voila_identity_provider import VoilaIdentityProvider, VoilaLoginHandler
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -26,6 +28,9 @@ REFILL_DELAY = 300
 REFILL_GAP = 15
 """Seconds between two replacements: each runs the lesson, and thirty at once would take the
 laptop from the class for a minute and a half."""
+LEFT_AFTER = float(os.environ.get("RUMMYLAB_LEFT_AFTER", "60"))
+"""Seconds after a lesson page's last connection closes (the student left or reloaded it) before
+its kernel is shut down; a page that reconnects sooner keeps it."""
 
 LOGIN_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>rummylab: class code</title>
@@ -96,18 +101,33 @@ def pool_options(lessons: list[str], students: int) -> list[str]:
 
 
 def warm_first(factory: Any) -> Any:
-    """Voilà's kernel-manager factory, changed so that a visitor gets a warm kernel that is ready
-    or already warming, and otherwise a kernel started at once, as for other lessons. (Voilà
+    """Voilà's kernel-manager factory, changed so that a left page's kernel is shut down, and a
+    visitor gets a warm kernel that is ready or already warming, and otherwise a kernel started
+    at once, as for other lessons. (Voilà
     counts a replacement still waiting out its ``fill_delay`` as warm, and the visitor waited for
     it: five minutes, for a student who reloads the page or comes after the class took every warm
     kernel.) Replacements start ``REFILL_GAP`` seconds apart, not all at once."""
 
     def make(base_class: Any, preheat_kernel: bool, *args: Any, **kwargs: Any) -> Any:
         manager = factory(base_class, preheat_kernel, *args, **kwargs)
-        if not preheat_kernel:
-            return manager
 
-        class WarmFirst(manager):  # type: ignore[misc, valid-type]
+        class LeftPagesClosed(manager):  # type: ignore[misc, valid-type]
+            """Shuts down a lesson's kernel ``LEFT_AFTER`` seconds after its page's last connection
+            closed: a class whose students reload pages keeps one kernel a student."""
+
+            def notify_disconnect(self, kernel_id: str) -> None:
+                super().notify_disconnect(kernel_id)
+                if self._kernel_connections.get(kernel_id, 1) == 0:
+                    asyncio.get_event_loop().call_later(LEFT_AFTER, self._shut_down_if_left, kernel_id)
+
+            def _shut_down_if_left(self, kernel_id: str) -> None:
+                if kernel_id in self and self._kernel_connections.get(kernel_id, 1) == 0:
+                    asyncio.ensure_future(ensure_async(self.shutdown_kernel(kernel_id)))
+
+        if not preheat_kernel:
+            return LeftPagesClosed
+
+        class WarmFirst(LeftPagesClosed):
             _starts: dict[Any, float]  # pool task -> when its kernel starts (after its fill delay)
 
             def usable(self, task: Any) -> bool:

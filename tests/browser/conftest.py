@@ -184,8 +184,9 @@ def classroom(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> I
            f"--teacher-token={TEACHER_TOKEN}", f"--db={db}"]
     log = home / "serve.log"
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, env=_lesson_env(dict(os.environ)), stdout=out, stderr=subprocess.STDOUT,
-                                cwd=home)
+        env = _lesson_env(dict(os.environ))
+        env["RUMMYLAB_LEFT_AFTER"] = "2"  # a left page's kernel goes after 2 s, not a minute
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=home)
     try:
         _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
         _wait_http(f"http://127.0.0.1:{teacher}/?token={TEACHER_TOKEN}", proc, log)

@@ -3,6 +3,7 @@ answering an exercise in app mode, and the teacher page showing it."""
 
 from __future__ import annotations
 
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -17,6 +18,13 @@ TIMEOUT = 120_000
 def kernels(proc: Any) -> int:
     """Kernel processes under the class server."""
     return len(kernel_processes(proc.pid))
+
+
+def wait_for_kernels(proc: Any, n: int, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while kernels(proc) != n:
+        assert time.monotonic() < end, f"{kernels(proc)} kernels, not {n}"
+        time.sleep(0.5)
 
 
 def test_a_class_with_a_code_and_a_teacher_page(page: Any, classroom: dict[str, Any]) -> None:
@@ -59,6 +67,8 @@ def test_a_class_with_a_code_and_a_teacher_page(page: Any, classroom: dict[str, 
         second.wait_for_selector(".rl-live .rl-analyzer .rl-deadwood", timeout=TIMEOUT)  # not 300 s
     finally:
         other.close()
+    # the second student left: their kernel is shut down (RUMMYLAB_LEFT_AFTER is 2 s here)
+    wait_for_kernels(proc, 1)
     # the index lists the lessons
     page.goto(url + "/", timeout=TIMEOUT)
     page.wait_for_selector("a[href*='02-melds-and-deadwood']", timeout=TIMEOUT)
@@ -72,5 +82,6 @@ def test_a_class_with_a_code_and_a_teacher_page(page: Any, classroom: dict[str, 
     page.wait_for_selector(".rl-teacher-page table", timeout=TIMEOUT)
     text = page.inner_text("body")
     assert "Ada" in text and "deck_size" in text and "00-start-here" in text
+    wait_for_kernels(proc, 0)  # the first student left the lesson too
     page.set_viewport_size({"width": 760, "height": 420})
     shot(page, "teacher-page")
