@@ -103,10 +103,10 @@ def pool_options(lessons: list[str], students: int) -> list[str]:
 def warm_first(factory: Any) -> Any:
     """Voilà's kernel-manager factory, changed so that a left page's kernel is shut down, and a
     visitor gets a warm kernel that is ready or already warming, and otherwise a kernel started
-    at once, as for other lessons. (Voilà
-    counts a replacement still waiting out its ``fill_delay`` as warm, and the visitor waited for
-    it: five minutes, for a student who reloads the page or comes after the class took every warm
-    kernel.) Replacements start ``REFILL_GAP`` seconds apart, not all at once."""
+    at once, as for other lessons. (Voilà counts a replacement still waiting out its
+    ``fill_delay`` as warm, and the visitor waited for it: five minutes, for a student who reloads
+    the page or comes after the class took every warm kernel.) Replacements start ``REFILL_GAP``
+    seconds apart, not all at once."""
 
     def make(base_class: Any, preheat_kernel: bool, *args: Any, **kwargs: Any) -> Any:
         manager = factory(base_class, preheat_kernel, *args, **kwargs)
