@@ -129,11 +129,6 @@ class HandAnalyzer(w.VBox):
         return gin.analyze(self.cards) if len(self.cards) in (10, 11) else None
 
     @property
-    def report_parts(self) -> dict[str, str]:
-        """The report's lines as HTML: message, deadwood, verdict, melds."""
-        return dict(self._parts)
-
-    @property
     def discard_chart(self) -> str:
         """The discard chart (SVG) for 11 cards, else ""."""
         value = self.extras.value
@@ -176,28 +171,25 @@ class HandAnalyzer(w.VBox):
         loose = "".join(card_chip(c, deadwood_colour()) for c in a.deadwood_cards) or "none"
         melds = ("<div>" + ("<br>".join(chips) or "no melds yet")
                  + f"</div><div>deadwood cards: {loose}</div>")
-        # what the student reads goes out first, then the typed hand, then the extras
         if n == 10:
-            self._show(colours, message="", deadwood=f"<b>Deadwood:</b> <span class='rl-dw'>{a.deadwood}</span>",
-                       verdict=("<b>Gin!</b> every card is melded" if a.deadwood == 0 else
-                                f"can knock (deadwood {a.deadwood} ≤ {self.knock_limit})"
-                                if a.deadwood <= self.knock_limit else
-                                f"cannot knock yet (deadwood {a.deadwood} > {self.knock_limit})"),
-                       melds=melds)
-            self._echo_hand()
-            self.extras.value = f"<div class='rl-draws'>{self._draw_odds()}</div>"
-            return
-        b = gin.best_discards(self.cards, knock_limit=self.knock_limit)
-        best = " ".join(str(c) for c in self.cards if c in b.discards)
-        self._show(colours, message="",
-                   deadwood=f"<b>Deadwood:</b> <span class='rl-dw'>{b.deadwood}</span> after discarding {best}",
-                   verdict=("<b>Big gin!</b> all 11 cards melded" if b.big_gin else
-                            "<b>Gin</b> after the discard" if b.gin else
-                            "can knock after the discard" if b.can_knock else
-                            f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})"),
-                   melds=melds)
+            deadwood = f"<b>Deadwood:</b> <span class='rl-dw'>{a.deadwood}</span>"
+            verdict = ("<b>Gin!</b> every card is melded" if a.deadwood == 0 else
+                       f"can knock (deadwood {a.deadwood} ≤ {self.knock_limit})" if a.deadwood <= self.knock_limit
+                       else f"cannot knock yet (deadwood {a.deadwood} > {self.knock_limit})")
+        else:
+            b = gin.best_discards(self.cards, knock_limit=self.knock_limit)
+            best = " ".join(str(c) for c in self.cards if c in b.discards)
+            deadwood = f"<b>Deadwood:</b> <span class='rl-dw'>{b.deadwood}</span> after discarding {best}"
+            verdict = ("<b>Big gin!</b> all 11 cards melded" if b.big_gin else
+                       "<b>Gin</b> after the discard" if b.gin else
+                       "can knock after the discard" if b.can_knock else
+                       f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})")
+        # what the student reads goes out first, then the typed hand, then the extras (the draw
+        # odds are worked out only then)
+        self._show(colours, message="", deadwood=deadwood, verdict=verdict, melds=melds)
         self._echo_hand()
-        self.extras.value = f"<div class='rl-chart'>{discard_bars((c, dw) for c, dw in b.after_discard)}</div>"
+        self.extras.value = (f"<div class='rl-draws'>{self._draw_odds()}</div>" if n == 10 else
+                             f"<div class='rl-chart'>{discard_bars((c, dw) for c, dw in b.after_discard)}</div>")
 
     def _draw_odds(self) -> str:
         from ..odds import draw_odds
