@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import copy
+import os
 import re
 import shutil
+import tempfile
+import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,7 +65,38 @@ def kernel() -> Iterator[NotebookClient]:
     rummylab, polars and altair costs several seconds, more than most lessons take."""
     client = NotebookClient(nbformat.v4.new_notebook(), timeout=300, kernel_name="python3")
     with client.setup_kernel():
+        _run(client, WATCH_CELLS.format(path=str(STACKS)))
         yield client
+
+
+STACKS = Path(tempfile.gettempdir()) / f"rummylab-slow-cells-{os.getpid()}.txt"
+"""Where the kernel writes every thread's stack when a lesson cell runs past SLOW_CELL seconds."""
+SLOW_CELL = 60
+WATCH_CELLS = f"""def _watch():  # names local to it survive each lesson's %reset
+    import sys, threading, time, traceback
+    started = [None]
+    def watch():
+        while True:
+            time.sleep(1)
+            if started[0] is not None and time.monotonic() - started[0] > {SLOW_CELL}:
+                started[0] = None
+                with open({{path!r}}, "a") as out:
+                    for ident, frame in sys._current_frames().items():
+                        print(f"thread {{{{ident}}}}:", "".join(traceback.format_stack(frame)), file=out)
+    threading.Thread(target=watch, daemon=True, name="slow-cell-watch").start()
+    events = get_ipython().events
+    events.register("pre_run_cell", lambda info: started.__setitem__(0, time.monotonic()))
+    events.register("post_run_cell", lambda result: started.__setitem__(0, None))
+_watch()
+del _watch"""
+"""A lesson once took 300 s instead of 8 (and passed): a cell that runs past a minute leaves its stacks."""
+
+
+def _run(client: NotebookClient, source: str) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell(source)
+    client.nb = nbformat.v4.new_notebook(cells=[cell])
+    client.execute_cell(cell, 0)
+    return cell
 
 
 def _run_variants(client: NotebookClient, nb: nbformat.NotebookNode, tmp_path: Path) -> list[nbformat.NotebookNode]:
@@ -92,7 +127,13 @@ def test_lesson_runs_under_any_seed_and_size(path: Path, tmp_path: Path, kernel:
     work = tmp_path / path.name
     shutil.copy(path, work)  # never write into the repo
     nb = nbformat.read(work, as_version=4)
-    for env, run in zip(VARIANTS, _run_variants(kernel, nb, tmp_path), strict=True):
+    start = time.monotonic()
+    runs = _run_variants(kernel, nb, tmp_path)
+    if time.monotonic() - start > SLOW_CELL and STACKS.exists() and STACKS.stat().st_size:
+        warnings.warn(f"{path.stem} took {time.monotonic() - start:.0f} s; stacks of its slow cells:\n"
+                      + STACKS.read_text()[-6000:], stacklevel=1)
+        STACKS.write_text("")
+    for env, run in zip(VARIANTS, runs, strict=True):
         errors = [o for c in run.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
         assert not errors, (env, errors[0]["ename"], errors[0]["evalue"]) if errors else ""
         _check_outputs(path, run)
@@ -106,10 +147,8 @@ DRAWN = set(re.findall(r"^  (?:async )?(\w+Model)\(view", LESSON_PAGE.read_text(
 
 def _widget_models(client: NotebookClient) -> set[str]:
     """The kind of every widget alive in the kernel, less layouts and styles."""
-    cell = nbformat.v4.new_code_cell("from ipywidgets.widgets.widget import _instances\n"
-                                     "print(sorted({w._model_name for w in _instances.values()}))")
-    client.nb = nbformat.v4.new_notebook(cells=[cell])
-    client.execute_cell(cell, 0)
+    cell = _run(client, "from ipywidgets.widgets.widget import _instances\n"
+                        "print(sorted({w._model_name for w in _instances.values()}))")
     names = set(eval(cell.outputs[0]["text"]))
     return {n for n in names if n != "LayoutModel" and not n.endswith("StyleModel")}
 
