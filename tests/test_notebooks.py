@@ -92,6 +92,22 @@ del _watch"""
 """A lesson once took 300 s instead of 8 (and passed): a cell that runs past a minute leaves its stacks."""
 
 
+def _slow_timings(runs: list[nbformat.NotebookNode], over: float = 5) -> list[tuple[int, dict[str, str]]]:
+    """The kernel's timestamps of each cell that took, or started after a gap of, over ``over`` seconds."""
+    from datetime import datetime
+
+    cells = [c.metadata.get("execution", {}) for run in runs for c in run.cells if c.cell_type == "code"]
+    stamp = {i: {k: datetime.fromisoformat(v.replace("Z", "+00:00")).timestamp() for k, v in t.items()}
+             for i, t in enumerate(cells)}
+    slow = []
+    for i, t in stamp.items():
+        before = stamp.get(i - 1, {}).get("iopub.status.idle", t.get("iopub.status.busy", 0))
+        took = max(t.values(), default=0) - min(t.values(), default=0)
+        if took > over or t.get("iopub.status.busy", 0) - before > over:
+            slow.append((i, cells[i]))
+    return slow
+
+
 def _run(client: NotebookClient, source: str) -> nbformat.NotebookNode:
     cell = nbformat.v4.new_code_cell(source)
     client.nb = nbformat.v4.new_notebook(cells=[cell])
@@ -129,9 +145,10 @@ def test_lesson_runs_under_any_seed_and_size(path: Path, tmp_path: Path, kernel:
     nb = nbformat.read(work, as_version=4)
     start = time.monotonic()
     runs = _run_variants(kernel, nb, tmp_path)
-    if time.monotonic() - start > SLOW_CELL and STACKS.exists() and STACKS.stat().st_size:
-        warnings.warn(f"{path.stem} took {time.monotonic() - start:.0f} s; stacks of its slow cells:\n"
-                      + STACKS.read_text()[-6000:], stacklevel=1)
+    if time.monotonic() - start > SLOW_CELL:
+        stacks = STACKS.read_text()[-6000:] if STACKS.exists() else ""
+        warnings.warn(f"{path.stem} took {time.monotonic() - start:.0f} s; the kernel's timings of its slow "
+                      f"cells and gaps: {_slow_timings(runs)}; stacks of its slow cells:\n{stacks}", stacklevel=1)
         STACKS.write_text("")
     for env, run in zip(VARIANTS, runs, strict=True):
         errors = [o for c in run.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
