@@ -21,9 +21,11 @@ class BuildWithLessons(build_py):
             shutil.copy(nb, target / nb.name)
 
 
-COMPILE_ARGS = ["-O3", "-g0"]
-"""Fast code, no debug information: the generated C is 5.6 MB, and debug information made the
-build a third slower (every `make test` builds the kernel twice: in the venv and for Binder)."""
+COMPILE_ARGS = ["-O2", "-g0"]
+"""No debug information, -O2: the generated C is 5.6 MB, and debug information made the build a
+third slower (every `make test` builds the kernel twice: in the venv and for Binder). -O3 took
+40% longer to compile for no speed: meld_speed, wild_speed and game_speed gave the same figures
+within their run-to-run spread (2026-11-25)."""
 
 
 setup(
