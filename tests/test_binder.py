@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import signal
@@ -11,6 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import prompt_replies as prompt_replies_module
 import pytest
 
 from rummylab.serve import free_port
@@ -59,13 +61,14 @@ def test_binder_build_and_lessons(tmp_path: Path) -> None:
     _serves_a_packed_lesson(venv, tmp_path, env)
 
 
-RUN_LESSONS = """
+RUN_LESSONS = inspect.getsource(prompt_replies_module) + """
 import sys
 import nbformat
 from nbclient import NotebookClient
 
 client = NotebookClient(nbformat.v4.new_notebook(), timeout=300, kernel_name="python3")
 with client.setup_kernel():
+    prompt_replies(client)
     for path in sys.argv[1:]:
         client.nb = nb = nbformat.read(path, as_version=4)
         for index, cell in enumerate(nb.cells):

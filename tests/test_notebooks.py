@@ -15,6 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from prompt_replies import prompt_replies
 
 import rummylab
 
@@ -65,6 +66,7 @@ def kernel() -> Iterator[NotebookClient]:
     rummylab, polars and altair costs several seconds, more than most lessons take."""
     client = NotebookClient(nbformat.v4.new_notebook(), timeout=300, kernel_name="python3")
     with client.setup_kernel():
+        prompt_replies(client)
         _run(client, WATCH_CELLS.format(path=str(STACKS)))
         yield client
 
@@ -89,7 +91,8 @@ WATCH_CELLS = f"""def _watch():  # names local to it survive each lesson's %rese
     events.register("post_run_cell", lambda result: started.__setitem__(0, None))
 _watch()
 del _watch"""
-"""A lesson once took 300 s instead of 8 (and passed): a cell that runs past a minute leaves its stacks."""
+"""A cell that runs past a minute leaves its stacks (a lesson once took 300 s instead of 8 and passed: see
+prompt_replies)."""
 
 
 def _slow_timings(runs: list[nbformat.NotebookNode], over: float = 5) -> list[tuple[int, dict[str, str]]]:
