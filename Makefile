@@ -15,12 +15,12 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(VENV)/.installed-lab
 	$(BIN)/jupyter lab notebooks/ --ip=127.0.0.1 $(ROOT_FLAG)
 
-# Chromium installs beside the venv. Then lint, the compiled suite (two workers) and the suite
-# on the Python twin (one worker) run side by side, so neither suite's start or last long test
-# leaves a core idle; each suite's output is printed whole when it ends.
+# Chromium installs beside the venv; lint runs beside the compiled suite (it needs little CPU);
+# then the suite on the Python twin.
 test:
 	$(MAKE) -j2 $(VENV)/.installed-test browser
-	$(MAKE) -j3 --output-sync=target lint unit-tests pure-python-tests TWIN_WORKERS=1
+	$(MAKE) -j2 lint unit-tests
+	$(MAKE) pure-python-tests
 
 install: $(VENV)/.installed-lab
 
@@ -73,7 +73,6 @@ lint: $(VENV)/.installed-test
 # pytest-xdist spreads the tests over every core (2 here), handing them out longest first
 # (tests/conftest.py); the lessons' browser tests stay on one process (one Voilà server).
 XDIST := -n auto --dist loadgroup --durations=15
-TWIN_WORKERS ?= auto
 
 # One BLAS thread per process: the two workers already fill the cores, and an idle OpenBLAS
 # thread spins on a core of its own after each matrix product.
@@ -83,8 +82,7 @@ unit-tests: $(VENV)/.installed-test
 	$(TEST_ENV) RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/pytest $(XDIST)
 
 pure-python-tests: $(VENV)/.installed-test
-	$(TEST_ENV) RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest -n $(TWIN_WORKERS) --dist loadgroup --durations=15 \
-	  -m "not slow" --ignore=tests/browser
+	$(TEST_ENV) RUMMYLAB_PURE_PYTHON=1 $(BIN)/pytest $(XDIST) -m "not slow" --ignore=tests/browser
 
 # The lessons as a click-through app for a classroom (Voilà on 127.0.0.1:8866), e.g.
 #   make class LESSON=02 STUDENTS=30 IP=0.0.0.0   (students on other devices type a class code)
