@@ -67,7 +67,8 @@ def _longest_first(item: pytest.Item) -> int:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On the pure-Python run (RUMMYLAB_PURE_PYTHON=1), skip what that run would only repeat: tests
-    that name their backend (the compiled run already ran them on both) and tests marked ``once``
+    that name their backend or are marked ``both_backends`` (the compiled run already ran them on
+    both), and tests marked ``once``
     (they do not touch a kernel)."""
     items.sort(key=_longest_first)
     if os.environ.get("RUMMYLAB_PURE_PYTHON") != "1":
@@ -75,7 +76,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     keep, repeat = [], []
     for item in items:
         named = "backend" in getattr(item, "fixturenames", ()) and "[" in item.name
-        (repeat if named or item.get_closest_marker("once") else keep).append(item)
+        (repeat if named or item.get_closest_marker("once") or item.get_closest_marker("both_backends")
+         else keep).append(item)
     if repeat:
         config.hook.pytest_deselected(items=repeat)
         items[:] = keep

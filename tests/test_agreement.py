@@ -45,6 +45,7 @@ def test_kernel_twin_and_oracle_agree(kind: str, size: int) -> None:
     MeldSpec(points=(15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10), ace_high=True),
     MeldSpec(points=(10,) * 13, ace_high=True, set_min=3, set_max=4),
 ])
+@pytest.mark.both_backends
 @pytest.mark.parametrize("kind", ["uniform", "dense"])
 def test_other_meld_rules_agree(spec: MeldSpec, kind: str) -> None:
     rules = MeldRules(points=spec.points, ace_high=spec.ace_high, min_run=spec.min_run,

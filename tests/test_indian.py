@@ -317,6 +317,7 @@ def test_search_equals_oracle(size: int, part: int) -> None:
     assert size == 14 or lives > n // 10  # the dense hands make two lives common
 
 
+@pytest.mark.both_backends
 def test_one_hand_count_equals_the_batch() -> None:
     """loser_count (one hand, either kernel) == the batch, with and without a discard."""
     rng = np.random.default_rng(7)
@@ -365,6 +366,7 @@ def test_batch_equals_single_calls() -> None:
         assert out.tolist() == [indian.loser_points(h, "7").points for h in hands]
 
 
+@pytest.mark.both_backends
 def test_loser_points_agree_on_both_backends() -> None:
     rng = np.random.default_rng(3)
     for _ in range(40):

@@ -165,6 +165,7 @@ def test_search_equals_oracle(dense: bool, part: int) -> None:
     assert triples >= n // (20 if dense else 1000), triples  # hands holding three copies of a card
 
 
+@pytest.mark.both_backends
 def test_three_copies_of_a_card_agree_with_the_oracle() -> None:
     """Crowded three-deck hands that hold a card three times: search == twin == oracle."""
     rng = np.random.default_rng(313)
@@ -196,6 +197,7 @@ def test_analysis_is_consistent_with_the_oracle() -> None:
         assert a.penalty == sum(rules.points[c.rank] for c in a.leftover)
 
 
+@pytest.mark.both_backends
 def test_batch_equals_single_calls_on_both_backends() -> None:
     rng = np.random.default_rng(12)
     hands = [masks(deal(rng, dense)[0][:13]) for dense in [False, True] * 100]
@@ -233,6 +235,7 @@ def _without_one(hand: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
 
 
 @pytest.mark.slow
+@pytest.mark.both_backends
 def test_the_best_discard_agrees_with_the_oracle() -> None:
     """penalty_batch(discard=True), one search, == the least oracle penalty over the hands less
     one card, compiled and twin, on seeded random and dense hands of every round and option."""
@@ -253,6 +256,7 @@ def test_the_best_discard_agrees_with_the_oracle() -> None:
 
 @pytest.mark.parametrize("options", [{}, {"min_non_wild": 1}, {"max_wilds": 1}, {"min_life_length": 4},
                                      {"wild_natural_in_pure": False}, {"identical_in_set": True, "set_max": None}])
+@pytest.mark.both_backends
 def test_the_best_discard_is_the_least_over_each_discard(options: dict) -> None:
     """With jokers, a wild rank or none, and two lives required (pure and impure runs): the one
     search after a discard == the least single search over each card (and a joker) left out,
