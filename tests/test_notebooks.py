@@ -67,24 +67,25 @@ def kernel() -> Iterator[NotebookClient]:
     client = NotebookClient(nbformat.v4.new_notebook(), timeout=300, kernel_name="python3")
     with client.setup_kernel():
         prompt_replies(client)
-        _run(client, WATCH_CELLS.format(path=str(STACKS)))
+        _run(client, WATCH_CELLS.format(path=str(STACKS), slow=SLOW_CELL))
         yield client
+    STACKS.unlink(missing_ok=True)
 
 
 STACKS = Path(tempfile.gettempdir()) / f"rummylab-slow-cells-{os.getpid()}.txt"
 """Where the kernel writes every thread's stack when a lesson cell runs past SLOW_CELL seconds."""
 SLOW_CELL = 60
-WATCH_CELLS = f"""def _watch():  # names local to it survive each lesson's %reset
+WATCH_CELLS = """def _watch():  # names local to it survive each lesson's %reset
     import sys, threading, time, traceback
     started = [None]
     def watch():
         while True:
             time.sleep(1)
-            if started[0] is not None and time.monotonic() - started[0] > {SLOW_CELL}:
+            if started[0] is not None and time.monotonic() - started[0] > {slow}:
                 started[0] = None
-                with open({{path!r}}, "a") as out:
+                with open({path!r}, "a") as out:
                     for ident, frame in sys._current_frames().items():
-                        print(f"thread {{{{ident}}}}:", "".join(traceback.format_stack(frame)), file=out)
+                        print(f"thread {{ident}}:", "".join(traceback.format_stack(frame)), file=out)
     threading.Thread(target=watch, daemon=True, name="slow-cell-watch").start()
     events = get_ipython().events
     events.register("pre_run_cell", lambda info: started.__setitem__(0, time.monotonic()))
