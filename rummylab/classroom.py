@@ -115,13 +115,17 @@ def warm_first(factory: Any) -> Any:
             """Shuts down a lesson's kernel ``LEFT_AFTER`` seconds after its page's last connection
             closed: a class whose students reload pages keeps one kernel a student."""
 
+            def _left(self, kernel_id: str) -> bool:
+                """No page is connected to this (running) kernel."""
+                return kernel_id in self and self._kernel_connections.get(kernel_id, 1) == 0
+
             def notify_disconnect(self, kernel_id: str) -> None:
                 super().notify_disconnect(kernel_id)
-                if self._kernel_connections.get(kernel_id, 1) == 0:
+                if self._left(kernel_id):
                     asyncio.get_event_loop().call_later(LEFT_AFTER, self._shut_down_if_left, kernel_id)
 
             def _shut_down_if_left(self, kernel_id: str) -> None:
-                if kernel_id in self and self._kernel_connections.get(kernel_id, 1) == 0:
+                if self._left(kernel_id):
                     asyncio.ensure_future(ensure_async(self.shutdown_kernel(kernel_id)))
 
         if not preheat_kernel:
