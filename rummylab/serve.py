@@ -173,6 +173,7 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     ``code`` only a visitor who types it gets a lesson; with ``students``, that many kernels
     per lesson of ``lessons`` (file names) are started and run ahead of time."""
     from .charts import CHARTS_ENV
+    from .lessons.exercises import APP_ENV
     from .progress import DB_ENV
 
     path = path or lessons_dir()
@@ -180,9 +181,12 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     env = dict(os.environ)
     env[DB_ENV] = str(progress_db(path, db).resolve())
     env.setdefault(CHARTS_ENV, "svg")  # charts as SVG from the kernels: the page loads no Vega
+    env[APP_ENV] = "1"  # exercises say "type your answer below", not "run the cell again"
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(data_dir), env.get("JUPYTER_PATH", "")]))
     cmd = [sys.executable, "-m", "rummylab.classroom", str(path), "--no-browser", f"--port={port}",
-           f"--Voila.ip={ip}", f"--template={TEMPLATE}", "--show_tracebacks=True",
+           f"--Voila.ip={ip}", f"--template={TEMPLATE}",
+           # a cell that raises shows one short line and the lesson goes on; the log has the traceback
+           "--show_tracebacks=False", "--VoilaExecutor.allow_errors=True",
            "--VoilaConfiguration.classic_tree=True",  # the lesson index, drawn by the server
            # a class starting at once keeps the CPU busy: wait for outputs and kernels longer
            "--VoilaExecutor.iopub_timeout=30", "--VoilaExecutor.startup_timeout=300"]
@@ -204,7 +208,7 @@ def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | Non
     lessons of the day, a class code when students connect from other devices, and a teacher
     page. Returns Voilà's exit status."""
     require_voila()
-    from .classroom import check_code, find_lessons, new_code
+    from .classroom import check_code, find_lessons, first_lesson, new_code
 
     path = Path(path or lessons_dir())
     if not path.exists():
@@ -214,7 +218,8 @@ def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | Non
     code = code and check_code(code)
     teacher_token = check_code(teacher_token, "teacher token") if teacher_token else new_code(12)
     folder = path if path.is_dir() else path.parent
-    chosen = find_lessons(folder, lessons or ["00"]) if students and path.is_dir() else []
+    chosen = find_lessons(folder, lessons) if lessons else first_lesson(folder)
+    chosen = chosen if students and path.is_dir() else []
     cmd, env = voila_command(path, port, db, ip=ip, code=code, students=students, lessons=chosen)
     shown = "127.0.0.1" if ip in LOOPBACK else ("<this machine's address>" if ip in EVERY_ADDRESS else ip)
     class_url = f"http://{shown}:{port}/"

@@ -1,101 +1,217 @@
-"""Exercises: blank answers are neither right nor wrong, right answers pass, common wrong ones get
-their own explanation, hints never give the answer away; the teacher's key, as text and HTML."""
+"""Exercises a teacher defines in her own notebook: every kind of answer read in any form a student
+types, everything checked when defined, blank answers neither right nor wrong, common mistakes
+explained, hints that never give the answer away; the key, the preflight and a new lesson."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from rummylab import lessons
+from rummylab import gin, lessons
 from rummylab.cli import main
+from rummylab.lessons import exercises
 
-NAMES = list(lessons.EXERCISES)
-
-
-def _as_given(answer: object) -> object:
-    """How a student would type a set of cards: a string."""
-    return " ".join(sorted(answer)) if isinstance(answer, frozenset) else answer
+HAND = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
+HELD = "AS 2S 3S 7H 7D 7C 9C TC JC KD QH"
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_blank_right_and_wrong(name: str) -> None:
-    ex = lessons.EXERCISES[name]
-    blank = lessons.check(name, ...)
+@pytest.fixture(autouse=True)
+def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test defines its own exercises, records nothing unless it says so, and has no name."""
+    monkeypatch.delenv("RUMMYLAB_DB", raising=False)
+    monkeypatch.delenv("RUMMYLAB_APP", raising=False)
+    monkeypatch.setenv("RUMMYLAB_LESSON", "my-lesson")
+    monkeypatch.setattr(exercises, "_STUDENT", None)
+    exercises.reset()
+    exercises.PENDING.clear()
+    yield
+    exercises.reset()
+
+
+def test_a_plain_value_answer_with_a_hint_and_mistakes() -> None:
+    ex = lessons.exercise("deadwood", f"What is the deadwood of {HAND}?", answer=23 - 13,
+                          hint="Find the melds first.", mistakes={13: "A king counts 10, not 13."},
+                          explain="Only KD is left: 10.")
+    assert ex.lesson == "my-lesson" and ex.kind.name == "number" and "Exercise." in ex._repr_html_()
+    assert lessons.check("deadwood", 10).right is True
+    assert lessons.check("deadwood", "10").right is True and lessons.check("deadwood", " 10.0 ").right is True
+    assert lessons.check("deadwood", 13).why == "A king counts 10, not 13."
+    wrong = lessons.check("deadwood", 12)
+    assert wrong.right is False and "12 is not it" in wrong.why and "Find the melds first" in wrong.why
+    assert "could not read" in lessons.check("deadwood", "ten").why
+    assert lessons.hint("deadwood") == "Find the melds first."
+
+
+def test_cards_in_any_order_and_notation() -> None:
+    lessons.exercise("both", f"Holding {HELD}, name every best discard.", answer=sorted(gin.best_discards(HELD).discards))
+    for typed in ("KD QH", "qh kd", "Q♥ K♦", "KD, QH", ("QH", "KD")):
+        assert lessons.check("both", typed).right is True, typed
+    assert lessons.check("both", "KD").right is False
+
+
+def test_a_set_of_acceptable_cards_from_the_package() -> None:
+    """Any one of the best discards is right: the package's frozenset of Card meets "KD"."""
+    lessons.exercise("throw", f"Holding {HELD}, which card do you throw?", answer=gin.best_discards(HELD).discards,
+                     mistakes={"jc": "JC finishes a run."})
+    assert exercises.get("throw").kind.name == "any card of"
+    assert lessons.check("throw", "KD").right is True and lessons.check("throw", "q♥").right is True
+    assert lessons.check("throw", "JC").why == "JC finishes a run."
+    assert lessons.check("throw", "2S").right is False
+
+
+def test_yes_no_text_one_of_parts_and_melds() -> None:
+    lessons.exercise("pile", "May you take a joker from the pile?", answer=False, mistakes={"yes": "Never."})
+    assert lessons.check("pile", "no").right is True and lessons.check("pile", "False").right is True
+    assert lessons.check("pile", True).why == "Never."
+    lessons.exercise("kind", "Is 5H 6H 7H pure?", answer="pure", kind="text")
+    assert lessons.check("kind", " Pure. ").right is True
+    lessons.exercise("wild", "Which rank is wild?", answer={"T", "10"})
+    assert lessons.check("wild", "10").right is True and lessons.check("wild", "t").right is True
+    lessons.exercise("who", "Who scores, and how much?", answer=("defender", 28),
+                     mistakes={("defender", 3): "The undercut bonus!"})
+    assert lessons.check("who", lessons.from_text("Defender, 28")).right is True
+    assert lessons.check("who", "defender, 3").why == "The undercut bonus!"
+    lessons.exercise("melds", f"Meld {HAND}.", answer=gin.analyze(HAND).melds)
+    assert exercises.get("melds").kind.name == "melds"
+    assert lessons.check("melds", "7H 7C 7D | 3S 2S AS | 9C TC JC").right is True
+    assert lessons.check("melds", "AS 2S 3S | 7H 7D 7C").right is False
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"answer": ...}, "answer is ..."),
+    ({"answer": lambda: 1 / 0}, "answer: calling it raised ZeroDivisionError"),
+    ({"answer": 10, "mistakes": {10: "x"}}, "mistake 10 is a right answer"),
+    ({"answer": 10, "mistakes": {"ten": "x"}}, "mistake 'ten' cannot be read as a number"),
+    ({"answer": 10, "mistakes": {11: ""}}, "mistake 11 needs an explanation"),
+    ({"answer": 10, "mistakes": {11: "x", "11.0": "y"}}, "listed twice"),
+    ({"answer": 10, "hint": "It is 10."}, "gives the answer (10) away"),
+    ({"answer": 10, "explain": lambda: 3}, "explain must be text"),
+    ({"answer": "KD", "kind": "colour"}, "kind='colour': one of number"),
+    ({"answer": "KD 1S"}, "answer 'KD 1S': card '1S'"),
+    ({"answer": object()}, "give kind="),
+])
+def test_everything_is_checked_when_defined(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace("?", r"\?")):
+        lessons.exercise("bad", "A question?", **kwargs)
+    assert "bad" not in lessons.EXERCISES
+
+
+@pytest.mark.parametrize("name", ["", "1st", "a b", "x" * 61, None])
+def test_bad_names_are_refused(name: Any) -> None:
+    with pytest.raises(ValueError, match="exercise name"):
+        lessons.exercise(name, "Q?", answer=1)
+
+
+def test_blank_answers_in_a_notebook_and_in_a_served_lesson(monkeypatch: pytest.MonkeyPatch) -> None:
+    lessons.exercise("deck", "How many cards are in a gin deck?", answer=52)
+    blank = lessons.check("deck", ...)
     assert blank.right is None and not blank and "Write your answer in place of ..." in str(blank)
-    assert ex.prompt in str(blank)
-    right = lessons.check(name, _as_given(ex.answer()))
-    assert right.right is True and str(right).startswith("✔")
-    for wrong, why in ex.mistakes().items():
-        f = lessons.check(name, _as_given(wrong))
-        assert f.right is False and f.why == why, (name, wrong, f)
-    hint = lessons.hint(name)
-    assert hint and str(_as_given(ex.answer())) not in hint.split()
+    assert "How many cards" not in str(blank)  # the question is said once, where it is defined
+    monkeypatch.setenv("RUMMYLAB_APP", "1")
+    served = str(lessons.check("deck", ...))
+    assert "Type your answer in the box below" in served and "run the cell" not in served
+    assert "lessons.hint" not in served
 
 
-def test_named_mistakes_from_the_issue() -> None:
-    assert "undercut bonus" in lessons.check("undercut", ("defender", 3)).why
-    assert "K-A-2 is not a run" in lessons.check("around_the_corner", 7).why
-    assert lessons.check("deck_size", "fifty").right is False  # unreadable: no crash
+def test_an_undefined_exercise_never_raises_in_class() -> None:
+    f = lessons.check("nope", 3)
+    assert f.right is None and "not defined in this lesson" in f.why and "nope" in exercises.ASKED
     with pytest.raises(ValueError, match="unknown exercise 'nope'"):
         lessons.hint("nope")
 
 
-def test_feedback_html() -> None:
-    assert "rl-feedback" in lessons.check("deck_size", ...)._repr_html_()
+def test_every_right_answer_can_be_typed_in_the_box() -> None:
+    lessons.exercise("who", "Who scores?", answer=("defender", 28))
+    lessons.exercise("throw", "Throw?", answer=gin.best_discards(HELD).discards)
+    for name in ("who", "throw"):
+        box = lessons.answer_box(name)
+        (text, check_button, hint_button), out = box.children[1].children, box.children[2]
+        text.value = exercises.get(name).shown
+        check_button.click()
+        assert "✔ Right" in out.value, (name, out.value)
+        assert f"rl-exercise-{name}" in box._dom_classes
+        hint_button.click()
+        assert "hint" in out.value.lower()
 
 
-def test_teacher_key_text_and_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "key.html"
-    assert main(["lessons", "key", "--html", str(out)]) == 0
+def test_an_answer_box_that_fails_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    lessons.exercise("deck", "How many?", answer=52)
+    box = lessons.answer_box("deck")
+    (text, check_button, _), out = box.children[1].children, box.children[2]
+
+    def broken(*_: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("rummylab.lessons.boxes.check", broken)
+    text.value = "52"
+    check_button.click()
+    assert "Something went wrong" in out.value and "boom" not in out.value
+
+
+def test_answers_before_a_name_are_kept_then_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummylab.progress import Progress
+
+    db = tmp_path / "progress.sqlite"
+    monkeypatch.setenv("RUMMYLAB_DB", str(db))
+    lessons.exercise("deck", "How many cards?", answer=52)
+    early = lessons.check("deck", 54)
+    assert early.right is False and "Type your name" in early.why
+    box = lessons.name_box()
+    (text, button), note = box.children[0].children, box.children[1]
+    text.value = "Ana"
+    button.click()
+    assert "earlier answer" in note.value and not exercises.PENDING
+    lessons.check("deck", "52")
+    rows = Progress(db).rows()
+    assert rows["student"].to_list() == ["Ana", "Ana"] and rows["lesson"].to_list() == ["my-lesson"] * 2
+    assert "answer" in rows.columns and rows["answer"].to_list() == ["54", "52"]
+
+
+def test_respond_records_a_free_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ipywidgets as w
+
+    from rummylab.progress import Progress
+
+    monkeypatch.setenv("RUMMYLAB_DB", str(tmp_path / "p.sqlite"))
+    lessons.set_student("Ana")
+    notes = w.Textarea()
+    box = lessons.respond("notes", notes)
+    notes.value = "K-A-2 is <b>not</b> a run"
+    box.children[1].click()
+    assert "Sent to your teacher" in box.children[2].value
+    row = Progress(tmp_path / "p.sqlite").rows().row(0, named=True)
+    assert row["exercise"] == "notes" and row["answer"] == "K-A-2 is <b>not</b> a run"
+    with pytest.raises(ValueError, match="has no value"):
+        lessons.respond("x", w.Button())
+
+
+def test_a_new_lesson_its_preflight_and_its_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`lessons new` writes a lesson that passes the preflight; the key reads its exercise; a lesson
+    with a typed-in answer, an undefined exercise and an error fails the preflight, saying each."""
+    assert main(["lessons", "new", str(tmp_path / "12-my-lesson.ipynb")]) == 0
+    assert main(["lessons", "new", str(tmp_path / "12-my-lesson.ipynb")]) == 2  # never overwritten
+    capsys.readouterr()
+    assert main(["lessons", "check", str(tmp_path), "--quick"]) == 0
+    assert "ok   12-my-lesson" in capsys.readouterr().out
+    page = tmp_path / "key.html"
+    assert main(["lessons", "key", str(tmp_path), "--lesson", "12", "--html", str(page)]) == 0
     text = capsys.readouterr().out
-    for name in NAMES:
-        assert name in text
-    assert "A: 31" in text and "If a student says 32" in text
-    page = out.read_text(encoding="utf-8")
-    assert page.startswith("<!doctype html>") and "<script" not in page and "http" not in page
-    assert page.count("<section>") == len(NAMES)
-    assert main(["lessons", "key", "--html", str(tmp_path / "no" / "such" / "dir.html")]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    assert "[12-my-lesson] my_lesson_deadwood" in text and "A: 10" in text and "If a student says 13" in text
+    assert "<script" not in page.read_text() and page.read_text().count("<section>") == 1
 
+    import nbformat
 
-def test_key_from_the_console_script() -> None:
-    r = subprocess.run([sys.executable, "-m", "rummylab", "lessons", "key"], capture_output=True, text=True,
-                       check=False)
-    assert r.returncode == 0 and "[00-start-here] deck_size" in r.stdout
-
-
-def test_results_show_as_html() -> None:
-    """What a lesson displays reads well without code: melds as chips, sentences."""
-    from rummylab import gin, indian
-    from rummylab import three_thirteen as tt
-
-    shown = [gin.analyze("AS 2S 3S 7H 7D 7C 9C TC JC KD"), gin.best_discards("AS 2S 3S 7H 7D 7C 9C TC JC KD QH"),
-             gin.score_knock("AS 2S 3S 7H 7D 7C 9C TC JC 4D", "4S 5S 8C KS QH JD 8S 6H 2C 9H"),
-             tt.analyze("5H 7S 9S KD 2C", 3), indian.loser_points("AS 2S 3S 5H 6H JK 9D 9C 9S KD KC 4C 8D", "7"),
-             indian.check_declaration("AS 2S 3S 5H 6H JK 9D 9C 9S KD QD 7C 7H",
-                                      ["AS 2S 3S", "5H 6H JK", "9D 9C 9S", "KD QD 7C 7H"], "7")]
-    for result in shown:
-        page = result._repr_html_()
-        assert "rl-chip" in page and "Card(" not in page
-    assert "The knocker scores 51" in shown[2]._repr_html_()
-    assert "Discard QH or KD" in shown[1]._repr_html_()
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_every_answer_can_be_typed_in_the_box(name: str) -> None:
-    """In app mode a student types the answer: the typed form of each right answer is right."""
-    answer = lessons.EXERCISES[name].answer()
-    typed = (" ".join(sorted(answer)) if isinstance(answer, frozenset)
-             else ", ".join(map(str, answer)) if isinstance(answer, tuple) else str(answer))
-    assert lessons.check(name, lessons.from_text(typed)).right is True
-    box = lessons.answer_box(name)
-    assert f"rl-exercise-{name}" in box._dom_classes
-
-
-def test_a_blank_check_shows_an_answer_box() -> None:
-    blank = lessons.check("deck_size", ...)
-    assert blank.exercise == "deck_size"
-    assert lessons.from_text("defender, 28") == ("defender", 28) and lessons.from_text("KD QH") == "KD QH"
+    nb = nbformat.read(tmp_path / "12-my-lesson.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell('answer = 10\ncheck("my_lesson_deadwood", answer)'))
+    nb.cells.append(nbformat.v4.new_code_cell('check("typo_deadwood", 3)'))
+    nb.cells.append(nbformat.v4.new_code_cell('1 / 0'))
+    nbformat.write(nb, tmp_path / "13-broken.ipynb")
+    with pytest.raises(SystemExit) as exit_status:
+        main(["lessons", "check", str(tmp_path), "--quick"])
+    assert exit_status.value.code == 1
+    out = capsys.readouterr().out
+    assert "FAIL 13-broken" in out and "answer = 10" in out and "typo_deadwood" in out
+    assert "ZeroDivisionError" in out and "1 of 2 lessons" in out

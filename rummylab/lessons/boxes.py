@@ -1,0 +1,154 @@
+"""The widgets a lesson puts in front of a student: a name box, an answer box with Check and Hint,
+and a box that sends any widget's value (a free-text answer, a choice) to the teacher."""
+
+from __future__ import annotations
+
+import ast
+import html
+import traceback
+from typing import Any
+
+from . import exercises
+from .exercises import ANSWER_MAX, EXERCISES, NAME, Feedback, check, get
+from .kinds import Kind
+
+
+def _css(widget: Any, css_class: str) -> Any:
+    """The widget, with a CSS class (the browser tests find it by that)."""
+    widget.add_class(css_class)
+    return widget
+
+
+def _note(text: str, colour: str = "#37474f") -> str:
+    return f"<div class='rl-feedback' style='color:{colour}'>{html.escape(text)}</div>"
+
+
+def name_box() -> Any:
+    """A small widget for the top of a lesson: a student types their name once per session."""
+    import ipywidgets as w
+
+    text = _css(w.Text(value=exercises.student() or "", placeholder="your name", description="Name",
+                       continuous_update=False, layout=w.Layout(width="320px")), "rl-name")
+    button, note = _css(w.Button(description="That's me"), "rl-name-ok"), _css(w.HTML(), "rl-name-note")
+    greeted: list[str | None] = [None]
+
+    def save(_: Any) -> None:
+        try:
+            kept = len(exercises.PENDING)
+            name = exercises.set_student(text.value)
+        except ValueError as exc:
+            note.value = f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
+            return
+        saved = kept - len(exercises.PENDING)
+        if name == greeted[0] and not saved:
+            return  # Enter, then the button: the greeting stays as it was
+        greeted[0] = name
+        earlier = f" Your {saved} earlier answer(s) on this page now count too." if saved else ""
+        note.value = f"Hello, {html.escape(name)}: your checked answers count for the class.{html.escape(earlier)}"
+
+    button.on_click(save)
+    text.observe(save, names="value")  # Enter (or leaving the box) saves too
+    return w.VBox([w.HBox([text, button]), note])
+
+
+def from_text(text: str) -> Any:
+    """An answer typed in a box, as the value a student would write in code: a number, True or
+    False, a quoted string, or words; "defender, 28" is ("defender", 28)."""
+
+    def one(t: str) -> Any:
+        t = t.strip()
+        try:
+            value = ast.literal_eval(t)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return t
+        return value if isinstance(value, int | float | str | bool | tuple) else t
+
+    value = one(text)
+    if isinstance(value, str) and "," in value:
+        return tuple(one(part) for part in value.split(","))
+    return value
+
+
+def _safely(run: Any, out: Any) -> Any:
+    """A button's action that never leaves a student with nothing: an error is one short line on
+    the page, and its traceback goes to the teacher's terminal."""
+
+    def act(arg: Any) -> None:
+        try:
+            run(arg)
+        except Exception:  # a teacher's exercise may raise anything: the page must say something
+            exercises._log("rummylab: an answer box failed:\n" + traceback.format_exc())
+            out.value = _note("Something went wrong checking this answer: tell your teacher.", "#b71c1c")
+
+    return act
+
+
+def answer_box(exercise: str, with_prompt: bool = True) -> Any:
+    """The exercise's question, a box for the answer, Check and Hint buttons; the feedback
+    appears below (and counts for the class, like ``check``)."""
+    import ipywidgets as w
+
+    ex = get(exercise)
+    text = _css(w.Text(placeholder="your answer", layout=w.Layout(width="320px")), "rl-answer")
+    button, hint_button = _css(w.Button(description="Check"), "rl-check"), _css(w.Button(description="Hint"), "rl-hint")
+    out = _css(w.HTML(), "rl-answer-feedback")
+
+    def run(_: Any) -> None:
+        out.value = (check(exercise, from_text(text.value))._repr_html_() if text.value.strip()
+                     else _note("Type your answer in the box first."))
+
+    def show_hint(_: Any) -> None:
+        out.value = _note(f"Hint: {ex.hint}" if ex.hint else "There is no hint for this one: think it through.")
+
+    button.on_click(_safely(run, out))
+    hint_button.on_click(_safely(show_hint, out))
+    prompt = [w.HTML(f"<div class='rl-prompt'>✎ {html.escape(ex.prompt)}</div>")] if with_prompt else []
+    box = w.VBox([*prompt, w.HBox([text, button, hint_button]), out])
+    box.add_class("rl-answer-box")
+    box.add_class(f"rl-exercise-{exercise}")
+    return box
+
+
+def _as_text(value: Any) -> str:
+    """A widget's value as the text recorded for the teacher."""
+    if isinstance(value, list | tuple | set | frozenset):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def respond(name: str, widget: Any, *, button: str = "Send") -> Any:
+    """A box that sends ``widget``'s value to the teacher when the student presses ``button``: a
+    free-text answer (a Textarea) or a choice (a Dropdown, a SelectMultiple of cards…). When
+    ``name`` is a defined exercise, the value is checked too; otherwise it is kept as a response."""
+    import ipywidgets as w
+
+    if not isinstance(name, str) or not NAME.match(name):
+        raise ValueError(f"response name {name!r}: letters, digits, _ or -, starting with a letter, at most 60")
+    if not isinstance(widget, w.ValueWidget):
+        raise ValueError(f"respond({name!r}, …): {type(widget).__name__} has no value to send; give an input "
+                         "widget such as w.Textarea()")
+    send, out = _css(w.Button(description=button), "rl-send"), _css(w.HTML(), "rl-answer-feedback")
+
+    def run(_: Any) -> None:
+        value = widget.value
+        if name in EXERCISES:
+            out.value = check(name, value)._repr_html_()
+            return
+        typed = _as_text(value).strip()
+        if not typed:
+            out.value = _note("Write something first.")
+            return
+        ex = exercises.Exercise(name=name, prompt="", answer=None, kind=_RESPONSE, explain="",
+                                lesson=exercises.current_lesson())
+        note = exercises.record(ex, None, typed)
+        out.value = Feedback(None, "Sent to your teacher." + (f" ({note})" if note else ""))._repr_html_()
+
+    send.on_click(_safely(run, out))
+    box = w.VBox([widget, send, out])
+    box.add_class("rl-response")
+    box.add_class(f"rl-exercise-{name}")
+    return box
+
+
+_RESPONSE = Kind(name="response", what="anything", read=lambda x: str(x)[:ANSWER_MAX], show=str)
+"""A free answer: kept as written, neither right nor wrong."""

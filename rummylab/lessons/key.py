@@ -1,0 +1,112 @@
+"""The teacher's key: every exercise of a folder of lessons with its answer, why, a hint and the
+common wrong answers, built by running the lessons (an exercise is defined where it is asked)."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .exercises import ASKED, EXERCISES, check
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """One exercise in the teacher's key (answers as a student would type them)."""
+
+    name: str
+    lesson: str
+    prompt: str
+    answer: str
+    kind: str
+    explanation: str
+    hint: str
+    mistakes: dict[str, str]
+    answer_accepted: bool = True
+    """The check takes the answer typed as shown (the preflight fails a lesson where it does not)."""
+    unexplained: tuple[str, ...] = ()
+    """Listed mistakes whose check does not give their explanation."""
+
+
+def lesson_report() -> dict[str, Any]:
+    """What this kernel's lesson defined and used (run in the kernel after the last cell): its
+    exercises, each right answer and mistake checked as typed, undefined exercises it checked,
+    and the widgets alive (model module and name)."""
+    from .boxes import from_text
+
+    entries = []
+    for ex in EXERCISES.values():
+        mistakes = {ex.kind.show(wrong): why for wrong, why in ex.mistakes.items()}
+        entries.append({
+            "name": ex.name, "lesson": ex.lesson, "prompt": ex.prompt, "answer": ex.shown, "kind": ex.kind.name,
+            "explanation": ex.explain, "hint": ex.hint, "mistakes": mistakes,
+            "answer_accepted": check(ex.name, from_text(ex.shown)).right is True,
+            "unexplained": [typed for typed, why in mistakes.items() if check(ex.name, from_text(typed)).why != why],
+        })
+    return {"exercises": entries, "undefined": sorted(ASKED), "widgets": _widgets()}
+
+
+def _widgets() -> list[list[str]]:
+    try:
+        from ipywidgets.widgets.widget import _instances
+    except ImportError:  # pragma: no cover - ipywidgets comes with the lab extra
+        return []
+    return sorted({(w._model_module, w._model_name) for w in list(_instances.values())})  # type: ignore[misc]
+
+
+def entries(report: dict[str, Any]) -> list[KeyEntry]:
+    """The key entries of one lesson run's report."""
+    return [KeyEntry(e["name"], e["lesson"], e["prompt"], e["answer"], e["kind"], e["explanation"], e["hint"],
+                     dict(e["mistakes"]), bool(e["answer_accepted"]), tuple(e["unexplained"]))
+            for e in report.get("exercises", [])]
+
+
+def key(folder: Path | str | None = None, lesson: str | None = None, sample: int = 300) -> list[KeyEntry]:
+    """The key of the lessons in ``folder`` (default: the packaged ones), or of one ``lesson``
+    (a name such as ``02`` or ``02-melds-and-deadwood``): each lesson is run, small (``sample``
+    hands where it samples), to read its exercises. ValueError for a lesson that fails to run."""
+    from ..serve import lessons_dir
+    from .runner import kernel, lessons_in, run_lesson
+
+    paths = lessons_in(folder or lessons_dir())
+    if lesson is not None:
+        paths = [p for p in paths if p.stem == lesson or p.stem.startswith(f"{lesson}-") or p.name == lesson]
+        if not paths:
+            raise ValueError(f"--lesson {lesson}: no such lesson in {folder or 'the packaged lessons'}")
+    found: list[KeyEntry] = []
+    with kernel() as client:
+        for path in paths:
+            run = run_lesson(client, path, {"RUMMYLAB_N": str(sample)})
+            if not run.report:
+                raise ValueError(f"{path.name} did not run to its end: {run.errors[0] if run.errors else 'no report'}")
+            found += entries(run.report)
+    return found
+
+
+def key_text(found: list[KeyEntry]) -> str:
+    """The answer key as plain text."""
+    out = []
+    for e in found:
+        block = [f"[{e.lesson}] {e.name}", f"  Q: {e.prompt}", f"  A: {e.answer}"]
+        block += [f"  Why: {e.explanation}"] if e.explanation else []
+        block += [f"  Hint: {e.hint}"] if e.hint else []
+        block += [f"  If a student says {typed}: {why}" for typed, why in e.mistakes.items()]
+        out.append("\n".join(block))
+    return "\n\n".join(out) if out else "No exercises: these lessons define none (lessons.exercise)."
+
+
+def key_html(found: list[KeyEntry]) -> str:
+    """The answer key as a standalone HTML page (no scripts, nothing fetched)."""
+    esc = html.escape
+    rows = []
+    for e in found:
+        wrong = "".join(f"<li><b>{esc(typed)}</b>: {esc(why)}</li>" for typed, why in e.mistakes.items())
+        rows.append(f"<section><h2>{esc(e.lesson)} · {esc(e.name)}</h2>"
+                    f"<p>{esc(e.prompt)}</p><p><b>Answer:</b> {esc(e.answer)}</p>"
+                    + (f"<p><b>Why:</b> {esc(e.explanation)}</p>" if e.explanation else "")
+                    + (f"<p><b>Hint:</b> {esc(e.hint)}</p>" if e.hint else "")
+                    + (f"<p>Common wrong answers:</p><ul>{wrong}</ul>" if wrong else "") + "</section>")
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>rummylab: the teacher's key</title>"
+            "<style>body{font-family:sans-serif;max-width:50em;margin:auto}section{border-top:1px solid #ccc}</style>"
+            "</head><body><h1>rummylab: the teacher's key</h1>" + "".join(rows) + "</body></html>")

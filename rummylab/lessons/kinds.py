@@ -1,0 +1,227 @@
+"""Kinds of answers: how a typed answer and the right one are read, compared and shown.
+
+A kind reads any form a student may type or a lesson may compute (``52`` or ``"52"``; ``"KD"``,
+``"kd"``, ``"K♦"`` or a ``Card``) into one normal form, so a right answer, a student's answer and
+a teacher's list of common mistakes meet in the same form.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card, parse_cards
+
+Normal = Any
+"""A normalised answer: hashable, compared with ``==`` (or the kind's own ``right``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Kind:
+    """One kind of answer: ``read`` turns an answer (typed or computed) into its normal form,
+    ``show`` gives that form as a student would type it, ``right`` says whether a normal given
+    answer is right for the normal answer."""
+
+    name: str
+    what: str
+    """What a student types, for a message: "a number", "cards such as KD 7H"."""
+    read: Callable[[Any], Normal]
+    show: Callable[[Normal], str]
+    right: Callable[[Normal, Normal], bool] = lambda given, answer: bool(given == answer)
+
+
+def _number(x: Any) -> float | int:
+    if isinstance(x, bool):
+        raise ValueError(f"{x} is yes/no, not a number")
+    if isinstance(x, int | float):
+        value: float | int = x
+    else:
+        text = str(x).strip().replace(",", "").replace("_", "")
+        percent = text.endswith("%")
+        try:
+            value = float(text.rstrip("%").strip())
+        except ValueError:
+            raise ValueError(f"{str(x).strip()!r} is not a number") from None
+        if percent:
+            value /= 100
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{x} is not a number")
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _show_number(x: float | int) -> str:
+    return str(x) if isinstance(x, int) else f"{x:g}"
+
+
+_WORDS = re.compile(r"[\s_]+")
+
+
+def _text(x: Any) -> str:
+    text = _WORDS.sub(" ", str(x)).strip().strip(".!").strip().lower()
+    if not text:
+        raise ValueError("the answer is empty")
+    return text
+
+
+YES = ("yes", "y", "true", "1")
+NO = ("no", "n", "false", "0")
+
+
+def _yes_no(x: Any) -> bool:
+    if isinstance(x, bool):
+        return x
+    text = str(x).strip().strip(".!").lower()
+    if text in YES:
+        return True
+    if text in NO:
+        return False
+    raise ValueError(f"{str(x).strip()!r}: answer yes or no")
+
+
+def _cards(x: Any) -> tuple[str, ...]:
+    """Cards in any notation and order, as their sorted two-character names (two decks allowed)."""
+    if isinstance(x, str) and re.search(r"[,|;]", x):
+        x = re.sub(r"[,|;]", " ", x)
+    cards = parse_cards(_flat(x), copies=2, jokers=4)
+    if not cards:
+        raise ValueError("no cards given")
+    return tuple(sorted(str(c) for c in cards))
+
+
+def _flat(x: Any) -> Any:
+    """Cards from nested groups or melds (``Meld.cards``) as one flat list."""
+    if isinstance(x, str | Card):
+        return x
+    if hasattr(x, "cards"):
+        return _flat(x.cards)
+    return [c for part in x for c in (_flat(part) if not isinstance(part, str | Card) else [part])]
+
+
+def _card_set(x: Any) -> frozenset[str]:
+    return frozenset(_cards(x))
+
+
+def _melds(x: Any) -> tuple[tuple[str, ...], ...]:
+    """An arrangement of melds: typed as groups split by ``|``, ``;`` or ``,`` ("AS 2S 3S | 7H 7D 7C"),
+    or computed (melds, groups of cards); any order of melds and of cards in each."""
+    if isinstance(x, str):
+        groups: list[Any] = [g for g in re.split(r"[|;,/]", x) if g.strip()]
+    elif hasattr(x, "melds"):
+        groups = list(x.melds)
+    else:
+        groups = list(x)
+        if groups and all(isinstance(g, str | Card) and len(parse_cards(g, copies=2, jokers=4)) == 1 for g in groups):
+            raise ValueError("a meld arrangement is groups of cards: split the melds with |")
+    if not groups:
+        raise ValueError("no melds given")
+    return tuple(sorted(_cards(g) for g in groups))
+
+
+def _tuple(x: Any) -> tuple[Any, ...]:
+    if isinstance(x, str):
+        x = [part for part in x.split(",")]
+    return tuple(x)
+
+
+NUMBER = Kind(name="number", what="a number", read=_number, show=_show_number)
+TEXT = Kind(name="text", what="a word or a few", read=_text, show=str)
+YES_NO = Kind(name="yes/no", what="yes or no", read=_yes_no, show=lambda b: "yes" if b else "no")
+CARDS = Kind(name="cards", what="cards such as KD 7H", read=_cards, show=" ".join)
+ANY_CARD = Kind(name="any card of", what="a card such as KD", read=_card_set, show=lambda s: " ".join(sorted(s)),
+                right=lambda given, answer: bool(given) and given <= answer)
+"""A set of acceptable cards: a student who names any of them (one or several) is right."""
+MELDS = Kind(name="melds", what="melds split by |, such as AS 2S 3S | 7H 7D 7C", read=_melds,
+             show=lambda ms: " | ".join(" ".join(m) for m in ms))
+ONE_OF = Kind(name="one of", what="a word", read=lambda x: frozenset(_text(v) for v in _iterable(x)),
+              show=lambda s: " or ".join(sorted(s)), right=lambda given, answer: bool(given) and given <= answer)
+"""Several acceptable texts ({"T", "10"}): any one is right."""
+
+KINDS = {k.name: k for k in (NUMBER, TEXT, YES_NO, CARDS, ANY_CARD, MELDS, ONE_OF)}
+
+
+def _iterable(x: Any) -> Iterable[Any]:
+    return [x] if isinstance(x, str) else x
+
+
+def infer(answer: Any) -> Kind:
+    """The kind an answer calls for: a bool is yes/no, a number a number, a card or cards
+    (a string of them, a list, a hand) are cards in any order, a set of cards is any one of
+    them, melds are an arrangement, a set of words any one of them, other text is text."""
+    if isinstance(answer, bool):
+        return YES_NO
+    if isinstance(answer, int | float):
+        return NUMBER
+    if isinstance(answer, Card):
+        return CARDS
+    if hasattr(answer, "melds") or _is_meld_list(answer):
+        return MELDS
+    if isinstance(answer, set | frozenset):
+        if answer and all(isinstance(a, str) and not _parses_as_cards(a) for a in answer):
+            return ONE_OF
+        return ANY_CARD
+    if isinstance(answer, str):  # a typo in one card ("KD 1S") is named, not taken for words
+        return CARDS if any(_parses_as_cards(t) for t in re.split(r"[\s,|;]+", answer)) else TEXT
+    if isinstance(answer, list | tuple) and answer and all(
+            isinstance(c, Card) or (isinstance(c, str) and _parses_as_cards(c)) for c in answer):
+        return CARDS
+    raise ValueError(f"answer {answer!r}: give kind= (one of {', '.join(KINDS)}), or a tuple of parts")
+
+
+def _parses_as_cards(text: str) -> bool:
+    try:
+        return bool(parse_cards(text, copies=2, jokers=4))
+    except ValueError:
+        return False
+
+
+def _is_meld_list(x: Any) -> bool:
+    if isinstance(x, str | set | frozenset | Card) or not isinstance(x, Iterable):
+        return False
+    parts = list(x)
+    return bool(parts) and all(hasattr(p, "cards") or (isinstance(p, list | tuple) and len(p) > 1
+                                                       and all(isinstance(c, Card | str) for c in p)) for p in parts)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Parts:
+    """An answer of several parts, each its own kind: ``("defender", 28)`` is typed "defender, 28"."""
+
+    kinds: tuple[Kind, ...]
+
+    @property
+    def name(self) -> str:
+        return "(" + ", ".join(k.name for k in self.kinds) + ")"
+
+    @property
+    def what(self) -> str:
+        return ", ".join(k.what for k in self.kinds) + ", split by commas"
+
+    def read(self, x: Any) -> tuple[Any, ...]:
+        parts = _tuple(x)
+        if len(parts) != len(self.kinds):
+            raise ValueError(f"give {len(self.kinds)} parts split by commas ({self.what})")
+        return tuple(k.read(p) for k, p in zip(self.kinds, parts, strict=True))
+
+    def show(self, x: tuple[Any, ...]) -> str:
+        return ", ".join(k.show(p) for k, p in zip(self.kinds, x, strict=True))
+
+    def right(self, given: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
+        return all(k.right(g, a) for k, g, a in zip(self.kinds, given, answer, strict=True))
+
+
+AnyKind = Kind | Parts
+
+
+def kind_of(answer: Any, kind: str | None) -> AnyKind:
+    """The kind named (``"number"``, ``"cards"``…), or the one the answer calls for."""
+    if kind is not None:
+        if kind not in KINDS:
+            raise ValueError(f"kind={kind!r}: one of {', '.join(KINDS)}")
+        return KINDS[kind]
+    if isinstance(answer, tuple) and answer and not _is_meld_list(answer) and not all(
+            isinstance(c, Card) for c in answer):
+        return Parts(kinds=tuple(infer(part) for part in answer))
+    return infer(answer)

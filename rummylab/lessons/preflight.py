@@ -1,0 +1,104 @@
+"""The preflight: run every lesson of a folder as the class will (under its defaults and two other
+seeds, small), and say per lesson what would go wrong in class: errors, exercises checked but not
+defined, answers shipped typed in, right answers the check refuses, mistakes it does not explain,
+and widgets the class page cannot draw."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .runner import LessonRun, kernel, lessons_in, run_lesson
+
+VARIANTS: list[dict[str, str]] = [{}, {"RUMMYLAB_SEED": "7", "RUMMYLAB_N": "300"},
+                                  {"RUMMYLAB_SEED": "11", "RUMMYLAB_N": "300"}]
+"""The lesson's own defaults, then other seeds with a small sample: no statement may fail by chance."""
+
+TYPED_IN = re.compile(r"^\s*answer\s*=(?!\s*\.\.\.\s*(?:#.*)?$)\s*(.+)$", re.M)
+CORE_MODULES = ("@jupyter-widgets/controls", "@jupyter-widgets/base", "@jupyter-widgets/output")
+
+
+@dataclass
+class Verdict:
+    """What the preflight found in one lesson; ``ok`` when nothing would go wrong in class."""
+
+    lesson: str
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    exercises: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def __str__(self) -> str:
+        head = (f"{'ok  ' if self.ok else 'FAIL'} {self.lesson} ({self.seconds:.0f} s; exercises: "
+                f"{', '.join(self.exercises) or 'none'})")
+        return "\n".join([head, *(f"  ✘ {p}" for p in self.problems), *(f"  · {n}" for n in self.notes)])
+
+
+def typed_in(nb: Any) -> list[str]:
+    """Answers a lesson ships filled in (``answer = 52`` where ``answer = ...`` belongs)."""
+    found = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and "check(" in cell.source:
+            found += [f"cell {i}: answer = {m.group(1).strip()}" for m in TYPED_IN.finditer(cell.source)]
+    return found
+
+
+def page_models() -> set[str]:
+    """The widget models the light class page draws (its renderers, e.g. ``IntSliderModel(view)``)."""
+    from ..serve import APP
+
+    names: set[str] = set()
+    for script in (APP / "static").glob("*.js"):
+        names |= set(re.findall(r"^\s*(?:async\s+)?(\w+Model)\s*\(\s*view", script.read_text(encoding="utf-8"), re.M))
+    return names
+
+
+def judge(runs: list[LessonRun]) -> Verdict:
+    """One lesson's verdict from its runs (the first under the lesson's defaults)."""
+    first = runs[0]
+    verdict = Verdict(first.path.stem, seconds=sum(r.seconds for r in runs))
+    for run in runs:
+        settings = ", ".join(f"{k}={v}" for k, v in run.env.items() if k != "RUMMYLAB_LESSON") or "its defaults"
+        verdict.problems += [f"under {settings}: {e}" for e in run.errors]
+        if not run.report and not run.errors:
+            verdict.problems.append(f"under {settings}: the lesson did not run to its end")
+    report = first.report
+    verdict.exercises = [e["name"] for e in report.get("exercises", [])]
+    verdict.problems += [f"check({name!r}) but no exercise {name!r} is defined (lessons.exercise)"
+                         for name in report.get("undefined", [])]
+    verdict.problems += [f"an answer is shipped typed in ({t}): exercises ship blank, answer = ..."
+                         for t in typed_in(first.notebook)]
+    for e in report.get("exercises", []):
+        if not e["answer_accepted"]:
+            verdict.problems.append(f"{e['name']}: the right answer typed as {e['answer']!r} is marked wrong")
+        verdict.problems += [f"{e['name']}: the mistake {t!r} does not get its explanation" for t in e["unexplained"]]
+    drawn = page_models()
+    for module, model in report.get("widgets", []):
+        if module in CORE_MODULES or module == "anywidget":
+            if model not in drawn and model != "LayoutModel" and not model.endswith("StyleModel"):
+                verdict.problems.append(f"the class page cannot draw the widget {model}")
+        elif not module.startswith("rummylab"):
+            verdict.notes.append(f"the widget {model} ({module}) has a front end of its own: the lesson is served "
+                                 "with Voilà's own page")
+    return verdict
+
+
+def preflight(folder: Path | str, variants: list[dict[str, str]] | None = None,
+              progress: Any = None) -> list[Verdict]:
+    """Run every lesson in ``folder`` under each of ``variants`` (default ``VARIANTS``) and judge it;
+    ``progress(verdict)`` is called as each lesson is done."""
+    verdicts = []
+    with kernel() as client:
+        for path in lessons_in(folder):
+            runs = [run_lesson(client, path, env) for env in (variants or VARIANTS)]
+            verdict = judge(runs)
+            if progress is not None:
+                progress(verdict)
+            verdicts.append(verdict)
+    return verdicts
