@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp = csub.add_parser("report", help="who has done which exercise (a table, and --html for a page)")
     rp.add_argument("--db", default=None, help="the progress database (default: $RUMMYLAB_DB or ./progress.sqlite)")
     rp.add_argument("--html", help="also write the report with a chart as a standalone HTML page")
+    rp.add_argument("--lesson", default=None, help="only this lesson (its name, or its number: 02)")
     cl.set_defaults(run=_class)
     s = sub.add_parser("serve", help="serve the lessons to a class as a click-through app (Voilà)")
     s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: the packaged lessons)")
@@ -270,17 +271,22 @@ def _lessons(args: argparse.Namespace) -> str:
 def _class(args: argparse.Namespace) -> str:
     import polars as pl
 
-    from .progress import Progress, default_db, report_html
+    from .progress import Progress, answers_text, default_db, report_html, report_table
 
     db = Path(args.db) if args.db else (default_db() or Path("progress.sqlite"))
     if not db.is_file():
         raise ValueError(f"no progress database at {db} (give --db)")
-    table = Progress(db).report()
-    with pl.Config(tbl_rows=200, tbl_hide_dataframe_shape=True):
-        text = f"{table.select('student').n_unique()} students, {table['attempts'].sum() or 0} checks\n{table}"
+    progress = Progress(db)
+    lesson = progress.find_lesson(args.lesson) if args.lesson else None
+    rows = progress.rows(lesson=lesson)
+    table = report_table(rows)
+    with pl.Config(tbl_rows=200, tbl_hide_dataframe_shape=True, fmt_str_lengths=60):
+        text = (f"{f'lesson {lesson}: ' if lesson else ''}{table.select('student').n_unique()} students, "
+                f"{table['attempts'].sum() or 0} checks\n{table}\n\nAnswers per exercise (wrong first, "
+                f"the most common first):\n{answers_text(rows)}")
     if args.html:
         try:
-            Path(args.html).write_text(report_html(table), encoding="utf-8")
+            Path(args.html).write_text(report_html(table, rows, lesson=lesson), encoding="utf-8")
         except OSError as exc:
             raise ValueError(f"cannot write {args.html}: {exc.strerror}") from None
         text += f"\nwritten to {args.html}"

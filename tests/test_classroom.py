@@ -128,3 +128,54 @@ def test_class_ready_once_every_warm_kernel_has_run_its_lesson(capsys: pytest.Ca
 
     in_thread(run())
     assert "class ready: 1 warm kernel(s) (1 failed to start)" in capsys.readouterr().out
+
+
+def test_the_teacher_page_needs_its_token_shows_answers_and_filters_by_lesson(tmp_path: Path) -> None:
+    """Per exercise: who tried and solved it, the answers, the most common wrong one first; a
+    lesson at a time; names and answers escaped."""
+    from rummylab.progress import Progress
+
+    db = tmp_path / "progress.sqlite"
+    evil = "<script>alert(1)</script>"
+    p = Progress(db)
+    for student, answer in [(evil, evil), ("Ana", "54"), ("Bo", "54"), ("Ana", "52")]:
+        p.record(student, "00-start-here", "deck_size", answer == "52", answer)
+    p.record("Cy", "02-melds-and-deadwood", "deadwood_count", False, "13")
+    pages: dict[str, tuple[int, str]] = {}
+
+    async def run() -> None:
+        import tornado.httpclient
+        import tornado.httpserver
+        import tornado.netutil
+
+        sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
+        base = f"http://127.0.0.1:{sockets[0].getsockname()[1]}/"
+        server = tornado.httpserver.HTTPServer(classroom.teacher_app(db, "T0KEN-teacher", "http://class:8866"))
+        server.add_sockets(sockets)
+        client = tornado.httpclient.AsyncHTTPClient()
+        try:
+            for name, query, cookie in [("none", "", ""), ("wrong", "?token=nope", ""),
+                                        ("all", "?token=T0KEN-teacher", "")]:
+                r = await client.fetch(base + query, raise_error=False, headers={"Cookie": cookie} if cookie else {})
+                pages[name] = (r.code, r.body.decode())
+            cookie = r.headers["Set-Cookie"].split(";")[0]
+            for name, query in [("00", "?lesson=00-start-here"), ("02", "?lesson=02"), ("99", "?lesson=99")]:
+                r = await client.fetch(base + query, raise_error=False, headers={"Cookie": cookie})
+                pages[name] = (r.code, r.body.decode())
+        finally:
+            server.stop()
+
+    in_thread(run())
+    assert pages["none"][0] == pages["wrong"][0] == 403 and "deck_size" not in pages["none"][1] + pages["wrong"][1]
+    code, page = pages["all"]
+    assert code == 200 and "http://class:8866" in page and "deck_size" in page and "deadwood_count" in page
+    assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert page.index("<code>54</code>") < page.index("<code>&lt;script&gt;") < page.index("<code>52</code>")
+    assert "3 students tried, 1 solved (4 checks)" in page
+    assert "href='?lesson=02-melds-and-deadwood'" in page and "href='?'" in page  # the lesson filter
+    code, page = pages["00"]  # the cookie stands for the token
+    assert code == 200 and "deck_size" in page and "deadwood_count" not in page
+    assert "<a href='?lesson=00-start-here' aria-current=page>" in page
+    assert "deadwood_count" in pages["02"][1] and "deck_size" not in pages["02"][1]
+    code, page = pages["99"]
+    assert code == 200 and "no checks recorded for that lesson" in page and "deck_size" in page
