@@ -357,7 +357,8 @@ def report_html(table: Any, rows: Any = None, *, lesson: str | None = None, less
                    table.group_by("exercise").agg(pl.col("solved").sum().alias("students solved"),
                                                   pl.len().alias("students tried")).sort("exercise"))
     chart = alt.Chart(by_exercise).mark_bar().encode(
-        y=alt.Y("exercise:N", title=None, sort=None), x=alt.X("students solved:Q"),
+        y=alt.Y("exercise:N", title=None, sort=None),
+        x=alt.X("students solved:Q", axis=alt.Axis(tickMinStep=1, format="d")),
         tooltip=["exercise", "students solved", "students tried"]).properties(title="Who solved what")
     svg = "<p>No checks recorded yet.</p>"
     if by_exercise.height:
@@ -374,6 +375,8 @@ def report_html(table: Any, rows: Any = None, *, lesson: str | None = None, less
     answers = _answers_html(rows) if rows is not None else ""
     head = "".join(f"<th>{e(c)}</th>" for c in table.columns)
     body = "".join("<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in row) + "</tr>" for row in table.iter_rows())
-    return ("<!doctype html><html><head><meta charset='utf-8'><title>rummylab: class report</title></head><body>"
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>rummylab: class report</title>"
+            "<style>.rl-lessons a[aria-current]{font-weight:bold;text-decoration:none;color:inherit}"
+            ".rl-wrong td:nth-child(2){color:#b71c1c}.rl-right td:nth-child(2){color:#1b5e20}</style></head><body>"
             f"<h1>Class report</h1>{nav}{shown}{svg}{answers}<h2>Students</h2>"
             f"<table border='1' class='rl-students'><tr>{head}</tr>{body}</table></body></html>")

@@ -82,6 +82,12 @@ def test_a_class_with_a_code_and_a_teacher_page(page: Any, classroom: dict[str, 
     page.wait_for_selector(".rl-teacher-page table", timeout=TIMEOUT)
     text = page.inner_text("body")
     assert "Ada" in text and "deck_size" in text and "00-start-here" in text
+    # per exercise, what the class answered: the wrong answer first, then the right one
+    answers = page.inner_text(".rl-answers")
+    assert "1 student tried, 1 solved (2 checks)" in answers and answers.index("54") < answers.index("52")
+    page.click(".rl-lessons a[href='?lesson=00-start-here']")  # one lesson (the cookie stands for the token)
+    page.wait_for_selector(".rl-lessons a[aria-current=page][href='?lesson=00-start-here']", timeout=TIMEOUT)
+    assert "Ada" in page.inner_text(".rl-students")
     wait_for_kernels(proc, 0)  # the first student left the lesson too
     page.set_viewport_size({"width": 760, "height": 420})
     shot(page, "teacher-page")
