@@ -20,6 +20,8 @@ from typing import Any
 from jupyter_core.utils import ensure_async
 from voila.voila_identity_provider import VoilaIdentityProvider, VoilaLoginHandler
 
+from .lessons.exercises import LESSON_ENV
+
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits a class can read out without confusion (no O/0, no I/1)."""
 MAX_STUDENTS = 60
@@ -156,6 +158,9 @@ def warm_first(factory: Any) -> Any:
                     waiting = sum(not t.done() for t in self._pools.get(notebook_name, []))
                     delay = self.fill_delay + REFILL_GAP * waiting
                 before = len(self._pools.get(notebook_name, []))
+                if notebook_name and not args:  # a warm kernel knows its lesson (an exercise's lesson)
+                    extra = dict(kwargs.pop("extra_kernel_env_variables", None) or {})
+                    kwargs["extra_kernel_env_variables"] = {LESSON_ENV: Path(notebook_name).stem, **extra}
                 super().fill_if_needed(delay, notebook_name, *args, **kwargs)
                 if not hasattr(self, "_starts"):
                     self._starts = {}
@@ -206,7 +211,26 @@ def run_voila() -> None:
     import voila.app
 
     voila.app.voila_kernel_manager_factory = warm_first(voila.app.voila_kernel_manager_factory)
+    _log_cell_errors()
     voila.app.main()
+
+
+def _log_cell_errors() -> None:
+    """A lesson cell that raises shows students one short line (``--show_tracebacks=False``); its
+    traceback goes to the teacher's terminal. Voilà logs only errors that stop a lesson, and with
+    ``allow_errors`` none does, so the executor its renderer makes logs each one before stripping it."""
+    import voila.notebook_renderer
+    from voila.execute import VoilaExecutor
+
+    class LoggedErrors(VoilaExecutor):  # type: ignore[misc]
+        def strip_code_cell_errors(self, cell: Any) -> Any:
+            for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+                if out.get("output_type") == "error" and out.get("ename") != "ExecutionError":
+                    self.log.error("rummylab: a lesson cell raised %s: %s\n%s\n%s", out.get("ename"),
+                                   out.get("evalue"), cell.get("source", ""), "\n".join(out.get("traceback", [])))
+            return super().strip_code_cell_errors(cell)
+
+    voila.notebook_renderer.VoilaExecutor = LoggedErrors
 
 
 def kernel_processes(pid: int) -> list[Any]:
@@ -221,6 +245,12 @@ def kernel_processes(pid: int) -> list[Any]:
         except psutil.Error:
             pass
     return out
+
+
+def first_lesson(folder: Path) -> list[str]:
+    """The lesson warmed when none is named: the folder's first (00 for the packaged lessons), if any."""
+    names = sorted(p.name for p in folder.glob("*.ipynb") if not p.name.startswith("."))
+    return names[:1]
 
 
 def find_lessons(folder: Path, wanted: list[str]) -> list[str]:

@@ -80,7 +80,16 @@ def build_parser() -> argparse.ArgumentParser:
     le = sub.add_parser("lessons", help="the lessons for a class, and the teacher's answer key")
     lsub = le.add_subparsers(dest="lessons_command", required=True)
     k = lsub.add_parser("key", help="every exercise with its answer, why, a hint and common wrong answers")
+    k.add_argument("folder", nargs="?", default=None, help="a folder of lessons, or one (default: the packaged ones)")
+    k.add_argument("--lesson", default=None, help="only this lesson, e.g. 02 or 02-melds-and-deadwood")
     k.add_argument("--html", help="also write the key as a standalone HTML page")
+    ck = lsub.add_parser("check", help="preflight: run every lesson of a folder as the class will, and say what "
+                         "would go wrong (non-zero exit when a lesson fails)")
+    ck.add_argument("folder", help="a folder of lessons, or one lesson")
+    ck.add_argument("--quick", action="store_true", help="one run a lesson, small (not its defaults and two seeds)")
+    nw = lsub.add_parser("new", help="write a short lesson to start from (a text, a widget, an exercise)")
+    nw.add_argument("path", help="the new lesson, e.g. lessons/12-my-lesson.ipynb")
+    nw.add_argument("--title", default=None, help="its title (default: from the file name)")
     cp = lsub.add_parser("copy", help="copy the lessons into a folder for a class")
     cp.add_argument("folder")
     cp.add_argument("--force", action="store_true", help="overwrite lessons already in the folder")
@@ -100,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--students", type=int, default=1,
                    help="kernels kept ready, each with its lesson already run, per lesson of the day (0: none)")
     s.add_argument("--lesson", action="append", default=None,
-                   help="a lesson of the day to keep ready, e.g. 02 (repeat for more; default 00)")
+                   help="a lesson of the day to keep ready, e.g. 02 (repeat for more; default: the folder's first)")
     s.add_argument("--ip", default="127.0.0.1",
                    help="the address to listen on; anything but 127.0.0.1 asks visitors for a class code")
     s.add_argument("--code", default=None, help="the class code (default: made up when --ip is not 127.0.0.1)")
@@ -248,8 +257,6 @@ def _odds(args: argparse.Namespace) -> str:
 
 
 def _lessons(args: argparse.Namespace) -> str:
-    from . import lessons
-
     if args.lessons_command == "copy":
         from .serve import copy_lessons
 
@@ -257,11 +264,30 @@ def _lessons(args: argparse.Namespace) -> str:
         kept = "" if args.force else " (lessons already there were kept; --force overwrites)"
         return f"rummylab: {len(written)} lessons copied to {args.folder}{kept}"
 
-    text = lessons.key_text()
+    if args.lessons_command == "new":
+        from .lessons.starter import new_lesson
+
+        path = new_lesson(args.path, args.title)
+        return (f"rummylab: wrote {path}: open it in JupyterLab, make it yours, then "
+                f"`rummylab lessons check {path.parent}` and `rummylab serve {path.parent} --lesson {path.stem}`")
+    if args.lessons_command == "check":
+        from .lessons.preflight import VARIANTS, preflight
+
+        verdicts = preflight(args.folder, VARIANTS[1:2] if args.quick else None,
+                             progress=lambda v: print(v, flush=True))
+        failed = [v.lesson for v in verdicts if not v.ok]
+        if failed:
+            print(f"rummylab: {len(failed)} of {len(verdicts)} lessons would go wrong in class: {', '.join(failed)}")
+            raise SystemExit(1)
+        return f"rummylab: ready for class: {len(verdicts)} lesson{'s' if len(verdicts) != 1 else ''}, all checked"
+    from .lessons.key import key, key_html, key_text
+
+    found = key(args.folder, args.lesson)
+    text = key_text(found)
     if args.html:
         try:
             with open(args.html, "w", encoding="utf-8") as f:
-                f.write(lessons.key_html())
+                f.write(key_html(found))
         except OSError as exc:
             raise ValueError(f"cannot write {args.html}: {exc.strerror}") from None
         text += f"\n\nwritten to {args.html}"

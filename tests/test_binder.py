@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import os
 import shutil
 import signal
@@ -12,7 +11,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-import prompt_replies as prompt_replies_module
 import pytest
 
 from rummylab.serve import free_port
@@ -54,27 +52,10 @@ def test_binder_build_and_lessons(tmp_path: Path) -> None:
     packed = run([str(venv / "bin" / "python"), "-c", "from rummylab.serve import lessons_dir; print(lessons_dir())"],
                  tmp_path, env)
     assert "site-packages" in packed, packed
-    # every lesson top to bottom in the Binder environment's own kernel: one kernel for all of
-    # them, in order (test_notebooks runs each in an emptied namespace)
-    out = run([str(venv / "bin" / "python"), "-c", RUN_LESSONS, *notebooks], work, env)
-    assert out.split() == notebooks, out
+    # every lesson top to bottom in the Binder environment's own kernel, by the teacher's preflight
+    out = run([str(venv / "bin" / "rummylab"), "lessons", "check", str(work), "--quick"], tmp_path, env)
+    assert f"ready for class: {len(notebooks)} lessons, all checked" in out, out
     _serves_a_packed_lesson(venv, tmp_path, env)
-
-
-RUN_LESSONS = inspect.getsource(prompt_replies_module) + """
-import sys
-import nbformat
-from nbclient import NotebookClient
-
-client = NotebookClient(nbformat.v4.new_notebook(), timeout=300, kernel_name="python3")
-with client.setup_kernel():
-    prompt_replies(client)
-    for path in sys.argv[1:]:
-        client.nb = nb = nbformat.read(path, as_version=4)
-        for index, cell in enumerate(nb.cells):
-            client.execute_cell(cell, index)
-        print(path)
-"""
 
 
 def _serves_a_packed_lesson(venv: Path, tmp_path: Path, env: dict[str, str]) -> None:

@@ -46,7 +46,8 @@ def test_a_plain_value_answer_with_a_hint_and_mistakes() -> None:
 
 
 def test_cards_in_any_order_and_notation() -> None:
-    lessons.exercise("both", f"Holding {HELD}, name every best discard.", answer=sorted(gin.best_discards(HELD).discards))
+    best = sorted(gin.best_discards(HELD).discards)
+    lessons.exercise("both", f"Holding {HELD}, name every best discard.", answer=best)
     for typed in ("KD QH", "qh kd", "Q♥ K♦", "KD, QH", ("QH", "KD")):
         assert lessons.check("both", typed).right is True, typed
     assert lessons.check("both", "KD").right is False

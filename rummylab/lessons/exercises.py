@@ -24,6 +24,8 @@ APP_ENV = "RUMMYLAB_APP"
 """Set (by ``rummylab serve``) in the kernels of a served class: the lesson shows without its code."""
 LESSON_ENV = "RUMMYLAB_LESSON"
 """The lesson's name, where the kernel cannot tell which notebook it runs (set by the preflight)."""
+UNNAMED = "unnamed lesson"
+"""The lesson recorded for an exercise defined where the notebook's name cannot be told."""
 ANSWER_MAX = 200
 """The most characters of an answer that are recorded."""
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]{0,59}$")
@@ -91,7 +93,8 @@ class Exercise:
         return f"Exercise({self.name!r})"
 
     def _repr_html_(self) -> str:
-        return f"<div class='rl-prompt rl-exercise-prompt'><b>Exercise.</b> {html.escape(self.prompt)}</div>"
+        text = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(self.prompt))  # `AS 2S` as in markdown
+        return f"<div class='rl-prompt rl-exercise-prompt'><b>Exercise.</b> {text}</div>"
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(f"Exercise. {self.prompt}")
@@ -286,7 +289,7 @@ def record(ex: Exercise, right: bool | None, typed: str) -> str:
 
     if default_db() is None:
         return ""
-    PENDING.append((ex.lesson, ex.name, right, typed[:ANSWER_MAX]))
+    PENDING.append((ex.lesson or UNNAMED, ex.name, right, typed[:ANSWER_MAX]))
     if _STUDENT is None:
         return "Type your name at the top of the lesson, so this answer counts for your teacher."
     return _flush()

@@ -1,0 +1,117 @@
+"""A teacher's own lesson, from ``rummylab lessons new`` to a served class: two exercises of her
+own, a wrong then a right answer with her explanation, a cell that raises (one short line, the
+lesson goes on), the teacher page with the typed answers, and the key."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from rummylab.cli import main
+from rummylab.serve import free_port
+
+from .conftest import TEACHER_TOKEN, _lesson_env, _stop, _wait_http, shot
+
+TIMEOUT = 120_000
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+HER_EXERCISE = '''exercise(
+    "throw_one", "You hold AS 2S 3S 7H 7D 7C 9C TC JC KD QH. Which card do you throw?",
+    answer=gin.best_discards("AS 2S 3S 7H 7D 7C 9C TC JC KD QH").discards,
+    hint="Which cards are in no meld?",
+    mistakes={"JC": "JC finishes the run 9C TC JC: <keep> it, throw a loose high card."},
+    explain="KD or QH: both are loose, and each is worth 10.",
+)'''
+
+
+@pytest.fixture(scope="module")
+def her_class(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """Her folder: `lessons new`, then a second exercise and a broken cell; served with no --lesson."""
+    folder = tmp_path_factory.mktemp("her-lessons")
+    assert main(["lessons", "new", str(folder / "my-first-lesson.ipynb")]) == 0
+    path = folder / "my-first-lesson.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    v4 = nbformat.v4
+    nb.cells += [v4.new_code_cell("1 / 0  # a slip of hers"),
+                 v4.new_code_cell(HER_EXERCISE, metadata={"jupyter": {"source_hidden": True}}),
+                 v4.new_code_cell('answer = ...  # your answer here\ncheck("throw_one", answer)'),
+                 v4.new_markdown_cell("The end of the lesson.")]
+    nbformat.write(nb, path)
+    port, teacher = free_port(), free_port()
+    db = folder / "progress.sqlite"
+    cmd = [sys.executable, "-m", "rummylab.cli", "serve", str(folder), f"--port={port}", f"--teacher-port={teacher}",
+           f"--teacher-token={TEACHER_TOKEN}", "--students=1"]
+    log = folder / "serve.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, env=_lesson_env(dict(os.environ)), stdout=out, stderr=subprocess.STDOUT,
+                                cwd=folder)
+    try:
+        _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
+        yield {"url": f"http://127.0.0.1:{port}", "teacher": f"http://127.0.0.1:{teacher}", "db": db, "log": log,
+               "folder": folder}
+    finally:
+        _stop(proc)
+
+
+def _feedback(page: Any, box: str, text: str) -> None:
+    page.wait_for_function(
+        f"() => (document.querySelector('{box} .rl-answer-feedback') || {{}}).innerText?.includes({text!r})",
+        timeout=30_000)
+
+
+def test_her_own_lesson_served(page: Any, her_class: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    page.goto(f"{her_class['url']}/voila/render/my-first-lesson.ipynb", timeout=TIMEOUT)
+    page.wait_for_selector(".rl-exercise-throw_one .rl-answer input", timeout=TIMEOUT)
+    body = page.inner_text("body")
+    assert "could not be shown; the rest goes on" in body and "ZeroDivisionError" not in body
+    assert "Traceback" not in body and "The end of the lesson." in body
+    assert body.count("Which card do you throw?") == 1  # the question is said once
+    assert "Type your answer in the box below" in body and "run the cell" not in body
+    # an answer before a name is kept, and the student is asked for a name
+    box = ".rl-exercise-my_first_lesson_deadwood"
+    page.fill(f"{box} .rl-answer input", "13")
+    page.click(f"{box} .rl-check")
+    _feedback(page, box, "Type your name")
+    page.fill(".rl-name input", "Ada <b>L</b>")
+    page.click(".rl-name-ok")
+    page.wait_for_function("() => document.querySelector('.rl-name-note').innerText.includes('earlier answer')",
+                           timeout=30_000)
+    page.fill(f"{box} .rl-answer input", "10")
+    page.click(f"{box} .rl-check")
+    _feedback(page, box, "Right")
+    box = ".rl-exercise-throw_one"
+    page.fill(f"{box} .rl-answer input", "jc")
+    page.click(f"{box} .rl-check")
+    _feedback(page, box, "<keep> it")  # her explanation, escaped
+    page.click(f"{box} .rl-hint")
+    _feedback(page, box, "Which cards are in no meld?")
+    page.fill(f"{box} .rl-answer input", "q♥")
+    page.click(f"{box} .rl-check")
+    _feedback(page, box, "KD or QH")
+    if os.environ.get("RUMMYLAB_DOC_SHOTS"):
+        page.fill(f"{box} .rl-answer input", "JC")
+        page.click(f"{box} .rl-check")
+        _feedback(page, box, "finishes the run")
+        shot(page, "authoring-served", ".rl-exercise-throw_one").replace(DOCS_IMG / "authoring-served.png")
+    # the teacher's log has the traceback the student did not see
+    assert "ZeroDivisionError" in her_class["log"].read_text()
+    # the teacher page shows the typed answers, escaped
+    teacher = page.context.new_page()
+    teacher.goto(f"{her_class['teacher']}/?token={TEACHER_TOKEN}", timeout=TIMEOUT)
+    teacher.wait_for_function("() => document.body.innerText.includes('throw_one')", timeout=30_000)
+    text = teacher.inner_text("body")
+    assert "Ada <b>L</b>" in text and "JC" in text and "13" in text
+    # and the key of her folder
+    assert main(["lessons", "key", str(her_class["folder"])]) == 0
+    key = capsys.readouterr().out
+    assert "[my-first-lesson] throw_one" in key and "A: KD QH" in key and "If a student says JC" in key
+    with urllib.request.urlopen(f"{her_class['url']}/voila/render/my-first-lesson.ipynb", timeout=120) as r:
+        assert "1 / 0" not in r.read().decode()  # no code reaches a student's page
