@@ -15,9 +15,9 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from prompt_replies import prompt_replies
 
 import rummylab
+from rummylab.lessons.runner import prompt_replies
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 
