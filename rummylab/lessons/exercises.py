@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..progress import ANSWER_MAX
 from .kinds import AnyKind, kind_of
 
 APP_ENV = "RUMMYLAB_APP"
@@ -26,8 +27,6 @@ LESSON_ENV = "RUMMYLAB_LESSON"
 """The lesson's name, where the kernel cannot tell which notebook it runs (set by the preflight)."""
 UNNAMED = "unnamed lesson"
 """The lesson recorded for an exercise defined where the notebook's name cannot be told."""
-ANSWER_MAX = 200
-"""The most characters of an answer that are recorded."""
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]{0,59}$")
 
 
