@@ -12,7 +12,8 @@ import polars as pl
 
 from .cards import Card, SeedLike, random_hands
 
-_OFFLINE = False
+_OFFLINE = ""
+"""The renderer enabled (``svg`` or ``jupyter``); empty before the first call."""
 
 CHARTS_ENV = "RUMMYLAB_CHARTS"
 """Set to ``svg`` (the class server does) to draw every chart as SVG in the kernel: the students'
@@ -26,18 +27,19 @@ def svg_charts() -> bool:
 
 def enable_offline() -> None:
     """Render every Altair chart offline: from JavaScript bundled with vl-convert, or as SVG
-    drawn by vl-convert when ``RUMMYLAB_CHARTS=svg``; call once."""
+    drawn by vl-convert when ``RUMMYLAB_CHARTS=svg``; a later call follows a changed setting."""
     global _OFFLINE
     import altair as alt
 
-    if _OFFLINE:
+    mode = "svg" if svg_charts() else "jupyter"
+    if mode == _OFFLINE:
         return
-    if svg_charts():
+    if mode == "svg":
         alt.renderers.enable("svg")  # vl-convert starts with the first chart (80 MB more per kernel)
     else:
         _offline_bundle(alt)
         alt.renderers.enable("jupyter", offline=True)
-    _OFFLINE = True
+    _OFFLINE = mode
 
 
 def to_svg(chart: Any) -> str:

@@ -1,10 +1,11 @@
 """HTML for cards and results, so a lesson in Voilà's app mode shows card chips and sentences,
-not Python reprs. Plain strings only: no widget library is imported here."""
+not Python reprs, and frames as tables (``table``). Plain strings only: no widget library is imported here."""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+import math
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 MELD_COLOURS = ("#a5d6a7", "#90caf9", "#ffe082", "#ce93d8", "#80cbc4")
@@ -37,3 +38,69 @@ def result_html(title: str, melds: Iterable[Any] = (), left: Iterable[Any] = (),
     rows.append(f"<div>{html.escape(left_label)}: {chips(left, DEADWOOD_COLOUR)}</div>")
     rows += [f"<div>{html.escape(line)}</div>" for line in lines]
     return "<div class='rl-result-block'>" + "".join(rows) + "</div>"
+
+
+class Table:
+    """A frame as a textbook table: readable headers and numbers, no shape or dtype rows."""
+
+    def __init__(self, df: Any, headers: Mapping[str, str] | None = None,
+                 formats: Mapping[str, str | Callable[[Any], str]] | None = None, max_rows: int = 12) -> None:
+        self.df, self.max_rows = df, max_rows
+        self.headers = {c: (headers or {}).get(c, c.replace("_", " ")) for c in df.columns}
+        self.formats = dict(formats or {})
+
+    def cell(self, column: str, value: Any) -> str:
+        """One value as the table shows it."""
+        fmt = self.formats.get(column)
+        if value is None:
+            return "—"
+        if callable(fmt):
+            return fmt(value)
+        if fmt is not None:
+            return fmt.format(value)
+        return number(value) if isinstance(value, int | float) else str(value)
+
+    def rows(self) -> list[list[str]]:
+        """The shown rows (the first and last when there are too many; ``…`` between)."""
+        df, cols = self.df, self.df.columns
+        if df.height <= self.max_rows:
+            parts = [df.rows()]
+        else:
+            half = self.max_rows // 2
+            parts = [df.head(half).rows(), df.tail(half).rows()]
+        shown = [[[self.cell(c, v) for c, v in zip(cols, row, strict=True)] for row in part] for part in parts]
+        return shown[0] if len(shown) == 1 else shown[0] + [["…"] * len(cols)] + shown[1]
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th style='text-align:left'>{html.escape(h)}</th>" for h in self.headers.values())
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>" for row in self.rows())
+        more = (f"<caption style='caption-side:bottom'>{self.df.height:,} rows</caption>"
+                if self.df.height > self.max_rows else "")
+        return f"<table class='rl-table'>{more}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    def __repr__(self) -> str:
+        lines = [list(self.headers.values()), *self.rows()]
+        widths = [max(len(line[i]) for line in lines) for i in range(len(self.headers))]
+        text = "\n".join("  ".join(v.ljust(w) for v, w in zip(line, widths, strict=True)).rstrip() for line in lines)
+        return text + (f"\n({self.df.height:,} rows)" if self.df.height > self.max_rows else "")
+
+
+def table(df: Any, headers: Mapping[str, str] | None = None,
+          formats: Mapping[str, str | Callable[[Any], str]] | None = None, max_rows: int = 12) -> Table:
+    """A polars frame as a table for app mode: ``headers`` renames columns (default: ``_`` as
+    spaces), ``formats`` maps a column to a format string (``"{:.1%}"``) or a function."""
+    return Table(df, headers, formats, max_rows)
+
+
+def number(x: float) -> str:
+    """A number as a reader writes it: ``15,820,024,220``, ``56.57``, ``0.338``; yes/no for booleans."""
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, int):
+        return f"{x:,}"
+    if x != x or x in (float("inf"), float("-inf")):
+        return str(x)
+    if x == int(x) and abs(x) < 1e15:
+        return f"{int(x):,}"
+    digits = min(8, max(0, 3 - math.floor(math.log10(abs(x)))))
+    return f"{x:,.{digits}f}".rstrip("0").rstrip(".")

@@ -173,7 +173,7 @@ def chart_thresholds(table: pl.DataFrame, by: str | None = None) -> Any:
     color = alt.Color(f"{by}:N", title=by.replace("_", " ")) if by else alt.value("steelblue")
     base = alt.Chart(table).encode(x=alt.X("knock_at:O", title="knock at this deadwood or less"), color=color)
     line = base.mark_line(point=True).encode(y=alt.Y("points_per_hand:Q", title="net points per hand"))
-    bars = base.mark_errorbar().encode(y="points_lo:Q", y2="points_hi:Q")
+    bars = base.mark_errorbar().encode(y=alt.Y("points_lo:Q", title="net points per hand"), y2="points_hi:Q")
     return (bars + line).properties(title=f"Which knocking threshold pays? against {table['second'][0]}",
                                     width=420, height=260)
 
