@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import html
 import os
 import re
 import shutil
@@ -13,27 +14,32 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
+import polars as pl
 import pytest
 from nbclient import NotebookClient
 
 import rummylab
+from rummylab import display
 from rummylab.lessons.runner import prompt_replies
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 
 KEY_OUTPUTS = {
-    ("00-start-here", "key-deadwood"): "10",
-    ("02-melds-and-deadwood", "key-deadwood"): "10",
-    ("03-knocking-and-layoffs", "key-points"): "51",
-    ("04-gin-big-gin-and-undercut", "key-big-gin"): "True",
-    ("05-three-handed-gin-in-the-box", "key-roles"): "Roles(box='P2', captain='P3', sitting_out='P1', dealer='P2')",
+    ("00-start-here", "key-deadwood"): "The hand's deadwood is 10.",
+    ("02-melds-and-deadwood", "key-deadwood"): "Deadwood: 10",
+    ("03-knocking-and-layoffs", "key-points"): "The knocker scores 51 points.",
+    ("04-gin-big-gin-and-undercut", "key-big-gin"): "Big gin: yes",
+    ("05-three-handed-gin-in-the-box", "key-roles"):
+        "The box loses: P2 is in the box, P3 captain, P1 sits out; P2 deals.",
 }
-KEY_OUTPUTS[("07-three-thirteen", "key-penalty")] = "12"
-KEY_OUTPUTS[("08-pure-sequence", "key-pure")] = "('pure', 'impure')"
-KEY_OUTPUTS[("08-pure-sequence", "key-exact")] = "0.3659927369240069"
-KEY_OUTPUTS[("09-indian-rummy-scoring", "key-cap")] = "80"
+KEY_OUTPUTS[("07-three-thirteen", "key-penalty")] = "Penalty: 12"
+KEY_OUTPUTS[("08-pure-sequence", "key-pure")] = (
+    "Sevens wild, 5H 6H 7H is pure; with wild_natural_in_pure=False it is impure.")
+KEY_OUTPUTS[("08-pure-sequence", "key-exact")] = (
+    "Exactly 364011528508479/994586754829675 of dealt hands hold a pure sequence: 36.5993%.")
+KEY_OUTPUTS[("09-indian-rummy-scoring", "key-cap")] = "It loses 80 points."
 KEY_CONTAINS = {
-    ("10-hand-odds", "key-summary"): "'gin_hands': 136694",
+    ("10-hand-odds", "key-summary"): "136,694 are gin",
 }
 
 
@@ -41,23 +47,25 @@ def test_there_are_lessons() -> None:
     assert len(NOTEBOOKS) >= 9
 
 
-def text_of(cell: nbformat.NotebookNode, plain_only: bool = False) -> str:
-    """The text a cell shows (``plain_only``: only outputs with no HTML, which Voilà shows as text)."""
+def text_of(cell: nbformat.NotebookNode) -> str:
+    """The text a cell shows: its printed text and the plain text of its results."""
     parts = []
     for out in cell.get("outputs", []):
         if out.get("output_type") == "stream":
             parts.append(out["text"])
-        elif "data" in out and "text/plain" in out["data"] and not (plain_only and "text/html" in out["data"]):
+        elif "data" in out and "text/plain" in out["data"]:
             parts.append(out["data"]["text/plain"])
     return "".join(parts).strip()
 
 
-VARIANTS = [{}, {"RUMMYLAB_SEED": "7", "RUMMYLAB_N": "300"}, {"RUMMYLAB_SEED": "11", "RUMMYLAB_N": "300"}]
+CLASS_PAGE = {"RUMMYLAB_SEED": "7", "RUMMYLAB_N": "300", "RUMMYLAB_CHARTS": "svg"}
+"""A small run with charts drawn as SVG in the kernel, as ``rummylab serve`` draws them for the class."""
+VARIANTS = [{}, CLASS_PAGE, {"RUMMYLAB_SEED": "11", "RUMMYLAB_N": "300"}]
 """The lesson's own defaults, then other seeds and sample sizes: no statement may fail by chance.
 On the Python twin (a machine without a compiler) the lessons run once, small: the compiled run
 covers every variant, and the lessons' code does not depend on the backend."""
 if rummylab.BACKEND == "python":
-    VARIANTS = [{"RUMMYLAB_SEED": "7", "RUMMYLAB_N": "300"}]
+    VARIANTS = [CLASS_PAGE]
 
 
 @pytest.fixture(scope="session")
@@ -128,7 +136,7 @@ def _run_variants(client: NotebookClient, nb: nbformat.NotebookNode, tmp_path: P
         setup = ("%reset -f\n"
                  "import os\n"
                  f"os.chdir({str(tmp_path)!r})\n"
-                 "for k in ('RUMMYLAB_SEED', 'RUMMYLAB_N'):\n    os.environ.pop(k, None)\n"
+                 "for k in ('RUMMYLAB_SEED', 'RUMMYLAB_N', 'RUMMYLAB_CHARTS'):\n    os.environ.pop(k, None)\n"
                  f"os.environ.update({env!r})\n"
                  "del os, k")
         run.cells.insert(0, nbformat.v4.new_code_cell(setup))
@@ -185,13 +193,92 @@ def _check_outputs(path: Path, nb: nbformat.NotebookNode) -> None:
     for cell in nb.cells:
         if "exercise" in cell.get("metadata", {}).get("tags", []):
             assert "Write your answer in place of ..." in text_of(cell), text_of(cell)
-    for cell in nb.cells:  # app mode (Voilà, no code shown): cards as chips and sentences, no Python reprs
-        shown = text_of(cell, plain_only=True)
-        assert "Card('" not in shown and "Action(kind=" not in shown, (path.stem, shown)
+    for cell in nb.cells:  # app mode (no code shown): chips, tables and sentences, no Python reprs
+        for shown in app_mode_texts(cell):
+            assert not repr_like(shown), (path.stem, cell.source, repr_like(shown), shown)
     widgets = [c for c in nb.cells if "widget" in c.get("metadata", {}).get("tags", [])]
     assert widgets, "every lesson has a live widget"
     for cell in widgets:
         assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in cell.outputs)
+
+
+def app_mode_texts(cell: nbformat.NotebookNode) -> list[str]:
+    """What the class page (``rummylab/app``) shows of each output, as text: the HTML where there
+    is HTML (table cells kept apart by ``│``, rows by lines), the text of an SVG chart, else the
+    plain text; widgets excluded."""
+    texts = []
+    for out in cell.get("outputs", []):
+        data = out.get("data", {})
+        if out.get("output_type") == "stream":
+            texts.append(out["text"])
+        elif out.get("output_type") == "error":
+            texts.append(f"{out['ename']}: {out['evalue']}")
+        elif "application/vnd.jupyter.widget-view+json" in data:
+            continue
+        elif "text/html" in data:
+            texts.append(_html_text("".join(data["text/html"])))
+        elif "image/svg+xml" in data:
+            svg = "".join(data["image/svg+xml"])
+            labels = re.findall(r"<text\b[^>]*>(.*?)</text>", svg, re.S)
+            texts.append("\n".join("CHART: " + _html_text(t) for t in labels))
+        elif "text/plain" in data:
+            texts.append(data["text/plain"])
+    return texts
+
+
+def _html_text(markup: str) -> str:
+    """HTML as the reader sees it: no styles or scripts; header cells marked ``HEADER:``."""
+    markup = re.sub(r"<(style|script)\b.*?</\1>", "", markup, flags=re.S | re.I)
+    markup = re.sub(r"<th\b[^>]*>", "HEADER: ", markup, flags=re.I)
+    markup = re.sub(r"</t[dh]>", " │ ", markup, flags=re.I)
+    markup = re.sub(r"</tr>|<br\s*/?>|</div>|</p>", "\n", markup, flags=re.I)
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+_VALUE = r"(?:'[^'\n]*'|\"[^\"\n]*\"|-?\d[\d.]*(?:e[+-]?\d+)?|None|True|False)"
+_DTYPE = (r"(?:[iu](?:8|16|32|64|128)|f(?:16|32|64)|str|bool|cat|date|time|null|object|binary|enum"
+          r"|(?:datetime|duration|decimal|list|array|struct)\[[^\]\n]*\])")
+REPR_LIKE = {
+    "a tuple": re.compile(rf"(?<!\w)\({_VALUE},\s"),  # (86, 71), ('pure', 'impure'); not C(52, 10)
+    "a list": re.compile(rf"\[{_VALUE}(?:,\s|\])"),  # ['2H'], [1, 2]
+    "a dict": re.compile(rf"\{{{_VALUE}:\s"),  # {101: (20, 40)}, {'hands': 1}
+    "a dataclass or object repr": re.compile(r"\b[A-Z]\w*\((?:[a-z_]\w*=|'|\"|\))"),  # Roles(box=, Card('AS')
+    "a polars shape": re.compile(r"shape: \("),
+    "a row of dtypes": re.compile(rf"^[\s│┆|]*{_DTYPE}(?:[\s│┆|]+{_DTYPE})*[\s│┆|]*$", re.M),
+    "a float's repr": re.compile(r"\d\.\d{9,}"),  # 0.3659927369240069: a figure needs a format
+    "Altair's default axis title": re.compile(r"Count of Records|Sum of |Mean of "),
+    "a column name as a header or axis title": re.compile(r"^(?:HEADER|CHART): [a-z]+(?:_[a-z0-9]+)+\b", re.M),
+}
+"""What gives away a Python value on the class page, precise enough to pass prose: a tuple, list or
+dict written as Python writes it, a repr such as ``PoolStatus(player=...``, polars' shape and dtype
+rows, a float's 16 digits, Vega-Lite's "Count of Records", a snake_case column name as a table
+header or chart title."""
+
+
+def repr_like(text: str) -> list[str]:
+    """The kinds of repr-like text in ``text`` (none: it reads like a textbook)."""
+    return [f"{kind}: {m.group(0)!r}" for kind, pattern in REPR_LIKE.items() if (m := pattern.search(text))]
+
+
+def test_repr_like_finds_reprs_and_passes_prose() -> None:
+    """The app-mode check trips on reprs and on nothing a lesson writes in words."""
+    reprs = ["(10, 2, 3, 4)", "(86, 71)", "{101: (20, 40), 201: (25, 50)}", "('pure', 'impure')", "['2H']",
+             "PoolStatus(player='A', score=104)", "[Action('pass')]", "shape: (3, 4)", "i64 │ str │ f64 │",
+             "│ i64  ┆ str │", "0.3659927369240069", "CHART: Count of Records", "HEADER: mean_penalty │",
+             "{'hands': 15820024220}", "(True, True)"]
+    for text in reprs:
+        assert repr_like(text), text
+    prose = ["Monte Carlo 0.0450% ± 0.0150% (1 SE); exact 0.0646%", "300 games, 2,937 hands",
+             "hands (of C(52, 10))", "simulated mean 54.84 ± 0.84 (1 SE, 285 deals)", "P(knock possible)",
+             "card '1S' has unknown rank '1' (ranks: A 2-9 T or 10 J Q K)", "(20 rows)", "19.5 ± 0.4",
+             "The exercise 'deck_size' is not defined", "With undercut_on_tie=True the tie scores as: undercut",
+             "HEADER: penalty (ace high) │", "CHART: net points per hand (95% CI)", "str and bool in words",
+             "Exactly 364011528508479/994586754829675 of dealt hands: 36.5993%."]
+    for text in prose:
+        assert not repr_like(text), (text, repr_like(text))
+    rendered = _html_text(display.table(pl.DataFrame({"p_knock": [0.5], "n": [3]}))._repr_html_())
+    assert not repr_like(rendered) and "p knock" in rendered
+    assert repr_like(_html_text(pl.DataFrame({"p_knock": [0.5]})._repr_html_()))
 
 
 EXERCISE = re.compile(r'^answer = \.\.\.(  # your answer here)?\ncheck\("(\w+)", answer\)$')
