@@ -271,9 +271,9 @@ def _lessons(args: argparse.Namespace) -> str:
         return (f"rummylab: wrote {path}: open it in JupyterLab, make it yours, then "
                 f"`rummylab lessons check {path.parent}` and `rummylab serve {path.parent} --lesson {path.stem}`")
     if args.lessons_command == "check":
-        from .lessons.preflight import VARIANTS, preflight
+        from .lessons.preflight import CLASS_PAGE, VARIANTS, preflight
 
-        verdicts = preflight(args.folder, VARIANTS[1:2] if args.quick else None,
+        verdicts = preflight(args.folder, [CLASS_PAGE] if args.quick else VARIANTS,
                              progress=lambda v: print(v, flush=True))
         failed = [v.lesson for v in verdicts if not v.ok]
         if failed:

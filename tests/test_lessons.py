@@ -71,6 +71,7 @@ def test_yes_no_text_one_of_parts_and_melds() -> None:
     assert lessons.check("kind", " Pure. ").right is True
     lessons.exercise("wild", "Which rank is wild?", answer={"T", "10"})
     assert lessons.check("wild", "10").right is True and lessons.check("wild", "t").right is True
+    assert lessons.check("wild", 10).right is True and lessons.check("wild", 8).right is False
     lessons.exercise("who", "Who scores, and how much?", answer=("defender", 28),
                      mistakes={("defender", 3): "The undercut bonus!"})
     assert lessons.check("who", lessons.from_text("Defender, 28")).right is True
@@ -130,7 +131,7 @@ def test_every_right_answer_can_be_typed_in_the_box() -> None:
     for name in ("who", "throw"):
         box = lessons.answer_box(name)
         (text, check_button, hint_button), out = box.children[1].children, box.children[2]
-        text.value = exercises.get(name).shown
+        text.value = exercises.get(name).kind.typed(exercises.get(name).answer)
         check_button.click()
         assert "✔ Right" in out.value, (name, out.value)
         assert f"rl-exercise-{name}" in box._dom_classes
@@ -216,3 +217,12 @@ def test_a_new_lesson_its_preflight_and_its_key(tmp_path: Path, capsys: pytest.C
     out = capsys.readouterr().out
     assert "FAIL 13-broken" in out and "answer = 10" in out and "typo_deadwood" in out
     assert "ZeroDivisionError" in out and "1 of 2 lessons" in out
+
+
+def test_the_key_of_a_packaged_lesson(capsys: pytest.CaptureFixture[str]) -> None:
+    """The key of the packaged lessons is read from the lessons themselves (here: lesson 00)."""
+    assert main(["lessons", "key", "--lesson", "00"]) == 0
+    text = capsys.readouterr().out
+    assert "[00-start-here] deck_size" in text and "A: 52" in text and "If a student says 54" in text
+    assert main(["lessons", "key", "--lesson", "99"]) == 2
+    assert "no such lesson" in capsys.readouterr().err

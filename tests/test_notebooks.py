@@ -1,8 +1,8 @@
-"""Every lesson executes top to bottom (nbclient), and its key outputs are right."""
+"""Every lesson executes top to bottom as the preflight runs it (``rummylab lessons check``), passes
+the preflight, and its key outputs are right."""
 
 from __future__ import annotations
 
-import copy
 import html
 import os
 import re
@@ -12,15 +12,15 @@ import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import polars as pl
 import pytest
-from nbclient import NotebookClient
 
 import rummylab
 from rummylab import display
-from rummylab.lessons.runner import prompt_replies
+from rummylab.lessons import preflight, runner
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 
@@ -58,24 +58,21 @@ def text_of(cell: nbformat.NotebookNode) -> str:
     return "".join(parts).strip()
 
 
-CLASS_PAGE = {"RUMMYLAB_SEED": "7", "RUMMYLAB_N": "300", "RUMMYLAB_CHARTS": "svg"}
-"""A small run with charts drawn as SVG in the kernel, as ``rummylab serve`` draws them for the class."""
-VARIANTS = [{}, CLASS_PAGE, {"RUMMYLAB_SEED": "11", "RUMMYLAB_N": "300"}]
-"""The lesson's own defaults, then other seeds and sample sizes: no statement may fail by chance.
-On the Python twin (a machine without a compiler) the lessons run once, small: the compiled run
-covers every variant, and the lessons' code does not depend on the backend."""
+VARIANTS = preflight.VARIANTS
+"""The lesson's own defaults, then other seeds and sample sizes (one as the class page runs it): no
+statement may fail by chance. On the Python twin (a machine without a compiler) the lessons run
+once, as the class page: the compiled run covers every variant, and the lessons' code does not
+depend on the backend."""
 if rummylab.BACKEND == "python":
-    VARIANTS = [CLASS_PAGE]
+    VARIANTS = [preflight.CLASS_PAGE]
 
 
 @pytest.fixture(scope="session")
-def kernel() -> Iterator[NotebookClient]:
+def kernel() -> Iterator[Any]:
     """One kernel per test process for every lesson it runs: starting a kernel and importing
     rummylab, polars and altair costs several seconds, more than most lessons take."""
-    client = NotebookClient(nbformat.v4.new_notebook(), timeout=300, kernel_name="python3")
-    with client.setup_kernel():
-        prompt_replies(client)
-        _run(client, WATCH_CELLS.format(path=str(STACKS), slow=SLOW_CELL))
+    with runner.kernel() as client:
+        runner.run_cells(client, [WATCH_CELLS.format(path=str(STACKS), slow=SLOW_CELL)])
         yield client
     STACKS.unlink(missing_ok=True)
 
@@ -120,69 +117,30 @@ def _slow_timings(runs: list[nbformat.NotebookNode], over: float = 5) -> list[tu
     return slow
 
 
-def _run(client: NotebookClient, source: str) -> nbformat.NotebookNode:
-    cell = nbformat.v4.new_code_cell(source)
-    client.nb = nbformat.v4.new_notebook(cells=[cell])
-    client.execute_cell(cell, 0)
-    return cell
-
-
-def _run_variants(client: NotebookClient, nb: nbformat.NotebookNode, tmp_path: Path) -> list[nbformat.NotebookNode]:
-    """Execute the lesson once per variant, each time in an emptied namespace (``%reset -f``: a
-    lesson that leans on a name it did not define fails), in the lesson's own folder."""
-    runs = []
-    for env in VARIANTS:
-        run = copy.deepcopy(nb)
-        setup = ("%reset -f\n"
-                 "import os\n"
-                 f"os.chdir({str(tmp_path)!r})\n"
-                 "for k in ('RUMMYLAB_SEED', 'RUMMYLAB_N', 'RUMMYLAB_CHARTS'):\n    os.environ.pop(k, None)\n"
-                 f"os.environ.update({env!r})\n"
-                 "del os, k")
-        run.cells.insert(0, nbformat.v4.new_code_cell(setup))
-        client.nb = run
-        for index, cell in enumerate(run.cells):
-            client.execute_cell(cell, index)
-        run.cells.pop(0)
-        runs.append(run)
-    return runs
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_lesson_runs_under_any_seed_and_size(path: Path, tmp_path: Path, kernel: NotebookClient) -> None:
-    """Every lesson runs top to bottom under its defaults and two other seeds with N=300;
-    its fixed facts are right each time; exercises ship blank and say what to write."""
+def test_lesson_runs_under_any_seed_and_size(path: Path, tmp_path: Path, kernel: Any) -> None:
+    """Every lesson runs top to bottom under its defaults and two other seeds with N=300 and passes
+    the preflight (no error, every exercise defined and answerable, mistakes explained, answers
+    blank, widgets the class page draws); its fixed facts are right each time; in app mode it
+    shows no Python reprs."""
     work = tmp_path / path.name
     shutil.copy(path, work)  # never write into the repo
-    nb = nbformat.read(work, as_version=4)
     start = time.monotonic()
-    runs = _run_variants(kernel, nb, tmp_path)
+    runs = [runner.run_lesson(kernel, work, env) for env in VARIANTS]
     if time.monotonic() - start > SLOW_CELL:
         stacks = STACKS.read_text()[-6000:] if STACKS.exists() else ""
         warnings.warn(f"{path.stem} took {time.monotonic() - start:.0f} s; the kernel's timings of its slow "
-                      f"cells and gaps: {_slow_timings(runs)}; stacks of its slow cells:\n{stacks}", stacklevel=1)
+                      f"cells and gaps: {_slow_timings([r.notebook for r in runs])}; stacks of its slow cells:\n"
+                      f"{stacks}", stacklevel=1)
         STACKS.write_text("")
-    for env, run in zip(VARIANTS, runs, strict=True):
-        errors = [o for c in run.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
-        assert not errors, (env, errors[0]["ename"], errors[0]["evalue"]) if errors else ""
-        _check_outputs(path, run)
-    assert _widget_models(kernel) <= DRAWN, "a lesson uses a widget that the served lesson page cannot draw"
+    verdict = preflight.judge(runs)
+    assert verdict.ok, str(verdict)
+    assert verdict.exercises, "every lesson has an exercise"
+    for run in runs:
+        _check_outputs(path, run.notebook, app=bool(run.env.get("RUMMYLAB_APP")))
 
 
-LESSON_PAGE = Path(rummylab.__file__).parent / "app" / "static" / "lessons.js"
-DRAWN = set(re.findall(r"^  (?:async )?(\w+Model)\(view", LESSON_PAGE.read_text(), re.M))
-"""The widgets the served lesson page (``rummylab/app``) draws; layouts and styles it applies."""
-
-
-def _widget_models(client: NotebookClient) -> set[str]:
-    """The kind of every widget alive in the kernel, less layouts and styles."""
-    cell = _run(client, "from ipywidgets.widgets.widget import _instances\n"
-                        "print(sorted({w._model_name for w in _instances.values()}))")
-    names = set(eval(cell.outputs[0]["text"]))
-    return {n for n in names if n != "LayoutModel" and not n.endswith("StyleModel")}
-
-
-def _check_outputs(path: Path, nb: nbformat.NotebookNode) -> None:
+def _check_outputs(path: Path, nb: nbformat.NotebookNode, app: bool) -> None:
     tags = {t: c for c in nb.cells for t in c.get("metadata", {}).get("tags", [])}
     for (stem, tag), expected in KEY_OUTPUTS.items():
         if stem == path.stem:
@@ -190,9 +148,10 @@ def _check_outputs(path: Path, nb: nbformat.NotebookNode) -> None:
     for (stem, tag), expected in KEY_CONTAINS.items():
         if stem == path.stem:
             assert expected in text_of(tags[tag])
+    blank = "Type your answer in the box below" if app else "Write your answer in place of ..."
     for cell in nb.cells:
         if "exercise" in cell.get("metadata", {}).get("tags", []):
-            assert "Write your answer in place of ..." in text_of(cell), text_of(cell)
+            assert blank in text_of(cell) and "lessons.hint" not in text_of(cell), text_of(cell)
     for cell in nb.cells:  # app mode (no code shown): chips, tables and sentences, no Python reprs
         for shown in app_mode_texts(cell):
             assert not repr_like(shown), (path.stem, cell.source, repr_like(shown), shown)
@@ -282,22 +241,23 @@ def test_repr_like_finds_reprs_and_passes_prose() -> None:
 
 
 EXERCISE = re.compile(r'^answer = \.\.\.(  # your answer here)?\ncheck\("(\w+)", answer\)$')
+DEFINE = re.compile(r'^(?:.*\n)*?exercise\(\n    "(\w+)", ', re.M)
 
 
-def test_exercises_ship_blank_and_the_key_answers_them() -> None:
-    """No lesson ships a filled-in answer; every exercise a lesson asks is in the key, whose answer
-    the check accepts."""
-    asked: dict[str, set[str]] = {}
+def test_each_exercise_is_defined_just_before_it_is_asked_and_ships_blank() -> None:
+    """An exercise cell starts blank, right after the (collapsed) cell that defines it; no two
+    lessons define the same exercise."""
+    defined: dict[str, str] = {}
     for path in NOTEBOOKS:
-        for cell in nbformat.read(path, as_version=4).cells:
+        cells = nbformat.read(path, as_version=4).cells
+        for before, cell in zip(cells, cells[1:], strict=False):
             if "exercise" in cell.get("metadata", {}).get("tags", []):
                 m = EXERCISE.match(cell.source.strip())
                 assert m, f"{path.name}: an exercise cell must start blank: {cell.source!r}"
-                asked.setdefault(m.group(2), set()).add(path.stem)
-    from rummylab import lessons
-
-    for name, stems in asked.items():
-        entry = lessons.EXERCISES[name]
-        assert entry.lesson in stems, (name, entry.lesson, stems)
-        assert lessons.check(name, entry.answer()).right is True
-    assert len(asked) >= 13
+                d = DEFINE.match(before.source)
+                assert d and d.group(1) == m.group(2), (path.name, before.source)
+                assert "exercise-definition" in before.metadata.get("tags", [])
+                assert before.metadata.get("jupyter", {}).get("source_hidden") is True
+                assert m.group(2) not in defined, (m.group(2), defined.get(m.group(2)), path.stem)
+                defined[m.group(2)] = path.stem
+    assert len(defined) >= 19

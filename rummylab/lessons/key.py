@@ -41,7 +41,8 @@ def lesson_report() -> dict[str, Any]:
         entries.append({
             "name": ex.name, "lesson": ex.lesson, "prompt": ex.prompt, "answer": ex.shown, "kind": ex.kind.name,
             "explanation": ex.explain, "hint": ex.hint, "mistakes": mistakes,
-            "answer_accepted": check(ex.name, from_text(ex.shown)).right is True,
+            "typed": ex.kind.typed(ex.answer),
+            "answer_accepted": check(ex.name, from_text(ex.kind.typed(ex.answer))).right is True,
             "unexplained": [typed for typed, why in mistakes.items() if check(ex.name, from_text(typed)).why != why],
         })
     return {"exercises": entries, "undefined": sorted(ASKED), "widgets": _widgets()}

@@ -31,6 +31,12 @@ class Kind:
     read: Callable[[Any], Normal]
     show: Callable[[Normal], str]
     right: Callable[[Normal, Normal], bool] = lambda given, answer: bool(given == answer)
+    example: Callable[[Normal], str] | None = None
+    """One right answer as a student types it, where ``show`` lists several (default: ``show``)."""
+
+    def typed(self, answer: Normal) -> str:
+        """A right answer as a student would type it."""
+        return (self.example or self.show)(answer)
 
 
 def _number(x: Any) -> float | int:
@@ -136,14 +142,15 @@ ANY_CARD = Kind(name="any card of", what="a card such as KD", read=_card_set, sh
 MELDS = Kind(name="melds", what="melds split by |, such as AS 2S 3S | 7H 7D 7C", read=_melds,
              show=lambda ms: " | ".join(" ".join(m) for m in ms))
 ONE_OF = Kind(name="one of", what="a word", read=lambda x: frozenset(_text(v) for v in _iterable(x)),
-              show=lambda s: " or ".join(sorted(s)), right=lambda given, answer: bool(given) and given <= answer)
+              show=lambda s: " or ".join(sorted(s)), right=lambda given, answer: bool(given) and given <= answer,
+              example=lambda s: sorted(s)[0])
 """Several acceptable texts ({"T", "10"}): any one is right."""
 
 KINDS = {k.name: k for k in (NUMBER, TEXT, YES_NO, CARDS, ANY_CARD, MELDS, ONE_OF)}
 
 
 def _iterable(x: Any) -> Iterable[Any]:
-    return [x] if isinstance(x, str) else x
+    return x if isinstance(x, set | frozenset | list | tuple) else [x]
 
 
 def infer(answer: Any) -> Kind:
@@ -207,6 +214,9 @@ class Parts:
 
     def show(self, x: tuple[Any, ...]) -> str:
         return ", ".join(k.show(p) for k, p in zip(self.kinds, x, strict=True))
+
+    def typed(self, x: tuple[Any, ...]) -> str:
+        return ", ".join(k.typed(p) for k, p in zip(self.kinds, x, strict=True))
 
     def right(self, given: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
         return all(k.right(g, a) for k, g, a in zip(self.kinds, given, answer, strict=True))

@@ -12,8 +12,9 @@ from typing import Any
 
 from .runner import LessonRun, kernel, lessons_in, run_lesson
 
-VARIANTS: list[dict[str, str]] = [{}, {"RUMMYLAB_SEED": "7", "RUMMYLAB_N": "300"},
-                                  {"RUMMYLAB_SEED": "11", "RUMMYLAB_N": "300"}]
+CLASS_PAGE = {"RUMMYLAB_SEED": "7", "RUMMYLAB_N": "300", "RUMMYLAB_CHARTS": "svg", "RUMMYLAB_APP": "1"}
+"""A small run as ``rummylab serve`` runs a lesson: charts drawn as SVG in the kernel, app mode."""
+VARIANTS: list[dict[str, str]] = [{}, CLASS_PAGE, {"RUMMYLAB_SEED": "11", "RUMMYLAB_N": "300"}]
 """The lesson's own defaults, then other seeds with a small sample: no statement may fail by chance."""
 
 TYPED_IN = re.compile(r"^\s*answer\s*=(?!\s*\.\.\.\s*(?:#.*)?$)\s*(.+)$", re.M)
@@ -76,7 +77,7 @@ def judge(runs: list[LessonRun]) -> Verdict:
                          for t in typed_in(first.notebook)]
     for e in report.get("exercises", []):
         if not e["answer_accepted"]:
-            verdict.problems.append(f"{e['name']}: the right answer typed as {e['answer']!r} is marked wrong")
+            verdict.problems.append(f"{e['name']}: the right answer typed as {e['typed']!r} is marked wrong")
         verdict.problems += [f"{e['name']}: the mistake {t!r} does not get its explanation" for t in e["unexplained"]]
     drawn = page_models()
     for module, model in report.get("widgets", []):

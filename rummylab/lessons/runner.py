@@ -20,7 +20,7 @@ REPORT_MARK = "rummylab-lesson-report:"
 SETUP = """%reset -f
 import os
 os.chdir({cwd!r})
-for _k in ('RUMMYLAB_SEED', 'RUMMYLAB_N', 'RUMMYLAB_DB', 'RUMMYLAB_APP', 'RUMMYLAB_LESSON'):
+for _k in ('RUMMYLAB_SEED', 'RUMMYLAB_N', 'RUMMYLAB_DB', 'RUMMYLAB_APP', 'RUMMYLAB_LESSON', 'RUMMYLAB_CHARTS'):
     os.environ.pop(_k, None)
 os.environ.update({env!r})
 from rummylab.lessons import exercises as _exercises
@@ -137,7 +137,7 @@ def run_lesson(client: Any, path: Path, env: dict[str, str] | None = None, cwd: 
     for cell in (setup, report):
         nb.cells.remove(cell)
     errors = [CellError(i, o.get("ename", ""), o.get("evalue", ""), "\n".join(o.get("traceback", [])))
-              for i, c in enumerate([setup, *nb.cells], start=-1) for o in c.get("outputs", [])
+              for i, c in [(-1, setup), *enumerate(nb.cells), (len(nb.cells), report)] for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     return LessonRun(path, env, nb, errors, found, seconds)
 
