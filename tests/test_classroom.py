@@ -22,6 +22,24 @@ def test_lessons_of_the_day_by_number_or_name() -> None:
         classroom.find_lessons(folder, ["99"])
 
 
+def test_a_teachers_folder_warms_its_first_lesson_or_nothing(tmp_path: Path) -> None:
+    """`rummylab serve DIR` with no --lesson warms the folder's first lesson (00 of the packaged ones),
+    and nothing in a folder with none."""
+    assert classroom.first_lesson(lessons_dir()) == ["00-start-here.ipynb"]
+    (tmp_path / "my-lesson.ipynb").write_text("{}")
+    (tmp_path / ".hidden.ipynb").write_text("{}")
+    assert classroom.first_lesson(tmp_path) == ["my-lesson.ipynb"]
+    assert classroom.first_lesson(tmp_path / "empty") == []
+
+
+def test_a_served_lesson_goes_on_past_a_cell_that_raises(tmp_path: Path) -> None:
+    cmd, env = voila_command(lessons_dir(), 9000, tmp_path / "p.sqlite")
+    assert "--show_tracebacks=False" in cmd and "--VoilaExecutor.allow_errors=True" in cmd
+    assert env["RUMMYLAB_APP"] == "1"  # exercises say "type your answer below"
+    page = (offline_template(tmp_path) / "voila" / "templates" / "rummylab" / "index.html.j2").read_text()
+    assert "rl-cell-error" in page
+
+
 def test_pool_options() -> None:
     opts = classroom.pool_options(["02-melds-and-deadwood.ipynb"], 30)
     config = json.loads(opts[1].split("=", 1)[1])
@@ -73,9 +91,12 @@ def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time(
         def __init__(self) -> None:
             self._pools: dict[str, list[asyncio.Future[str]]] = {}
             self.delays: list[float | None] = []
+            self.envs: list[dict[str, str] | None] = []
 
-        def fill_if_needed(self, delay: float | None = None, notebook_name: str = "") -> None:
+        def fill_if_needed(self, delay: float | None = None, notebook_name: str = "",
+                           extra_kernel_env_variables: dict[str, str] | None = None) -> None:
             self.delays.append(delay)
+            self.envs.append(extra_kernel_env_variables)
             self._pools.setdefault(notebook_name, []).append(asyncio.get_running_loop().create_future())
 
         async def get_rendered_notebook(self, notebook_name: str) -> str:
@@ -95,6 +116,7 @@ def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time(
         assert manager.get_pool_size("00.ipynb") == 1
         manager.fill_if_needed(None, "00.ipynb")
         assert manager.delays == [300.0, 0, 300.0 + 2 * classroom.REFILL_GAP]
+        assert manager.envs == [{"RUMMYLAB_LESSON": "00"}] * 3  # a warm kernel knows its lesson
 
     in_thread(run())
 
