@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import os
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import polars as pl
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, SeedLike, random_hands
+
+if TYPE_CHECKING:
+    import polars as pl
 
 _OFFLINE = ""
 """The renderer enabled (``svg`` or ``jupyter``); empty before the first call."""
@@ -27,10 +31,37 @@ def svg_charts() -> bool:
 
 def enable_offline() -> None:
     """Render every Altair chart offline: from JavaScript bundled with vl-convert, or as SVG
-    drawn by vl-convert when ``RUMMYLAB_CHARTS=svg``; a later call follows a changed setting."""
-    global _OFFLINE
-    import altair as alt
+    drawn by vl-convert when ``RUMMYLAB_CHARTS=svg``; a later call follows a changed setting.
+    Before Altair is imported this costs nothing: it takes effect when a lesson first imports it
+    (Altair and polars are 50 MB a kernel, and a lesson without charts needs neither)."""
+    if "altair" in sys.modules:
+        _enable(sys.modules["altair"])
+    elif not any(isinstance(f, _EnableOnImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _EnableOnImport())
 
+
+class _EnableOnImport(importlib.abc.MetaPathFinder):
+    """Turns the offline renderer on right after Altair's first import."""
+
+    def find_spec(self, name: str, path: Sequence[str] | None, target: ModuleType | None = None) -> Any:
+        if name != "altair":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        loader = spec.loader if spec is not None else None
+        if loader is not None and hasattr(loader, "exec_module"):
+            run = loader.exec_module
+
+            def exec_then_enable(module: ModuleType) -> None:
+                run(module)
+                _enable(module)
+
+            loader.exec_module = exec_then_enable  # type: ignore[method-assign]
+        return spec
+
+
+def _enable(alt: Any) -> None:
+    global _OFFLINE
     mode = "svg" if svg_charts() else "jupyter"
     if mode == _OFFLINE:
         return
@@ -97,6 +128,9 @@ def live(chart: Any) -> Any:
 
 def dealt_deadwood(n: int, seed: SeedLike, size: int = 10) -> pl.DataFrame:
     """Seeded Monte Carlo of dealt gin deadwood: (deadwood, hands, share)."""
+    import numpy as np
+    import polars as pl
+
     from .gin import deadwood_batch
 
     dw = deadwood_batch(random_hands(n, size, seed))
@@ -108,6 +142,7 @@ def dealt_deadwood(n: int, seed: SeedLike, size: int = 10) -> pl.DataFrame:
 def deadwood_histogram(df: pl.DataFrame, *, title: str = "Deadwood of a dealt hand") -> Any:
     """Bars of hands by deadwood, with the knock limit marked."""
     import altair as alt
+    import polars as pl
 
     bars = alt.Chart(df).mark_bar().encode(
         x=alt.X("deadwood:Q", title="deadwood", bin=alt.Bin(step=1)),
@@ -121,6 +156,8 @@ def deadwood_histogram(df: pl.DataFrame, *, title: str = "Deadwood of a dealt ha
 
 def discard_frame(after_discard: Iterable[tuple[Card, int]]) -> pl.DataFrame:
     """(card, deadwood) after each possible discard."""
+    import polars as pl
+
     pairs = list(after_discard)
     return pl.DataFrame({"card": [str(c) for c, _ in pairs], "deadwood": [dw for _, dw in pairs]},
                         schema={"card": pl.Utf8, "deadwood": pl.Int64})
@@ -129,6 +166,7 @@ def discard_frame(after_discard: Iterable[tuple[Card, int]]) -> pl.DataFrame:
 def discard_chart(df: pl.DataFrame) -> Any:
     """Deadwood after each possible discard; the best discards highlighted."""
     import altair as alt
+    import polars as pl
 
     best = int(df["deadwood"].min() or 0) if df.height else 0  # type: ignore[arg-type]
     base = alt.Chart(df.with_columns(best=pl.col("deadwood") == best)).encode(
@@ -154,6 +192,8 @@ def score_progress(df: pl.DataFrame) -> Any:
 
 def convergence(sizes: Iterable[int], seed: int, *, statistic: str = "P(knock possible)") -> pl.DataFrame:
     """Monte Carlo estimates of a dealt-gin statistic at growing sample sizes, with 2-SE bands."""
+    import polars as pl
+
     from .odds import gin_dealt
 
     rows = []
@@ -168,6 +208,7 @@ def convergence_chart(df: pl.DataFrame, exact: float, *,
                       title: str = "Monte Carlo converges to the exact value") -> Any:
     """Estimates with ±2 SE bars against the sample size (log scale), the exact value as a line."""
     import altair as alt
+    import polars as pl
 
     x = alt.X("hands:Q", scale=alt.Scale(type="log"), title="hands sampled")
     band = alt.Chart(df).mark_errorbar().encode(x=x, y=alt.Y("low:Q", title="estimate"), y2="high:Q")

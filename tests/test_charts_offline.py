@@ -66,3 +66,25 @@ def test_the_analyzers_discard_chart_is_svg_bars_with_the_best_discards_in_green
         assert f'fill="{colour}"><title>discard {card}: deadwood {deadwood}</title>' in svg
     rummy.toggle("QH")  # ten cards: no discard chart
     assert rummy.discard_chart == "" and "rl-draws" in rummy.extras.value
+
+
+LIGHT = """
+import sys
+import rummylab as rl
+from rummylab import charts, gin, lessons, widgets
+charts.enable_offline()
+rummy = widgets.HandAnalyzer("AS 2S 3S 7H 7D 7C 9C TC JC KD", seed=1)
+rummy.deal(11)
+lessons.exercise("deck", "How many cards?", answer=52)
+print(sorted(m for m in ("polars", "altair", "dask", "vl_convert") if m in sys.modules))
+import altair as alt  # a chart, later: enable_offline took effect on Altair's first import
+print(alt.renderers.active)
+"""
+
+
+def test_a_lesson_without_charts_loads_neither_polars_nor_altair() -> None:
+    """A class kernel holds only what its lesson uses: lesson 00's analyzer, odds and exercise need
+    no polars or Altair (50 MB a kernel); charts.enable_offline() still applies once Altair comes."""
+    env = {**os.environ, "RUMMYLAB_CHARTS": "svg"}
+    r = subprocess.run([sys.executable, "-c", LIGHT], env=env, capture_output=True, text=True, check=False)
+    assert r.stdout.split("\n")[:2] == ["[]", "svg"], (r.stdout, r.stderr[-2000:])
