@@ -270,7 +270,7 @@ def find_lessons(folder: Path, wanted: list[str]) -> list[str]:
 # -- the teacher page ---------------------------------------------------------------------
 
 
-def teacher_app(db: Path, token: str, class_url: str) -> Any:
+def teacher_app(db: Path | str, token: str, class_url: str) -> Any:
     """A Tornado app: ``/`` shows the class's progress to whoever gives ``?token=`` (or has the
     cookie from giving it once); everyone else gets 403 and a short page. ``?lesson=NAME`` (or its
     number) shows one lesson; the page links each lesson with checks."""
@@ -296,9 +296,9 @@ def teacher_app(db: Path, token: str, class_url: str) -> Any:
             wanted = self.get_argument("lesson", default="").strip()
             note = ""
             try:
-                if not db.exists():
-                    raise ValueError("No answer has been checked yet.")
                 progress = Progress(db)
+                if not progress.exists() and not progress.waiting():
+                    raise ValueError("No answer has been checked yet.")
                 lessons = progress.lessons()
                 lesson = None
                 if wanted:

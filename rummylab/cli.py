@@ -97,15 +97,18 @@ def build_parser() -> argparse.ArgumentParser:
     cl = sub.add_parser("class", help="the class's progress")
     csub = cl.add_subparsers(dest="class_command", required=True)
     rp = csub.add_parser("report", help="who has done which exercise (a table, and --html for a page)")
-    rp.add_argument("--db", default=None, help="the progress database (default: $RUMMYLAB_DB or ./progress.sqlite)")
+    rp.add_argument("--db", default=None, help="the progress database: a path, sqlite:///PATH or "
+                    "postgresql://user:password@host:port/db (default: $RUMMYLAB_DB or ./progress.sqlite); "
+                    "checks spooled on this machine are uploaded first")
     rp.add_argument("--html", help="also write the report with a chart as a standalone HTML page")
     rp.add_argument("--lesson", default=None, help="only this lesson (its name, or its number: 02)")
     cl.set_defaults(run=_class)
     s = sub.add_parser("serve", help="serve the lessons to a class as a click-through app (Voilà)")
     s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: the packaged lessons)")
     s.add_argument("--port", type=int, default=8866)
-    s.add_argument("--db", default=None, help="where named students' checks go (default: progress.sqlite in the "
-                   "served folder; the packaged lessons: ./progress.sqlite)")
+    s.add_argument("--db", default=None, help="where named students' checks go: a path, sqlite:///PATH or "
+                   "postgresql://user:password@host:port/db (default: progress.sqlite in the served folder; the "
+                   "packaged lessons: ./progress.sqlite)")
     s.add_argument("--students", type=int, default=1,
                    help="kernels kept ready, each with its lesson already run, per lesson of the day (0: none)")
     s.add_argument("--lesson", action="append", default=None,
@@ -299,15 +302,16 @@ def _class(args: argparse.Namespace) -> str:
 
     from .progress import Progress, answers_text, default_db, report_html, report_table
 
-    db = Path(args.db) if args.db else (default_db() or Path("progress.sqlite"))
-    if not db.is_file():
-        raise ValueError(f"no progress database at {db} (give --db)")
-    progress = Progress(db)
+    progress = Progress(args.db or default_db() or "progress.sqlite")
+    if not progress.exists() and not progress.waiting():
+        raise ValueError(f"no progress database at {progress.path} (give --db)")
+    uploaded = progress.upload()
     lesson = progress.find_lesson(args.lesson) if args.lesson else None
     rows = progress.rows(lesson=lesson)
     table = report_table(rows)
     with pl.Config(tbl_rows=200, tbl_hide_dataframe_shape=True, fmt_str_lengths=60):
-        text = (f"{f'lesson {lesson}: ' if lesson else ''}{table.select('student').n_unique()} students, "
+        text = (f"{f'{uploaded} spooled checks uploaded to {progress.name}' + chr(10) if uploaded else ''}"
+                f"{f'lesson {lesson}: ' if lesson else ''}{table.select('student').n_unique()} students, "
                 f"{table['attempts'].sum() or 0} checks\n{table}\n\nAnswers per exercise (wrong first, "
                 f"the most common first):\n{answers_text(rows)}")
     if args.html:

@@ -151,12 +151,16 @@ def next_free_port(port: int, ip: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
-def progress_db(path: Path | str, db: Path | str | None = None) -> Path:
-    """Where a class's checks go: ``db``, else ``progress.sqlite`` in the served folder."""
-    if db is not None:
-        return Path(db)
-    folder = Path(path) if Path(path).is_dir() else Path(path).parent
-    return folder / "progress.sqlite"
+def progress_db(path: Path | str, db: Path | str | None = None) -> Path | str:
+    """Where a class's checks go: ``db`` (a SQLite file as an absolute path, a PostgreSQL URL as
+    given), else ``progress.sqlite`` in the served folder. ValueError for a bad address."""
+    from .progress import parse
+
+    if db is None:
+        folder = Path(path) if Path(path).is_dir() else Path(path).parent
+        return (folder / "progress.sqlite").resolve()
+    target = parse(db)
+    return target.path if target.path is not None else str(db)
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -179,7 +183,7 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     path = path or lessons_dir()
     data_dir = offline_template()
     env = dict(os.environ)
-    env[DB_ENV] = str(progress_db(path, db).resolve())
+    env[DB_ENV] = str(progress_db(path, db))
     env.setdefault(CHARTS_ENV, "svg")  # charts as SVG from the kernels: the page loads no Vega
     env[APP_ENV] = "1"  # exercises say "type your answer below", not "run the cell again"
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(data_dir), env.get("JUPYTER_PATH", "")]))
@@ -234,7 +238,7 @@ def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | Non
     proc = subprocess.Popen(cmd, env=env)
     signal.signal(signal.SIGTERM, _interrupt)  # a stopped class stops its Voilà and kernels too
     try:
-        _run_teacher_page(progress_db(path, db).resolve(), teacher_token, class_url, ip, tport, proc)
+        _run_teacher_page(progress_db(path, db), teacher_token, class_url, ip, tport, proc)
         return proc.wait()
     except KeyboardInterrupt:
         proc.terminate()
@@ -249,7 +253,7 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def _run_teacher_page(db: Path, token: str, class_url: str, ip: str, port: int,
+def _run_teacher_page(db: Path | str, token: str, class_url: str, ip: str, port: int,
                       voila: subprocess.Popen[bytes]) -> None:
     """Serve the teacher page until Voilà exits."""
     import asyncio

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,9 @@ AGREEMENT_N = int(os.environ.get("RUMMYLAB_AGREEMENT_N", "20000"))
 """Seeded hands per (generator, size) in the kernel == twin == oracle check."""
 
 IN_CI = bool(os.environ.get("CI"))
+
+os.environ.setdefault("RUMMYLAB_SPOOL", tempfile.mkdtemp(prefix="rummylab-spool-"))
+"""Checks a test's database cannot take wait here (and in the kernels it starts), not in ~/.local."""
 
 PARTS = 4
 """The long agreement checks run in this many seeded parts, so pytest-xdist spreads them over the cores."""
@@ -33,6 +38,25 @@ def backends() -> list[str]:
 @pytest.fixture(params=backends())
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[object]:
+    """A throwaway PostgreSQL cluster (tests/pg.py) for this test process, stopped at the end.
+    Without PostgreSQL's binaries: a failure under CI (``make test`` installs them), else a skip."""
+    from pg import Cluster, server_bin
+
+    found = server_bin()
+    if found is None:
+        why = "PostgreSQL's server is not installed (apt-get install postgresql; make test does)"
+        if IN_CI:
+            pytest.fail(why)
+        pytest.skip(why)
+    cluster = Cluster(found)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
 
 
 LONGEST_FIRST = (

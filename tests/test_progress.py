@@ -1,16 +1,22 @@
-"""Progress a teacher can see: named students' checks and what they typed in SQLite (WAL), the
-class report with the answers per exercise; bad names and broken databases get a clear message and
-the lesson goes on; a class writing at once loses nothing; a file of the first schema is migrated
-once, keeping its rows, however many kernels connect at once."""
+"""Progress a teacher can see: named students' checks and what they typed, in SQLite (a path or a
+sqlite:/// URL) or PostgreSQL, the same behaviour on each; the class report with the answers per
+exercise; bad names, bad addresses and broken databases get a clear message and the lesson goes on;
+a class writing at once loses nothing, even across a server restart; a database gone mid-lesson
+costs a check no time and loses no row (a spool, uploaded once); an older schema is migrated once,
+keeping its rows, however many kernels connect at once."""
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -18,23 +24,46 @@ import pytest
 from rummylab import lessons
 from rummylab.cli import main
 from rummylab.lessons import exercises
-from rummylab.progress import ANSWER_MAX, NAME_MAX, SCHEMA_VERSION, Progress, check_name, find_lesson
+from rummylab.progress import ANSWER_MAX, NAME_MAX, SCHEMA_VERSION, Progress, check_name, find_lesson, queue
 
 pytestmark = pytest.mark.once
-PROGRESS_PY = Path(__file__).resolve().parents[1] / "rummylab" / "progress.py"
+PROGRESS = Path(__file__).resolve().parents[1] / "rummylab" / "progress"
+ENGINES = ["path", "sqlite-url", pytest.param("postgresql", marks=pytest.mark.xdist_group("postgresql"))]
+
+
+@pytest.fixture(autouse=True)
+def spool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Each test's own spool; its queues written and stopped at the end."""
+    folder = tmp_path / "spool"
+    monkeypatch.setenv("RUMMYLAB_SPOOL", str(folder))
+    yield folder
+    queue.close_all(timeout=5)
+
+
+_DBS = [0]
+
+
+@pytest.fixture(params=ENGINES)
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """A new, empty database: a path, a sqlite:/// URL, or a database on the test cluster."""
+    if request.param == "path":
+        return tmp_path / "progress.sqlite"
+    if request.param == "sqlite-url":
+        return f"sqlite:///{tmp_path / 'progress.sqlite'}"  # sqlite:////absolute/path
+    _DBS[0] += 1
+    return str(request.getfixturevalue("pg_cluster").create_db(f"t{os.getpid()}_{_DBS[0]}"))
 
 
 @pytest.fixture
-def classroom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def classroom(where: str | Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str | Path]:
     """A class keeping progress in lesson 00, with its exercise ``deck_size``; no name given yet."""
-    db = tmp_path / "progress.sqlite"
-    monkeypatch.setenv("RUMMYLAB_DB", str(db))
+    monkeypatch.setenv("RUMMYLAB_DB", str(where))
     monkeypatch.setenv("RUMMYLAB_LESSON", "00-start-here")
     monkeypatch.setattr(exercises, "_STUDENT", None)
     exercises.reset()
     exercises.PENDING.clear()
     lessons.exercise("deck_size", "How many cards in a deck?", answer=52, mistakes={54: "Without the jokers."})
-    yield db
+    yield where
     exercises.reset()
     exercises.PENDING.clear()
 
@@ -47,35 +76,43 @@ def test_bad_names_are_explained(name: object, why: str) -> None:
     assert check_name("  Ana   Pop ") == "Ana Pop" and len(check_name("y" * NAME_MAX)) == NAME_MAX
 
 
-def test_checks_of_a_named_student_are_recorded(classroom: Path) -> None:
+def test_checks_of_a_named_student_are_recorded(classroom: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lessons.check("deck_size", 53)  # no name yet: kept, not recorded
-    assert not classroom.exists()
+    p = Progress(classroom)
+    assert not p.exists() or p.path is None
     lessons.set_student("Ana")  # then recorded under the name
     assert lessons.check("deck_size", 54).right is False
     assert lessons.check("deck_size", 52).right is True
     assert lessons.check("deck_size", ...).right is None  # a blank is not an attempt
+    monkeypatch.setenv("JUPYTERHUB_USER", "radu-p")  # on JupyterHub, rows name the hub user
     lessons.set_student("Radu")
     lessons.check("deck_size", "52")
-    p = Progress(classroom)
     assert p.rows().height == 4
     mine = p.rows(student="Ana")  # a student reads only their own rows
     assert set(mine["student"]) == {"Ana"} and mine["right"].to_list() == [False, False, True]
     assert mine["answer"].to_list() == ["53", "54", "52"]  # what was typed, normalised
+    assert p.rows()["hub_user"].to_list() == [None, None, None, "radu-p"]
     report = p.report()
     ana = report.filter(report["student"] == "Ana").row(0, named=True)
     assert (ana["exercise"], ana["attempts"], ana["solved"], ana["lesson"]) == ("deck_size", 3, True, "00-start-here")
+    assert p.waiting() == 0
 
 
-def test_a_broken_database_never_stops_the_lesson(classroom: Path) -> None:
+@pytest.mark.parametrize("where", ["path"], indirect=True)
+def test_a_broken_database_never_stops_the_lesson(classroom: Path, spool: Path) -> None:
     classroom.write_bytes(b"this is not a database" * 100)
     lessons.set_student("Ana")
     f = lessons.check("deck_size", 52)
     assert f.right is True and "saved later" in f.why and "cannot be used" in f.why
     with pytest.raises(ValueError, match="cannot be used"):
         Progress(classroom).rows()
+    assert Progress(classroom).waiting() == 1  # kept in the spool, for when the file is mended
+    classroom.unlink()
+    queue.close_all()
+    assert Progress(classroom).rows()["answer"].to_list() == ["52"] and Progress(classroom).waiting() == 0
 
 
-def test_the_name_box(classroom: Path) -> None:
+def test_the_name_box(classroom: str | Path) -> None:
     box = lessons.name_box()
     (text, button), note = box.children[0].children, box.children[1]
     text.value = "x" * 200
@@ -88,31 +125,54 @@ def test_the_name_box(classroom: Path) -> None:
 
 WRITER = """
 import importlib.util, sys
-spec = importlib.util.spec_from_file_location("progress", sys.argv[1])
-progress = importlib.util.module_from_spec(spec); spec.loader.exec_module(progress)
+spec = importlib.util.spec_from_file_location("progress", sys.argv[1] + "/__init__.py",
+                                              submodule_search_locations=[sys.argv[1]])
+progress = importlib.util.module_from_spec(spec); sys.modules["progress"] = progress; spec.loader.exec_module(progress)
 p = progress.Progress(sys.argv[2])
 for i in range(int(sys.argv[4])):
     p.record(f"student {sys.argv[3]}", "00-start-here", "deck_size", i % 2 == 0, f"{sys.argv[3]}:{i}")
 """
+"""A student's kernel, as light as it can be: the progress package alone (not rummylab's kernel)."""
 
 
-def writers(db: Path, students: int, checks: int) -> None:
-    """``students`` processes, started at once, each recording ``checks`` checks."""
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(PROGRESS_PY), str(db), str(k), str(checks)])
+def writers(db: str | Path, students: int, checks: int, during: Any = None) -> None:
+    """``students`` processes, started at once, each recording ``checks`` checks; ``during()`` is
+    called while they write."""
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(PROGRESS), str(db), str(k), str(checks)])
              for k in range(students)]
+    if during is not None:
+        during()
     assert all(p.wait(timeout=300) == 0 for p in procs)
 
 
-def test_thirty_students_at_once_lose_no_row(tmp_path: Path) -> None:
-    db = tmp_path / "class.sqlite"
-    writers(db, 30, 50)
-    rows = Progress(db).rows()
+@pytest.mark.parametrize("where", ["path"], indirect=True)
+def test_thirty_students_at_once_lose_no_row(where: Path) -> None:
+    writers(where, 30, 50)
+    rows = Progress(where).rows()
     assert rows.height == 1500 and rows["student"].n_unique() == 30
     assert set(rows["answer"]) == {f"{k}:{i}" for k in range(30) for i in range(50)}  # every answer, once
 
 
-def test_threads_writing_at_once_lose_no_row(tmp_path: Path) -> None:
-    p = Progress(tmp_path / "class.sqlite")
+@pytest.mark.xdist_group("postgresql")
+def test_thirty_students_across_a_server_restart_lose_no_row(pg_cluster: Any) -> None:
+    """30 kernels write 50 checks each while PostgreSQL restarts: every row is there, once."""
+    url = pg_cluster.create_db("restart")
+
+    def restart() -> None:
+        deadline = time.monotonic() + 60
+        while Progress(url).rows().height < 300 and time.monotonic() < deadline:  # mid-class
+            time.sleep(0.05)
+        pg_cluster.restart()
+
+    writers(url, 30, 50, during=restart)
+    rows = Progress(url).rows()  # uploads what the kernels spooled while the server was down
+    assert rows.height == 1500 and rows["student"].n_unique() == 30
+    assert sorted(rows["answer"]) == sorted(f"{k}:{i}" for k in range(30) for i in range(50))  # each once
+    assert Progress(url).waiting() == 0
+
+
+def test_threads_writing_at_once_lose_no_row(where: str | Path) -> None:
+    p = Progress(where)
     failed: list[BaseException] = []
 
     def write(k: int) -> None:
@@ -128,10 +188,87 @@ def test_threads_writing_at_once_lose_no_row(tmp_path: Path) -> None:
     for t in threads:
         t.join()
     assert not failed
-    assert Progress(p.path).rows().height == 12 * 40
+    assert Progress(where).rows().height == 12 * 40
 
 
-def v1_file(path: Path, rows: int) -> Path:
+@pytest.mark.xdist_group("postgresql")
+def test_a_database_gone_mid_lesson_costs_no_time_and_loses_no_row(
+        pg_cluster: Any, spool: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The server stops for good: a check still answers at once and says "saved later"; the rows
+    wait in the spool; once the server is back the next check (or, from a kernel gone since, the
+    class report) uploads them, once."""
+    url = pg_cluster.create_db("gone")
+    monkeypatch.setenv("RUMMYLAB_DB", url)
+    monkeypatch.setenv("RUMMYLAB_LESSON", "00-start-here")
+    monkeypatch.setattr(exercises, "_STUDENT", None)
+    exercises.reset()
+    lessons.exercise("deck_size", "How many cards in a deck?", answer=52)
+    lessons.set_student("Ana")
+    assert lessons.check("deck_size", 52).why == "52 is right."
+    pg_cluster.stop()
+    try:
+        for typed in (53, 54, 52):
+            start = time.monotonic()
+            f = lessons.check("deck_size", typed)
+            assert time.monotonic() - start < 1.0, "a check waited on the database"
+            assert "saved later" in f.why and "Traceback" not in f.why and pg_cluster.password not in f.why
+        assert Progress(url).waiting() == 3
+        # a kernel that ends while the server is down leaves its checks in the spool
+        writers(url, 1, 4)
+        assert Progress(url).waiting() == 7
+    finally:
+        pg_cluster.start()
+    assert lessons.check("deck_size", 52).right is True  # the next write uploads the spool
+    p = Progress(url)
+    assert p.waiting() == 0 and p.rows()["answer"].to_list() == ["52", "53", "54", "52", "0:0", "0:1", "0:2", "0:3",
+                                                                "52"]
+    # and the report uploads what a kernel left while the server was down
+    pg_cluster.stop()
+    try:
+        writers(url, 1, 2)
+    finally:
+        pg_cluster.start()
+    assert p.waiting() == 2 and not list(spool.rglob("*.claimed"))
+    capsys.readouterr()
+    assert main(["class", "report", "--db", url]) == 0
+    out = capsys.readouterr().out
+    assert "2 spooled checks uploaded" in out and "2 students, 11 checks" in out and pg_cluster.password not in out
+    assert main(["class", "report", "--db", url]) == 0
+    assert "2 students, 11 checks" in capsys.readouterr().out and p.rows().height == 11  # once
+    assert not [f for f in spool.rglob("*") if f.is_file() and f.name != "DATABASE"]
+
+
+@pytest.mark.xdist_group("postgresql")
+def test_a_wrong_password_or_a_bad_url_is_one_clear_line(
+        pg_cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = pg_cluster.create_db("pw")
+    wrong = url.replace(pg_cluster.password, "n0t-The-Pa55word")
+    with pytest.raises(ValueError) as caught:
+        Progress(wrong).rows()
+    said = str(caught.value)
+    assert "\n" not in said and "password authentication failed" in said and f":{pg_cluster.port}/pw" in said
+    assert "n0t-The-Pa55word" not in said and pg_cluster.password not in said
+    with pytest.raises(ValueError, match="password authentication failed") as caught:
+        Progress(wrong).record("Ana", "00-start-here", "deck_size", True, "52")  # kept, said
+    assert "n0t-The-Pa55word" not in str(caught.value) and Progress(url).waiting() == 1
+    assert main(["class", "report", "--db", wrong]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "n0t-The-Pa55word" not in err and "127.0.0.1" in err
+    assert Progress(url).rows()["answer"].to_list() == ["52"]  # the right password uploads it
+    for bad, why in [("mysql://u:secret@h/db", "unknown database scheme 'mysql'"),
+                     ("postgresql://u:secret@h:notaport/db", "bad PostgreSQL URL"),
+                     ("postgresql://u:secret@h:5432/", "name one database"),
+                     ("postgresql://u:secret@/db", "names no host"),
+                     ("sqlite://host/x.db", "sqlite:///relative/path")]:
+        with pytest.raises(ValueError, match=why) as caught:
+            Progress(bad)
+        assert "secret" not in str(caught.value) and "\n" not in str(caught.value), bad
+    assert main(["serve", str(tmp_path), "--db", "postgresql://u:secret@h:x/db"]) == 2
+    err = capsys.readouterr().err
+    assert "bad PostgreSQL URL" in err and "secret" not in err
+
+
+def v1_sqlite(path: Path, rows: int) -> Path:
     """A database as rummylab wrote it before the schema had a version (rollback journal)."""
     con = sqlite3.connect(path)
     con.execute("CREATE TABLE IF NOT EXISTS checks (student TEXT NOT NULL, lesson TEXT NOT NULL, "
@@ -143,64 +280,150 @@ def v1_file(path: Path, rows: int) -> Path:
     return path
 
 
-def tables(path: Path) -> dict[str, list[str]]:
-    con = sqlite3.connect(path)
-    try:
-        names = [n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {n: [c[1] for c in con.execute(f"PRAGMA table_info({n})")] for n in names}
-    finally:
+OLD = {1: ['CREATE TABLE checks (student TEXT NOT NULL, lesson TEXT NOT NULL, exercise TEXT NOT NULL, '
+           '"right" INTEGER NOT NULL, at DOUBLE PRECISION NOT NULL)'],
+       2: ["CREATE TABLE schema_version (version INTEGER NOT NULL)", "INSERT INTO schema_version VALUES (2)",
+           "CREATE TABLE checks (student TEXT NOT NULL, lesson TEXT NOT NULL, exercise TEXT NOT NULL, "
+           "correct INTEGER, answer TEXT NOT NULL DEFAULT '', at DOUBLE PRECISION NOT NULL)",
+           "CREATE INDEX checks_by_exercise ON checks (lesson, exercise)"]}
+"""The first two schemas, as rummylab made them (v1 on SQLite only, in practice)."""
+
+
+def old_db(where: str | Path, version: int, rows: int) -> None:
+    """A database of schema ``version`` with ``rows`` checks of an old class."""
+    p = Progress(where)
+    data = [(f"old {i % 5}", "00-start-here", "deck_size", i % 2, 1000.0 + i) for i in range(rows)]
+    insert = ("INSERT INTO checks (student, lesson, exercise, "
+              + ('"right"' if version == 1 else "correct") + ", at) VALUES (?, ?, ?, ?, ?)")
+    if p.path is not None:
+        con = sqlite3.connect(p.path)
+        for statement in OLD[version]:
+            con.execute(statement)
+        con.executemany(insert, data)
+        con.commit()
         con.close()
+        return
+    import psycopg
+
+    with psycopg.connect(str(where)) as pg:
+        for statement in OLD[version]:
+            pg.execute(statement)
+        pg.cursor().executemany(insert.replace("?", "%s"), data)
 
 
-def test_a_first_schema_file_is_migrated_keeping_its_rows(tmp_path: Path) -> None:
-    db = v1_file(tmp_path / "old.sqlite", 10)
-    p = Progress(db)
+def columns(where: str | Path) -> dict[str, list[str]]:
+    """The tables and their columns."""
+    p = Progress(where)
+    if p.path is not None:
+        con = sqlite3.connect(p.path)
+        try:
+            names = [n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            return {n: [c[1] for c in con.execute(f"PRAGMA table_info({n})")] for n in names}
+        finally:
+            con.close()
+    import psycopg
+
+    with psycopg.connect(str(where)) as pg:
+        out: dict[str, list[str]] = {}
+        for table, column in pg.execute("SELECT table_name, column_name FROM information_schema.columns WHERE "
+                                        "table_schema = 'public' ORDER BY table_name, ordinal_position"):
+            out.setdefault(table, []).append(column)
+        return out
+
+
+def version_rows(where: str | Path) -> list[tuple[Any, ...]]:
+    p = Progress(where)
+    if p.path is not None:
+        con = sqlite3.connect(p.path)
+        try:
+            return con.execute("SELECT version FROM schema_version").fetchall()
+        finally:
+            con.close()
+    import psycopg
+
+    with psycopg.connect(str(where)) as pg:
+        return pg.execute("SELECT version FROM schema_version").fetchall()
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_schema_is_migrated_keeping_its_rows(where: str | Path, version: int) -> None:
+    old_db(where, version, 10)
+    p = Progress(where)
     rows = p.rows()
     assert rows.height == 10 and rows["right"].to_list() == [bool(i % 2) for i in range(10)]
     assert set(rows["answer"]) == {""} and rows["at"].to_list() == [1000.0 + i for i in range(10)]
-    assert tables(db) == {"schema_version": ["version"],
-                          "checks": ["student", "lesson", "exercise", "correct", "answer", "at"]}
-    con = sqlite3.connect(db)
-    assert con.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
-    assert con.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-    con.close()
-    p.record("Ana", "00-start-here", "deck_size", True, "52")
+    assert columns(where) == {"schema_version": ["version"], "checks": [
+        "student", "lesson", "exercise", "correct", "answer", "at", "hub_user", "check_id"]}
+    assert version_rows(where) == [(SCHEMA_VERSION,)]
+    p.record("Ana", "00-start-here", "deck_size", True, "52", hub_user="ana")
     assert p.rows().height == 11 and p.report().filter(p.report()["student"] == "Ana")["solved"].to_list() == [True]
+    if p.path is not None:
+        con = sqlite3.connect(p.path)
+        assert con.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        con.close()
 
 
-def test_a_class_connecting_at_once_migrates_once(tmp_path: Path) -> None:
-    db = v1_file(tmp_path / "old.sqlite", 25)
-    writers(db, 30, 10)
-    rows = Progress(db).rows()
-    assert rows.height == 25 + 300
+@pytest.mark.parametrize("where", ["path", pytest.param("postgresql", marks=pytest.mark.xdist_group("postgresql"))],
+                         indirect=True)
+def test_a_class_connecting_at_once_migrates_once(where: str | Path) -> None:
+    sqlite = Progress(where).path is not None
+    kernels = 30 if sqlite else 10  # a kernel with psycopg takes 0.3 s of CPU to start
+    old_db(where, 1 if sqlite else 2, 25)
+    writers(where, kernels, 10)
+    rows = Progress(where).rows()
+    assert rows.height == 25 + kernels * 10
     assert rows.filter(rows["student"].str.starts_with("old")).height == 25
-    con = sqlite3.connect(db)
-    assert con.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
-    con.close()
+    assert version_rows(where) == [(SCHEMA_VERSION,)]
 
 
-def test_a_file_from_a_newer_rummylab_is_refused(tmp_path: Path) -> None:
-    db = tmp_path / "new.sqlite"
-    Progress(db).record("Ana", "00-start-here", "deck_size", True, "52")
-    con = sqlite3.connect(db)
-    con.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
-    con.commit()
-    con.close()
+def test_a_database_from_a_newer_rummylab_is_refused(where: str | Path) -> None:
+    Progress(where).record("Ana", "00-start-here", "deck_size", True, "52")
+    p = Progress(where)
+    if p.path is not None:
+        con = sqlite3.connect(p.path)
+        con.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+        con.commit()
+        con.close()
+    else:
+        import psycopg
+
+        with psycopg.connect(str(where)) as pg:
+            pg.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION + 1,))
     with pytest.raises(ValueError, match="newer rummylab"):
-        Progress(db).record("Ana", "00-start-here", "deck_size", True, "52")
+        Progress(where).rows()
+    with pytest.raises(ValueError, match="another rummylab changed it|newer rummylab"):
+        Progress(where).record("Ana", "00-start-here", "deck_size", True, "52")
+    assert p.waiting() == 1  # kept for a rummylab that knows the schema
 
 
 @pytest.mark.parametrize(("args", "why"), [(("Ana", "", "x", True), "lesson name"),
                                            (("Ana", "00", None, True), "exercise name"),
                                            (("Ana", "00", "x", True, 52), "answer is kept as text"),
+                                           (("Ana", "00", "x", True, "", ""), "hub user name"),
                                            (("", "00", "x", True), "empty")])
 def test_bad_checks_are_explained(tmp_path: Path, args: tuple[object, ...], why: str) -> None:
     with pytest.raises(ValueError, match=why):
         Progress(tmp_path / "p.sqlite").record(*args)  # type: ignore[arg-type]
 
 
-def test_answers_per_exercise_wrong_first_most_common_first(tmp_path: Path) -> None:
-    p = Progress(tmp_path / "p.sqlite")
+def test_the_spool_is_json_lines_and_a_claimed_file_is_uploaded_once(tmp_path: Path, spool: Path) -> None:
+    """A row uploaded twice (an uploader that died between its commit and removing the file) is
+    written once: each check keeps its id."""
+    db = tmp_path / "p.sqlite"
+    p = Progress(db)
+    rows = [{"check_id": f"id{i}", "student": "Ana", "lesson": "00-start-here", "exercise": "deck_size",
+             "correct": 1, "answer": str(i), "at": 1000.0 + i, "hub_user": None} for i in range(3)]
+    queue.Spool(p.target).put(rows)
+    queue.Spool(p.target).put(rows[1:])  # the same checks again
+    (folder,) = [d for d in spool.iterdir() if d.is_dir()]
+    files = sorted(folder.glob("*.jsonl"))
+    assert [json.loads(line)["check_id"] for line in files[0].read_text().splitlines()] == ["id0", "id1", "id2"]
+    assert (folder / "DATABASE").read_text().strip() == str(db.resolve()) and p.waiting() == 5
+    assert p.upload() == 5 and p.rows()["answer"].to_list() == ["0", "1", "2"] and p.waiting() == 0
+
+
+def test_answers_per_exercise_wrong_first_most_common_first(where: str | Path) -> None:
+    p = Progress(where)
     for student, right, answer in [("Ana", False, "54"), ("Bo", False, "53"), ("Cy", False, "54"),
                                    ("Ana", False, "54"), ("Ana", True, "52"), ("Bo", True, "52")]:
         p.record(student, "00-start-here", "deck_size", right, answer)
@@ -219,7 +442,7 @@ def test_answers_per_exercise_wrong_first_most_common_first(tmp_path: Path) -> N
         p.find_lesson("07")
 
 
-def test_class_report_cli(classroom: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_class_report_cli(classroom: str | Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lessons.set_student("Ana")
     lessons.check("deck_size", 52)
     page = tmp_path / "report.html"

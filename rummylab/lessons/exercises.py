@@ -244,7 +244,8 @@ def _log(message: str) -> None:
 _STUDENT: str | None = None
 PENDING: list[tuple[str, str, bool | None, str]] = []
 """Checks made before the student gave a name: (lesson, exercise, right, answer), recorded
-under the name once it is given."""
+under the name once it is given. (A check the database cannot take now waits in the store's own
+queue, not here.)"""
 
 
 def set_student(name: str) -> str:
@@ -264,26 +265,33 @@ def student() -> str | None:
 
 
 def _flush() -> str:
-    """Record the checks kept for later; "" or why they could not be recorded."""
-    from ..progress import Progress, default_db
+    """Hand the checks kept for a name to the store; "" or a sentence for the student when they
+    are saved later (the store keeps them until the database takes them)."""
+    from ..progress import HUB_USER_ENV, Progress, default_db
 
     db = default_db()
     if _STUDENT is None or db is None:
         return ""
+    try:
+        store = Progress(db)
+    except ValueError as exc:  # an address that cannot be one: kept here, said once
+        _log(f"rummylab: checks are not recorded: {exc}")
+        return f"Your answer is kept on this page and will be saved later ({exc})."
+    note = ""
     while PENDING:
-        lesson, name, right, typed = PENDING[0]
+        lesson, name, right, typed = PENDING.pop(0)
         try:
-            Progress(db).record(_STUDENT, lesson, name, right, typed)
-        except (ValueError, OSError) as exc:
-            return f"Your answer is kept on this page and will be saved later ({exc})."
-        PENDING.pop(0)
-    return ""
+            if not store.record(_STUDENT, lesson, name, right, typed, hub_user=os.environ.get(HUB_USER_ENV) or None):
+                note = "Your answer is saved later: the class's database cannot be reached just now."
+        except ValueError as exc:  # the store keeps the check all the same
+            note = f"Your answer is kept and will be saved later ({exc})."
+    return note
 
 
 def record(ex: Exercise, right: bool | None, typed: str) -> str:
     """Keep a checked answer for the teacher: "" when recorded (or the class keeps no progress),
-    else a sentence for the student (no name yet, or the database cannot be reached now: the
-    answer is kept on the page and saved with the next one)."""
+    else a sentence for the student (no name yet: the answer is kept on the page and recorded
+    under the name; the database cannot be reached now: the store writes it later)."""
     from ..progress import default_db
 
     if default_db() is None:
