@@ -10,15 +10,15 @@ UV      := $(BIN)/uv pip install --quiet --python $(BIN)/python
 SOURCES := pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxi ext/rummylab/*.pxd)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test install lint unit-tests pure-python-tests browser bench class clean
+.PHONY: lab test install lint unit-tests pure-python-tests system-packages browser postgresql bench class clean
 
 lab: $(VENV)/.installed-lab
 	$(BIN)/jupyter lab notebooks/ --ip=127.0.0.1 $(ROOT_FLAG)
 
-# Chromium installs beside the venv; lint runs beside the compiled suite (it needs little CPU);
-# then the suite on the Python twin.
+# Chromium and PostgreSQL install beside the venv; lint runs beside the compiled suite (it needs
+# little CPU); then the suite on the Python twin.
 test:
-	$(MAKE) -j2 $(VENV)/.installed-test browser
+	$(MAKE) -j2 $(VENV)/.installed-test system-packages
 	$(MAKE) -j2 lint unit-tests
 	$(MAKE) pure-python-tests
 
@@ -51,7 +51,7 @@ $(VENV)/.installed-test: $(VENV)/.dependencies-test $(VENV)/.kernel
 $(VENV)/.dependencies-test: $(VENV)/.build-tools pyproject.toml
 	$(BIN)/python -c "import sys; from importlib import import_module; \
 	  p = import_module('tomllib' if sys.version_info >= (3, 11) else 'tomli').load(open('pyproject.toml', 'rb'))['project']; \
-	  print('\n'.join(p['dependencies'] + p['optional-dependencies']['lab'] + p['optional-dependencies']['test']))" \
+	  x = p['optional-dependencies']; print('\n'.join(p['dependencies'] + x['lab'] + x['hub'] + x['test']))" \
 	  > $(VENV)/requirements-test.txt
 	$(UV) --compile-bytecode -r $(VENV)/requirements-test.txt
 	touch $@
@@ -60,11 +60,17 @@ $(VENV)/.kernel: $(VENV)/.build-tools $(SOURCES)
 	$(UV) --no-deps --no-build-isolation -e .
 	touch $@
 
-# Debian's Chromium for the real-browser tests (never a downloaded browser build).
-browser:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  else echo "chromium is missing: run 'sudo apt-get install chromium'"; exit 1; fi; }
+# Debian's packages the tests use: Chromium for the real-browser tests (never a downloaded browser
+# build), PostgreSQL's server for the progress store's (tests/pg.py starts a throwaway cluster).
+# One apt-get for both: two at once would fail on each other's lock.
+MISSING_PACKAGES = $(if $(shell command -v chromium),,chromium) \
+                   $(if $(wildcard /usr/lib/postgresql/*/bin/initdb),,postgresql)
+system-packages:
+	@missing="$(strip $(MISSING_PACKAGES))"; [ -z "$$missing" ] || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "$$missing missing: run 'sudo apt-get install $$missing'"; exit 1; fi; }
+
+browser postgresql: system-packages
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check rummylab tests benchmarks
