@@ -10,7 +10,7 @@ UV      := $(BIN)/uv pip install --quiet --python $(BIN)/python
 SOURCES := pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxi ext/rummylab/*.pxd)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test install lint unit-tests pure-python-tests system-packages browser postgresql bench class clean
+.PHONY: lab test install lint unit-tests pure-python-tests system-packages browser postgresql proxy bench class clean
 
 lab: $(VENV)/.installed-lab
 	$(BIN)/jupyter lab notebooks/ --ip=127.0.0.1 $(ROOT_FLAG)
@@ -18,7 +18,7 @@ lab: $(VENV)/.installed-lab
 # Chromium and PostgreSQL install beside the venv; lint runs beside the compiled suite (it needs
 # little CPU); then the suite on the Python twin.
 test:
-	$(MAKE) -j2 $(VENV)/.installed-test system-packages
+	$(MAKE) -j2 $(VENV)/.installed-test system-packages proxy
 	$(MAKE) -j2 lint unit-tests
 	$(MAKE) pure-python-tests
 
@@ -71,6 +71,13 @@ system-packages:
 	  else echo "$$missing missing: run 'sudo apt-get install $$missing'"; exit 1; fi; }
 
 browser postgresql: system-packages
+
+# JupyterHub's proxy (npm's configurable-http-proxy) in the venv, for rummylab hub and its browser test.
+PROXY := $(VENV)/node_modules/.bin/configurable-http-proxy
+proxy: $(PROXY)
+$(PROXY): | $(VENV)/bin/python
+	@command -v npm >/dev/null 2>&1 || { echo "npm is missing (JupyterHub's proxy is an npm package): install Node.js"; exit 1; }
+	npm install --silent --no-fund --no-audit --prefix $(VENV) configurable-http-proxy
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check rummylab tests benchmarks

@@ -273,15 +273,10 @@ def find_lessons(folder: Path, wanted: list[str]) -> list[str]:
 def teacher_app(db: Path | str, token: str, class_url: str) -> Any:
     """A Tornado app: ``/`` shows the class's progress to whoever gives ``?token=`` (or has the
     cookie from giving it once); everyone else gets 403 and a short page. ``?lesson=NAME`` (or its
-    number) shows one lesson; the page links each lesson with checks."""
-    import urllib.parse
-
+    number) shows one lesson; the page links each lesson with checks (``teacher.teacher_page``)."""
     import tornado.web
 
-    from .progress import Progress, find_lesson, report_html, report_table
-
-    def link(lesson: str | None) -> str:
-        return "?" + urllib.parse.urlencode({"lesson": lesson} if lesson else {})
+    from .teacher import teacher_page
 
     class Teacher(tornado.web.RequestHandler):
         def get(self) -> None:
@@ -293,29 +288,7 @@ def teacher_app(db: Path | str, token: str, class_url: str) -> Any:
                            "</body></html>")
                 return
             self.set_secure_cookie("teacher", token, httponly=True, samesite="Strict")
-            wanted = self.get_argument("lesson", default="").strip()
-            note = ""
-            try:
-                progress = Progress(db)
-                if not progress.exists() and not progress.waiting():
-                    raise ValueError("No answer has been checked yet.")
-                lessons = progress.lessons()
-                lesson = None
-                if wanted:
-                    try:
-                        lesson = find_lesson(wanted, lessons)
-                    except ValueError as exc:
-                        note = f"<p class='rl-note'>{html.escape(str(exc))}: showing every lesson.</p>"
-                rows = progress.rows(lesson=lesson)
-                page = report_html(report_table(rows), rows, lesson=lesson, lessons=lessons, link=link)
-            except ValueError as exc:  # no database yet, or one that cannot be read
-                page = ("<!doctype html><html><head><meta charset='utf-8'></head><body><h1>Class report</h1>"
-                        f"<p>{html.escape(str(exc))}</p></body></html>")
-            intro = (f"<h1>The class, live</h1><p>Students join at <b>{html.escape(class_url)}</b>; this page "
-                     f"refreshes every 5 seconds.</p>{note}")
-            self.write(page.replace("<head>", "<head><meta http-equiv='refresh' content='5'>", 1)
-                       .replace("<body>", "<body class='rl-teacher-page' style='font-family:sans-serif'>", 1)
-                       .replace("<h1>Class report</h1>", intro, 1))
+            self.write(teacher_page(db, self.get_argument("lesson", default="").strip(), class_url))
 
     return tornado.web.Application([(r"/", Teacher)], cookie_secret=secrets.token_hex(16))
 

@@ -120,6 +120,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the teacher page's port (default: --port + 1, or a free port when that one is taken)")
     s.add_argument("--teacher-token", default=None, help="the teacher page's token (default: made up)")
     s.set_defaults(run=_serve)
+    hb = sub.add_parser("hub", help="the lessons on JupyterHub: each student a hub user, the teacher page a hub "
+                        "service (pip install 'rummylab[hub]' and npm's configurable-http-proxy)")
+    hb.add_argument("path", nargs="?", default=None, help="the folder of lessons (default: the packaged lessons)")
+    hb.add_argument("--config-only", default=None, metavar="FILE", help="write the JupyterHub config to FILE "
+                    "(mode 600: it holds the class password) and stop")
+    hb.add_argument("--lesson", default=None, help="the lesson of the day, e.g. 02 (default: the folder's first)")
+    hb.add_argument("--students", type=int, default=0, help="hub users student01..NN may log in (0: any name)")
+    hb.add_argument("--db", default=None, help="the progress database, held by the hub service only (default: "
+                    "progress.sqlite in --state-dir; postgresql://... for many machines)")
+    hb.add_argument("--teacher-group", default="teachers", help="the hub group that sees the teacher page "
+                    "(the hub user 'teacher' is in it)")
+    hb.add_argument("--ip", default="127.0.0.1", help="the address the hub listens on")
+    hb.add_argument("--port", type=int, default=8000)
+    hb.add_argument("--state-dir", default="rummylab-hub", help="the hub's own files (its database, cookie secret)")
+    hb.add_argument("--spawner", default="local", choices=["local", "simple"], help="local: students are system "
+                    "accounts; simple: no accounts and no isolation (a trial only)")
+    hb.set_defaults(run=_hub)
     sm = sub.add_parser("simulate", help="play many games between bots; one row per hand (Parquet or CSV)")
     sm.add_argument("family", choices=SIMULATED, help="the game")
     sm.add_argument("--bots", default=None, help="comma-separated bot names, one per seat (default: greedy each)")
@@ -332,6 +349,28 @@ def _serve(args: argparse.Namespace) -> str:
     if status:
         raise SystemExit(status)
     return "rummylab: stopped"
+
+
+def _hub(args: argparse.Namespace) -> str:
+    from .hub import PASSWORD_ENV, hub_options, run_hub, write_config
+    from .serve import LOOPBACK
+
+    options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
+                                   args.port, args.state_dir, args.spawner)
+    lesson = options["lesson"]
+    password = f"class password: {made_up} (set {PASSWORD_ENV} to choose it)" if made_up else \
+        f"class password: from {PASSWORD_ENV}"
+    if args.config_only:
+        path = write_config(args.config_only, **options)
+        return f"rummylab: wrote {path} (run: jupyterhub -f {path}); lesson {lesson}; {password}"
+    config = write_config(Path(options["state_dir"]) / "jupyterhub_config.py", **options)
+    shown = "127.0.0.1" if args.ip in LOOPBACK else args.ip
+    print(f"rummylab: JupyterHub at http://{shown}:{args.port}/ (Ctrl+C stops), lesson {lesson}\n  {password}\n"
+          f"  teacher page: http://{shown}:{args.port}/services/rummylab/ (hub user 'teacher')", flush=True)
+    status = run_hub(config, Path(options["state_dir"]))
+    if status:
+        raise SystemExit(status)
+    return "rummylab: hub stopped"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

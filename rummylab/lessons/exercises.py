@@ -267,13 +267,14 @@ def student() -> str | None:
 def _flush() -> str:
     """Hand the checks kept for a name to the store; "" or a sentence for the student when they
     are saved later (the store keeps them until the database takes them)."""
-    from ..progress import HUB_USER_ENV, Progress, default_db
+    from ..hub_client import open_store
+    from ..progress import HUB_USER_ENV, default_db
 
     db = default_db()
     if _STUDENT is None or db is None:
         return ""
     try:
-        store = Progress(db)
+        store = open_store(db)
     except ValueError as exc:  # an address that cannot be one: kept here, said once
         _log(f"rummylab: checks are not recorded: {exc}")
         return f"Your answer is kept on this page and will be saved later ({exc})."

@@ -1,0 +1,249 @@
+"""rummylab on JupyterHub: each student is a hub user whose single-user server serves the lessons as
+the app (Voilà as a server extension, the rummylab page template from the package), opening at the
+lesson of the day; the rummylab hub service (``rummylab.hub_service``) alone holds the progress
+database and serves the teacher page to a teacher group.
+
+``rummylab hub --config-only FILE`` writes a ``jupyterhub_config.py`` that calls ``configure``;
+``rummylab hub`` writes it to its state folder and runs JupyterHub on it.
+
+What Voilà's server-extension mode does not do, unlike ``rummylab serve``: no warm kernels (each
+page starts its kernel and runs the lesson when opened: pools need Voilà's own app); a lesson's
+cell errors are still shown as one short line, with the traceback in the student server's log.
+A left page's kernel is shut down (``hub_server.LeftPagesClosedKernels``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SERVICE = "rummylab"
+TEACHER_GROUP = "teachers"
+TEACHER = "teacher"
+"""The teacher's hub user (in the teacher group) that ``configure`` names; more can be added."""
+PASSWORD_ENV = "RUMMYLAB_HUB_PASSWORD"
+"""The class's shared password, when not given (one is made up and printed otherwise)."""
+SPAWNERS = {"local": "jupyterhub.spawner.LocalProcessSpawner", "simple": "jupyterhub.spawner.SimpleLocalProcessSpawner"}
+"""local: each student a system account (a school's hub). simple: no accounts, every student's server
+runs as the hub's own user with no isolation (a trial or a test; JupyterHub says: never in production)."""
+JUPYTER_ROOT = Path(__file__).resolve().parent / "jupyter"
+"""The Jupyter data folder rummylab provides in its package: ``voila/templates/rummylab``, the lesson
+page ``rummylab serve`` uses (``serve.offline_template``), put on the student servers' ``JUPYTER_PATH``."""
+
+
+def install_template(root: Path = JUPYTER_ROOT) -> Path:
+    """(Re)write the rummylab page template into the package's Jupyter data folder, from the page
+    of this rummylab (``app/``) and this Voilà; returns the folder. ValueError when the package
+    folder cannot be written (then run ``rummylab hub`` once as the user who installed rummylab)."""
+    from .serve import offline_template
+
+    try:
+        return offline_template(root)
+    except OSError as exc:
+        raise ValueError(f"cannot write the lesson page template into {root}: {exc.strerror}") from None
+
+
+def proxy_command() -> list[str]:
+    """configurable-http-proxy: in the venv's ``node_modules`` (``make test`` puts it there), else on PATH."""
+    for candidate in (Path(sys.prefix) / "node_modules" / ".bin" / "configurable-http-proxy",
+                      shutil.which("configurable-http-proxy")):
+        if candidate and Path(candidate).exists():
+            return [str(candidate)]
+    raise ValueError("JupyterHub's proxy is not installed: npm install --prefix "
+                     f"{sys.prefix} configurable-http-proxy (or npm install -g configurable-http-proxy)")
+
+
+def _free_port() -> int:
+    from .serve import free_port
+
+    return free_port()
+
+
+def student_names(students: int) -> list[str]:
+    """``student01`` … for a class of ``students``."""
+    if not 0 <= students <= 500:
+        raise ValueError(f"--students {students}: 0 to 500")
+    return [f"student{i:02d}" for i in range(1, students + 1)]
+
+
+def copy_lessons_hook(lessons: Path) -> Callable[[Any], None]:
+    """A ``pre_spawn_hook``: the lessons of ``lessons`` into the student's home, the teacher's copy
+    replacing an older one (a student's answers live in the store, not the notebooks)."""
+
+    def copy(spawner: Any) -> None:
+        home = Path(getattr(spawner, "home_dir", "") or os.path.expanduser(f"~{spawner.user.name}"))
+        home.mkdir(parents=True, exist_ok=True)
+        owner = _owner(spawner.user.name)
+        for nb in sorted(lessons.glob("*.ipynb")):
+            target = home / nb.name
+            shutil.copyfile(nb, target)
+            if owner is not None:  # a system account's home: the student owns her lessons
+                os.chown(target, *owner)
+
+    return copy
+
+
+def _owner(name: str) -> tuple[int, int] | None:
+    """(uid, gid) of a system account when the hub runs as root, else None."""
+    if os.name != "posix" or os.getuid() != 0:
+        return None
+    import pwd
+
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        return None
+    return entry.pw_uid, entry.pw_gid
+
+
+def singleuser_args() -> list[str]:
+    """The student server's options: Voilà with the rummylab template, a left page's kernel shut
+    down, no terminals, short lesson errors."""
+    args = ["--ServerApp.terminals_enabled=False",
+            "--VoilaConfiguration.template=rummylab",
+            "--VoilaConfiguration.show_tracebacks=False",
+            "--VoilaExecutor.allow_errors=True",
+            "--VoilaExecutor.iopub_timeout=30",
+            "--ServerApp.kernel_manager_class=rummylab.hub_server.LeftPagesClosedKernels",
+            "--ServerApp.jpserver_extensions=rummylab.hub_server=True"]
+    # kernels on TCP, not ipc as in rummylab serve: a server holds a kernel or two (no race for ports),
+    # and ipc sockets live in the home's runtime folder, whose path can pass the 107 bytes a socket name has
+    if os.name == "posix" and os.getuid() == 0:
+        args.append("--allow-root")
+    return args
+
+
+def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, students: int = 0,
+              teacher_group: str = TEACHER_GROUP, ip: str = "127.0.0.1", port: int = 8000,
+              state_dir: str = ".", spawner: str = "local") -> None:
+    """Fill the JupyterHub config ``c``: students and the teacher log in with ``password``, each
+    student's server opens at ``lesson`` of ``lessons`` (copied into her home at spawn), checks go
+    to the rummylab service, which alone holds ``db``. Internal ports are picked at start."""
+    from .classroom import find_lessons
+    from .serve import EVERY_ADDRESS, LOOPBACK
+
+    folder = Path(lessons).resolve()
+    if not folder.is_dir():
+        raise ValueError(f"{folder}: no such folder of lessons")
+    chosen = find_lessons(folder, [lesson])[0]
+    if spawner not in SPAWNERS:
+        raise ValueError(f"spawner {spawner!r}: one of {', '.join(SPAWNERS)}")
+    state = Path(state_dir).resolve()
+    state.mkdir(parents=True, exist_ok=True)
+    install_template()  # the hub starts: its student servers get the page of the rummylab installed
+    public = "127.0.0.1" if ip in EVERY_ADDRESS or ip in LOOPBACK else ip
+    service_url = f"http://{public}:{port}/services/{SERVICE}/"
+
+    c.JupyterHub.bind_url = f"http://{ip}:{port}"
+    c.JupyterHub.hub_bind_url = f"http://127.0.0.1:{_free_port()}"
+    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{_free_port()}"
+    c.ConfigurableHTTPProxy.command = proxy_command()
+    c.ConfigurableHTTPProxy.pid_file = str(state / "proxy.pid")
+    c.JupyterHub.db_url = f"sqlite:///{state / 'jupyterhub.sqlite'}"
+    c.JupyterHub.cookie_secret_file = str(state / "jupyterhub_cookie_secret")
+    c.JupyterHub.pid_file = str(state / "jupyterhub.pid")
+    c.JupyterHub.authenticator_class = "shared-password"
+    c.SharedPasswordAuthenticator.user_password = password
+    names = student_names(students)
+    if names:
+        c.Authenticator.allowed_users = {*names, TEACHER}
+    else:
+        c.Authenticator.allow_all = True  # anyone with the class password, under any name
+    c.JupyterHub.load_groups = {teacher_group: {"users": [TEACHER]}}
+    c.JupyterHub.load_roles = [{"name": "rummylab-teachers", "groups": [teacher_group],
+                                "scopes": [f"access:services!service={SERVICE}"]}]
+    c.JupyterHub.services = [{
+        "name": SERVICE, "url": f"http://127.0.0.1:{_free_port()}",
+        "command": [sys.executable, "-m", "rummylab.hub_service"],
+        "environment": {"RUMMYLAB_DB": db, "RUMMYLAB_CLASS_URL": f"http://{public}:{port}/"},
+        "oauth_no_confirm": True, "display": False}]
+    c.JupyterHub.spawner_class = SPAWNERS[spawner]
+    if spawner == "simple":
+        c.SimpleLocalProcessSpawner.home_dir_template = str(state / "homes" / "{username}")
+    c.Spawner.pre_spawn_hook = copy_lessons_hook(folder)
+    c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
+    c.Spawner.default_url = f"/voila/render/{chosen}"
+    c.Spawner.args = singleuser_args()
+    # the kernels know the service's URL and nothing else of the class (env_keep passes no secret)
+    c.Spawner.environment = {"RUMMYLAB_DB": f"rummylab+{service_url}", "RUMMYLAB_APP": "1",
+                             "RUMMYLAB_CHARTS": "svg", "JUPYTER_PATH": str(JUPYTER_ROOT)}
+    c.Spawner.http_timeout = 120
+
+
+def config_text(**options: Any) -> str:
+    """A ``jupyterhub_config.py`` that calls ``configure`` with ``options`` (it holds the class
+    password and database address: written readable by its owner only)."""
+    arguments = "".join(f"    {key}={json.dumps(value)},\n" for key, value in options.items())
+    return ("# JupyterHub for a rummylab class, written by `rummylab hub` (keep it private: it holds the\n"
+            "# class password and the progress database's address). Edit freely: e.g. another\n"
+            "# c.JupyterHub.authenticator_class after configure(...).\n"
+            "from rummylab.hub import configure\n\n"
+            f"configure(\n    c,\n{arguments})\n")
+
+
+def write_config(path: Path | str, **options: Any) -> Path:
+    """Write ``config_text(**options)`` to ``path`` (mode 600)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(config_text(**options))
+    os.chmod(target, 0o600)
+    return target
+
+
+def hub_options(lessons: str | None, lesson: str | None, students: int, db: str | None, teacher_group: str,
+                ip: str, port: int, state_dir: str, spawner: str) -> tuple[dict[str, Any], str | None]:
+    """The options of ``configure`` from the command line, and the password made up (None when
+    ``RUMMYLAB_HUB_PASSWORD`` gave it). ValueError names a bad one."""
+    from .classroom import find_lessons, first_lesson
+    from .progress import parse
+    from .serve import lessons_dir
+
+    folder = Path(lessons).resolve() if lessons else lessons_dir()
+    if not folder.is_dir():
+        raise ValueError(f"{folder}: no such folder of lessons")
+    chosen = find_lessons(folder, [lesson])[0] if lesson else (first_lesson(folder) or [""])[0]
+    if not chosen:
+        raise ValueError(f"{folder} holds no lesson (.ipynb)")
+    state = Path(state_dir).resolve()
+    store = db or f"sqlite:///{state / 'progress.sqlite'}"
+    parse(store)  # a bad address is said now
+    student_names(students)
+    if not teacher_group.replace("-", "").replace("_", "").isalnum():
+        raise ValueError(f"--teacher-group {teacher_group!r}: letters, digits, - or _")
+    given = os.environ.get(PASSWORD_ENV, "")
+    password = given or secrets.token_urlsafe(9)
+    if len(password) < 8:
+        raise ValueError(f"{PASSWORD_ENV}: at least 8 characters")
+    options = {"lessons": str(folder), "lesson": chosen, "db": store, "password": password, "students": students,
+               "teacher_group": teacher_group, "ip": ip, "port": port, "state_dir": str(state), "spawner": spawner}
+    return options, None if given else password
+
+
+def run_hub(config: Path, state_dir: Path) -> int:
+    """Run JupyterHub on ``config`` until interrupted; its proxy and the student servers stop with it."""
+    cmd = [sys.executable, "-m", "jupyterhub", "-f", str(config)]
+    proc = subprocess.Popen(cmd, cwd=state_dir)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        proc.terminate()  # JupyterHub stops the servers it spawned, the service and the proxy
+        try:
+            return proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            return 0
