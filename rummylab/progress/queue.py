@@ -124,8 +124,8 @@ class Spool:
                 if rows:
                     engines.write(self.target, con, [tuple(r.get(c) for c in COLUMNS) for r in rows])
             except BaseException:
-                with contextlib.suppress(OSError):
-                    os.rename(claimed, path)  # back, for the next try
+                with contextlib.suppress(OSError):  # back, for the next try
+                    os.rename(claimed, path if path.suffix == ".jsonl" else path.with_suffix(".jsonl"))
                 raise
             if bad:
                 claimed.with_suffix(".bad").write_text("".join(bad), encoding="utf-8")
@@ -194,7 +194,12 @@ class Writer:
                 self._start()
                 self.cond.notify_all()
         if down is not None and down.lasting:
-            self.spool.put([row])
+            try:
+                self.spool.put([row])
+            except OSError as exc:  # no disk to wait on: in memory, tried after the backoff
+                _log(f"rummylab: cannot spool a check: {exc}")
+                with self.cond:
+                    self.queue.append(check)
             raise Unusable(str(down), True)
         check.done.wait(MOMENT if down is None else MOMENT_DOWN)
         if check.error is not None and check.error.lasting:
@@ -220,7 +225,10 @@ class Writer:
             left, self.queue = self.queue + self.inflight, []
             self.cond.notify_all()
         if left:
-            self.spool.put([c.row for c in left])
+            try:
+                self.spool.put([c.row for c in left])
+            except OSError as exc:
+                _log(f"rummylab: {len(left)} check(s) of {self.target.shown} are lost: cannot spool them: {exc}")
             for c in left:
                 c.done.set()
         if self.thread is not None:
