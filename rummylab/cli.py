@@ -352,14 +352,14 @@ def _serve(args: argparse.Namespace) -> str:
 
 
 def _hub(args: argparse.Namespace) -> str:
-    from .hub import PASSWORD_ENV, hub_options, run_hub, write_config
+    from .hub import PASSWORD_ENV, TEACHER_PASSWORD_ENV, hub_options, run_hub, write_config
     from .serve import LOOPBACK
 
     options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
                                    args.port, args.state_dir, args.spawner)
     lesson = options["lesson"]
-    password = f"class password: {made_up} (set {PASSWORD_ENV} to choose it)" if made_up else \
-        f"class password: from {PASSWORD_ENV}"
+    password = (f"{made_up} (set {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV} to choose them)" if made_up else
+                f"passwords: from {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV}")
     if args.config_only:
         path = write_config(args.config_only, **options)
         return f"rummylab: wrote {path} (run: jupyterhub -f {path}); lesson {lesson}; {password}"

@@ -30,7 +30,10 @@ TEACHER_GROUP = "teachers"
 TEACHER = "teacher"
 """The teacher's hub user (in the teacher group) that ``configure`` names; more can be added."""
 PASSWORD_ENV = "RUMMYLAB_HUB_PASSWORD"
-"""The class's shared password, when not given (one is made up and printed otherwise)."""
+"""The class's shared password (one is made up and printed when it is not set)."""
+TEACHER_PASSWORD_ENV = "RUMMYLAB_HUB_TEACHER_PASSWORD"
+"""The teacher's own password, 32 characters at least (made up and printed when not set): with the
+class password alone anyone could log in as the teacher."""
 SPAWNERS = {"local": "jupyterhub.spawner.LocalProcessSpawner", "simple": "jupyterhub.spawner.SimpleLocalProcessSpawner"}
 """local: each student a system account (a school's hub). simple: no accounts, every student's server
 runs as the hub's own user with no isolation (a trial or a test; JupyterHub says: never in production)."""
@@ -121,10 +124,12 @@ def singleuser_args() -> list[str]:
     return args
 
 
-def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, students: int = 0,
+def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teacher_password: str,
+              students: int = 0,
               teacher_group: str = TEACHER_GROUP, ip: str = "127.0.0.1", port: int = 8000,
               state_dir: str = ".", spawner: str = "local") -> None:
-    """Fill the JupyterHub config ``c``: students and the teacher log in with ``password``, each
+    """Fill the JupyterHub config ``c``: students log in with ``password``, the hub user ``teacher``
+    (an admin, in ``teacher_group``) with ``teacher_password`` only; each
     student's server opens at ``lesson`` of ``lessons`` (copied into her home at spawn), checks go
     to the rummylab service, which alone holds ``db``. Internal ports are picked at start."""
     from .classroom import find_lessons
@@ -152,6 +157,8 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, stud
     c.JupyterHub.pid_file = str(state / "jupyterhub.pid")
     c.JupyterHub.authenticator_class = "shared-password"
     c.SharedPasswordAuthenticator.user_password = password
+    c.SharedPasswordAuthenticator.admin_password = teacher_password  # admin users need this one
+    c.Authenticator.admin_users = {TEACHER}
     names = student_names(students)
     if names:
         c.Authenticator.allowed_users = {*names, TEACHER}
@@ -202,8 +209,8 @@ def write_config(path: Path | str, **options: Any) -> Path:
 
 def hub_options(lessons: str | None, lesson: str | None, students: int, db: str | None, teacher_group: str,
                 ip: str, port: int, state_dir: str, spawner: str) -> tuple[dict[str, Any], str | None]:
-    """The options of ``configure`` from the command line, and the password made up (None when
-    ``RUMMYLAB_HUB_PASSWORD`` gave it). ValueError names a bad one."""
+    """The options of ``configure`` from the command line, and the passwords made up, to print
+    (None when the environment gave both). ValueError names a bad option."""
     from .classroom import find_lessons, first_lesson
     from .progress import parse
     from .serve import lessons_dir
@@ -224,9 +231,16 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
     password = given or secrets.token_urlsafe(9)
     if len(password) < 8:
         raise ValueError(f"{PASSWORD_ENV}: at least 8 characters")
-    options = {"lessons": str(folder), "lesson": chosen, "db": store, "password": password, "students": students,
-               "teacher_group": teacher_group, "ip": ip, "port": port, "state_dir": str(state), "spawner": spawner}
-    return options, None if given else password
+    teacher_given = os.environ.get(TEACHER_PASSWORD_ENV, "")
+    teacher_password = teacher_given or secrets.token_urlsafe(24)
+    if len(teacher_password) < 32 or teacher_password == password:
+        raise ValueError(f"{TEACHER_PASSWORD_ENV}: at least 32 characters, not the class password")
+    options = {"lessons": str(folder), "lesson": chosen, "db": store, "password": password,
+               "teacher_password": teacher_password, "students": students, "teacher_group": teacher_group,
+               "ip": ip, "port": port, "state_dir": str(state), "spawner": spawner}
+    made_up = [f"class password: {password}"] if not given else []
+    made_up += [f"teacher password: {teacher_password}"] if not teacher_given else []
+    return options, "; ".join(made_up) or None
 
 
 def run_hub(config: Path, state_dir: Path) -> int:

@@ -19,10 +19,11 @@ from rummylab.serve import lessons_dir  # noqa: E402
 def test_config_only_writes_a_private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv(hub.PASSWORD_ENV, "a-class-password")
+    monkeypatch.setenv(hub.TEACHER_PASSWORD_ENV, "t" * 32)
     path = tmp_path / "jupyterhub_config.py"
     assert main(["hub", str(lessons_dir()), "--config-only", str(path), "--lesson", "02", "--students", "3",
                  f"--state-dir={tmp_path / 'state'}", "--db=postgresql://u:secret@db.example/class"]) == 0
-    assert "class password: from RUMMYLAB_HUB_PASSWORD" in capsys.readouterr().out
+    assert "passwords: from RUMMYLAB_HUB_PASSWORD" in capsys.readouterr().out
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     text = path.read_text()
     assert "from rummylab.hub import configure" in text and 'lesson="02-melds-and-deadwood.ipynb"' in text
@@ -33,7 +34,8 @@ def test_a_student_server_holds_no_secret(tmp_path: Path) -> None:
 
     c = Config()
     hub.configure(c, lessons=str(lessons_dir()), lesson="00", db="postgresql://u:secret@db/class",
-                  password="a-class-password", students=2, state_dir=str(tmp_path), spawner="simple")
+                  password="a-class-password", teacher_password="t" * 32, students=2, state_dir=str(tmp_path),
+                  spawner="simple")
     env = c.Spawner.environment
     assert env["RUMMYLAB_DB"].startswith("rummylab+http://127.0.0.1:8000/services/rummylab/")
     assert "secret" not in repr(env) and "secret" not in repr(c.Spawner.args)
@@ -41,6 +43,7 @@ def test_a_student_server_holds_no_secret(tmp_path: Path) -> None:
     assert "--ServerApp.terminals_enabled=False" in c.Spawner.args
     assert c.JupyterHub.services[0]["environment"]["RUMMYLAB_DB"] == "postgresql://u:secret@db/class"
     assert c.Authenticator.allowed_users == {"student01", "student02", "teacher"}
+    assert c.Authenticator.admin_users == {"teacher"}  # her own password, not the class's
     template = Path(env["JUPYTER_PATH"]) / "voila" / "templates" / "rummylab" / "index.html.j2"
     assert "rl-lesson-page" in template.read_text()  # the page template, in the package
 

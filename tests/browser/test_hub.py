@@ -20,6 +20,7 @@ from rummylab.serve import free_port
 from .conftest import _unavailable, _wait_http
 
 PASSWORD = "class-password-7"
+TEACHER_PASSWORD = "the-teachers-own-password-of-32-characters"
 TIMEOUT = 120_000
 LESSON = "00-start-here.ipynb"
 
@@ -39,7 +40,7 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     state = tmp_path_factory.mktemp("hub")
     port = free_port()
     db = state / "progress.sqlite"
-    env = dict(os.environ, RUMMYLAB_HUB_PASSWORD=PASSWORD)
+    env = dict(os.environ, RUMMYLAB_HUB_PASSWORD=PASSWORD, RUMMYLAB_HUB_TEACHER_PASSWORD=TEACHER_PASSWORD)
     cmd = [sys.executable, "-m", "rummylab.cli", "hub", str(lessons_copy), "--students=2", f"--port={port}",
            f"--state-dir={state}", "--spawner=simple", f"--db=sqlite:///{db}"]
     log = state / "hub.log"
@@ -61,10 +62,10 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         assert not left, f"still running after the hub stopped: {[p.cmdline() for p in left]}"
 
 
-def login(page: Any, url: str, user: str) -> None:
+def login(page: Any, url: str, user: str, password: str = PASSWORD) -> None:
     page.goto(f"{url}/hub/login", timeout=TIMEOUT)
     page.fill("#username_input", user)
-    page.fill("#password_input", PASSWORD)
+    page.fill("#password_input", password)
     page.click("#login_submit")
 
 
@@ -129,13 +130,17 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
     for kernel in kernels:
         env = kernel.environ()
         assert env["RUMMYLAB_DB"].startswith("rummylab+http://") and "sqlite" not in env["RUMMYLAB_DB"]
-        assert PASSWORD not in " ".join(env.values()) and str(hub["db"]) not in " ".join(env.values())
+        values = " ".join(env.values())
+        assert PASSWORD not in values and TEACHER_PASSWORD not in values and str(hub["db"]) not in values
 
     # the teacher page through the proxy, for the teacher group, across the hub, a lesson at a time
     teacher = browser.new_context()
     try:
         tpage = teacher.new_page()
-        login(tpage, url, "teacher")
+        login(tpage, url, "teacher")  # the class password does not open the teacher's account
+        tpage.wait_for_selector("#username_input", timeout=TIMEOUT)
+        assert "/hub/login" in tpage.url
+        login(tpage, url, "teacher", TEACHER_PASSWORD)
         tpage.wait_for_load_state()
         tpage.goto(f"{url}/services/rummylab/", timeout=TIMEOUT)
         tpage.wait_for_selector(".rl-teacher-page table", timeout=TIMEOUT)
