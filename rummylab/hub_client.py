@@ -1,27 +1,41 @@
 """A lesson kernel's store on JupyterHub: each check goes over HTTP to the rummylab hub service
 (``/services/rummylab/``), which alone holds the database. The kernel sends the student's own hub
-token; the service asks the hub whose it is and records that hub user (a typed name is only shown).
+token; the service asks the hub whose it is and records that hub user (a typed name is sent as her
+display name).
+
+Checks go through the store's own queue (``progress.queue``, with ``Service`` as its sink): one the
+service cannot take now (it is down or restarting) waits in memory for a moment, then in the spool
+on the student's disk, and goes with the next check the service takes (or the queue's retry). Each
+check keeps its id, so one sent twice is written once.
 
 ``RUMMYLAB_DB`` names the service: ``rummylab+http://host:port/services/rummylab/`` (or https), or
 a plain ``http(s)://`` URL. The kernel never holds a database address or password."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import urllib.error
 import urllib.parse
 import urllib.request
+from dataclasses import dataclass
 from typing import Any
+
+from .progress.engines import Unusable
 
 SCHEMES = ("rummylab+http", "rummylab+https", "http", "https")
 TOKEN_ENV = "JUPYTERHUB_API_TOKEN"
+USER_ENV = "JUPYTERHUB_USER"
 CHECKS = "api/checks"
-"""The service's endpoint for one check (POST, JSON)."""
+"""The service's endpoint for checks (POST, JSON: ``{"checks": [row, …]}``)."""
 TIMEOUT = 10.0
-"""Seconds a check waits for the service at most."""
-UNSENT: list[bytes] = []
-"""Checks this kernel could not send yet (the service was down), oldest first."""
+"""Seconds a request waits for the service at most."""
+BATCH = 100
+"""Checks sent in one request at most (a spool uploaded after a long outage goes in several)."""
+SENT = ("check_id", "student", "lesson", "exercise", "correct", "answer", "at")
+"""What a check sends: never ``hub_user`` (the service takes it from the token)."""
 
 
 def is_service_url(where: object) -> bool:
@@ -29,58 +43,112 @@ def is_service_url(where: object) -> bool:
     return isinstance(where, str) and where.strip().partition("://")[0].lower() in SCHEMES
 
 
-class ServiceProgress:
-    """The rummylab hub service at ``url``, with ``Progress.record``'s signature. The token is the
-    kernel's own (``JUPYTERHUB_API_TOKEN``) unless given."""
+def service_base(url: str) -> str:
+    """``url`` as the service's plain http(s) base URL, ending in ``/``. ValueError for a bad one."""
+    if not is_service_url(url):
+        raise ValueError(f"the rummylab service address {url!r} is not an http(s) URL")
+    scheme, _, rest = url.strip().partition("://")
+    base = f"{scheme.lower().removeprefix('rummylab+')}://{rest}"
+    if not urllib.parse.urlsplit(base).hostname:
+        raise ValueError(f"the rummylab service address {url!r} names no host")
+    return base if base.endswith("/") else base + "/"
 
-    def __init__(self, url: str, token: str | None = None) -> None:
-        if not is_service_url(url):
-            raise ValueError(f"the rummylab service address {url!r} is not an http(s) URL")
-        scheme, _, rest = url.strip().partition("://")
-        base = f"{scheme.lower().removeprefix('rummylab+')}://{rest}"
-        parts = urllib.parse.urlsplit(base)
-        if not parts.hostname:
-            raise ValueError(f"the rummylab service address {url!r} names no host")
-        self.url = base if base.endswith("/") else base + "/"
+
+@dataclass(frozen=True)
+class Service:
+    """The rummylab hub service as the queue's ``Sink``: a student's own spool (its ``key`` holds
+    her hub user, so a shared home never mixes two students' checks)."""
+
+    url: str
+    token: str
+    user: str = ""
+
+    @property
+    def key(self) -> str:
+        return "service-" + hashlib.sha256(f"{self.url}\n{self.user}".encode()).hexdigest()[:16]
+
+    @property
+    def shown(self) -> str:
+        return f"the rummylab service {self.url}"
+
+    def connect(self) -> Any:
+        return None  # a request per batch: nothing to keep open
+
+    def close(self, con: Any) -> None:
+        pass
+
+    def write(self, con: Any, rows: list[dict[str, Any]]) -> None:
+        """POST ``rows`` in batches; the service writes each batch (or keeps it, in its own queue)."""
+        for start in range(0, len(rows), BATCH):
+            self._post([{k: row.get(k) for k in SENT} for row in rows[start:start + BATCH]])
+
+    def _post(self, checks: list[dict[str, Any]]) -> None:
+        body = json.dumps({"checks": checks}).encode()
+        request = urllib.request.Request(self.url + CHECKS, data=body, method="POST", headers={
+            "Authorization": f"token {self.token}", "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as reply:
+                answer = json.loads(reply.read() or b"{}")
+        except urllib.error.HTTPError as exc:
+            reason = ""
+            with contextlib.suppress(ValueError, AttributeError, OSError):
+                reason = str(json.loads(exc.read() or b"{}").get("error", ""))
+            # 401/403: this token will not do (a later kernel's will, and uploads the spool); else
+            # the hub's proxy says the service is down (503) or restarting: try again later
+            lasting = exc.code in (401, 403)
+            raise Unusable(f"{self.shown} refused the checks ({exc.code}{': ' + reason if reason else ''})"
+                           if lasting else f"{self.shown} cannot be reached now ({exc.code})", lasting) from None
+        except (OSError, ValueError) as exc:
+            raise Unusable(f"{self.shown} cannot be reached now ({type(exc).__name__})", False) from None
+        for refused in answer.get("refused", []) if isinstance(answer, dict) else []:
+            # a check the service will never take (a bad input): sending it again would not help
+            from .progress.queue import _log
+
+            _log(f"rummylab: {self.shown} refused a check: {str(refused)[:300]}")
+
+    def unusable(self, exc: BaseException) -> Unusable:
+        if isinstance(exc, Unusable):
+            return exc
+        return Unusable(f"{self.shown} cannot be reached now ({type(exc).__name__})", False)
+
+
+class ServiceProgress:
+    """The rummylab hub service at ``url``, with ``Progress.record``'s signature. The token and hub
+    user are the kernel's own (``JUPYTERHUB_API_TOKEN``, ``JUPYTERHUB_USER``) unless given."""
+
+    def __init__(self, url: str, token: str | None = None, user: str | None = None) -> None:
+        self.url = service_base(url)
         self.name = self.url
         self.token = token if token is not None else os.environ.get(TOKEN_ENV, "")
+        self.sink = Service(self.url, self.token, user if user is not None else os.environ.get(USER_ENV, ""))
 
     def __repr__(self) -> str:
         return f"ServiceProgress({self.url!r})"
 
     def record(self, student: str, lesson: str, exercise: str, right: bool | None, answer: str = "",
                hub_user: str | None = None) -> bool:
-        """Send one check (and any this kernel could not send before); True once the service has
-        written them, False when it cannot be reached now (the check is sent with the next one).
-        ValueError when the service refuses it (a bad input, or no hub token), in one sentence.
-        ``student`` and ``hub_user`` are not sent: the service takes the student from the token."""
+        """Send one check (and any waiting in this student's spool); True once the service has it,
+        False when it cannot be reached now (the check waits in the spool and goes later).
+        ValueError for a bad input, no hub token, or a token the service refuses (the check is
+        kept all the same). ``student`` goes as her display name; ``hub_user`` is not sent: the
+        service takes it from the token."""
+        from .progress import check_row
+        from .progress.queue import writer
+
         if not self.token:
             raise ValueError("this kernel has no JupyterHub token, so the rummylab service cannot tell who you are")
-        UNSENT.append(json.dumps({"lesson": lesson, "exercise": exercise, "right": right,
-                                  "answer": answer}).encode())
-        while UNSENT:
-            if not self._send(UNSENT[0]):
-                return False
-            UNSENT.pop(0)
-        return True
-
-    def _send(self, body: bytes) -> bool:
-        request = urllib.request.Request(self.url + CHECKS, data=body, method="POST", headers={
-            "Authorization": f"token {self.token}", "Content-Type": "application/json"})
+        row = check_row(student, lesson, exercise, right, answer)
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT):
-                return True  # the service has it (written, or queued by its store)
-        except urllib.error.HTTPError as exc:
-            if exc.code in (400, 401, 403):
-                UNSENT.remove(body)  # refused for good: sending it again would be refused again
-                try:
-                    reason = json.loads(exc.read() or b"{}").get("error", "")
-                except ValueError:
-                    reason = ""
-                raise ValueError(reason or f"the rummylab service refused the check ({exc.code})") from None
-            return False  # the service is down or restarting: kept for later
-        except (OSError, ValueError):
-            return False
+            return writer(self.sink).put(row)
+        except Unusable as exc:
+            raise ValueError(str(exc)) from None
+
+    def waiting(self) -> int:
+        """This student's checks waiting in the spool for the service."""
+        from .progress.queue import Spool
+
+        return Spool(self.sink).count()
+
 
 def open_store(where: object) -> Any:
     """The store checks go to: the rummylab hub service for its URL, else ``Progress(where)``."""

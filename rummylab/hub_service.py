@@ -1,6 +1,7 @@
 """The rummylab hub service (``/services/rummylab/`` behind JupyterHub's proxy): it alone holds the
-progress database. Lesson kernels POST each check to ``api/checks`` with their student's hub token;
-the service asks the hub whose token it is and records that hub user. Teachers (a hub group, given
+progress database. Lesson kernels POST checks to ``api/checks`` with their student's hub token;
+the service asks the hub whose token it is and records that hub user (and the name she typed, as
+her display name). Teachers (a hub group, given
 ``access:services!service=rummylab`` by a role) log in with the hub's OAuth and see the teacher page
 of the whole hub, a lesson at a time; anyone else gets 403.
 
@@ -14,6 +15,7 @@ import json
 import os
 import secrets
 import sys
+import time
 import urllib.parse
 from typing import Any
 
@@ -21,12 +23,14 @@ from jupyterhub.services.auth import HubAuth, HubOAuth, HubOAuthCallbackHandler,
 from tornado import web
 
 CLASS_URL_ENV = "RUMMYLAB_CLASS_URL"
-MAX_BODY = 16 * 1024
-"""A check is a few hundred bytes; anything much larger is refused before it is read."""
+MAX_BODY = 1024 * 1024
+"""A check is a few hundred bytes (4 kB at most), a request 100 at most; anything larger is refused
+before it is read."""
 
 
 class Checks(web.RequestHandler):
-    """``POST api/checks``: one check, ``Authorization: token <the student's hub token>``."""
+    """``POST api/checks``: ``{"checks": [...]}`` (``hub_client.SENT``), ``Authorization: token <the
+    student's hub token>``; answers ``{"written": bool, "refused": [...]}``."""
 
     def initialize(self, db: str, hub_auth: HubAuth) -> None:
         self.db, self.auth = db, hub_auth
@@ -45,26 +49,65 @@ class Checks(web.RequestHandler):
             self._refuse(403, "the rummylab service needs a hub user's token")
             return
         try:
-            check = json.loads(self.request.body or b"{}")
-            if not isinstance(check, dict):
-                raise ValueError("a check is a JSON object")
-            right = check.get("right")
-            if right not in (True, False, None):
-                raise ValueError("right is true, false or null")
-            # the token's owner is who answered: a name typed on the page only greets the student
-            written = await asyncio.get_running_loop().run_in_executor(None, _record, self.db, check, user["name"])
-        except ValueError as exc:  # a bad input, said to the kernel (which tells the student)
+            body = json.loads(self.request.body or b"{}")
+            checks = body.get("checks") if isinstance(body, dict) else None
+            if not isinstance(checks, list) or not 1 <= len(checks) <= MAX_CHECKS:
+                raise ValueError(f"send {{\"checks\": [...]}}: 1 to {MAX_CHECKS} checks")
+        except ValueError as exc:  # a bad request, said to the kernel (which logs it)
             self._refuse(400, str(exc))
             return
-        self.finish({"written": bool(written)})
+        rows, refused = [], []
+        for check in checks:
+            try:
+                rows.append(_row(check, user["name"], time.time()))
+            except ValueError as exc:  # one bad check is refused alone: the others are written
+                refused.append({"check_id": str(check.get("check_id", ""))[:64] if isinstance(check, dict) else "",
+                                "error": str(exc)})
+        written = await asyncio.get_running_loop().run_in_executor(None, _record, self.db, rows)
+        self.finish({"written": written, "refused": refused})
 
 
-def _record(db: str, check: dict[str, Any], hub_user: str) -> bool:
+MAX_CHECKS = 100
+"""Checks one request may send (``hub_client.BATCH``)."""
+OLDEST = 30 * 24 * 3600.0
+"""A check's time, as the kernel says, is kept when within this many seconds before now (a check
+spooled through a long outage); else, and for a time to come, the service's own time."""
+
+
+def _row(check: Any, hub_user: str, now: float) -> dict[str, Any]:
+    """The row of one check a kernel sent: the hub user is the token's, never the kernel's; the
+    student is the display name she typed, else her hub user; the id is prefixed with the hub user,
+    so that no student can take (or overwrite) another's check id. ValueError names a bad input."""
+    from .progress import check_row
+
+    if not isinstance(check, dict):
+        raise ValueError("a check is a JSON object")
+    right = {1: True, 0: False, None: None}.get(check.get("correct"), "?") if "correct" in check else None
+    if right == "?":
+        raise ValueError("correct is 1, 0 or null")
+    given_id = check.get("check_id")
+    if not isinstance(given_id, str) or not given_id:
+        raise ValueError("a check has a check_id")
+    at = check.get("at")
+    at = at if isinstance(at, int | float) and not isinstance(at, bool) and now - OLDEST <= at <= now else now
+    student = check.get("student") or hub_user
+    return check_row(student, check.get("lesson"), check.get("exercise"), right, check.get("answer", ""),
+                     hub_user, check_id=f"{hub_user}:{given_id}", at=at)
+
+
+def _record(db: str, rows: list[dict[str, Any]]) -> bool:
+    """Write ``rows`` through the store's queue: True when written now, False when they wait in the
+    service's own queue and spool (never lost)."""
     from .progress import Progress
+    from .progress.queue import writer
 
-    written = Progress(db).record(hub_user, check.get("lesson"), check.get("exercise"),  # type: ignore[arg-type]
-                                  check.get("right"), check.get("answer", ""), hub_user=hub_user)
-    return written is not False
+    target = Progress(db).target
+    try:
+        return writer(target).put_all(rows)
+    except Exception as exc:  # noqa: BLE001 - the database cannot be used: the rows are in the spool
+        print(f"rummylab service: {len(rows)} check(s) wait in the spool: {target.scrub(str(exc))}",
+              file=sys.stderr, flush=True)
+        return False
 
 
 class Teacher(HubOAuthenticated, web.RequestHandler):
@@ -89,14 +132,15 @@ class Callback(HubOAuthCallbackHandler):
         self.hub_auth = hub_auth
 
 
-def make_app(db: str, prefix: str, class_url: str) -> web.Application:
-    """The service's Tornado app under ``prefix`` (``/services/rummylab/``)."""
+def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = None) -> web.Application:
+    """The service's Tornado app under ``prefix`` (``/services/rummylab/``); ``hub_auth`` is the
+    hub's (from the ``JUPYTERHUB_*`` variables) unless given."""
     if not db:
         raise ValueError("the rummylab service needs RUMMYLAB_DB: the progress database")
     from .progress import Progress
 
     Progress(db)  # a bad address fails now, in the hub's log, not at the first check
-    hub_auth = HubOAuth(cache_max_age=60)
+    hub_auth = hub_auth or HubOAuth(cache_max_age=60)
     return web.Application([
         (prefix, Teacher, {"db": db, "hub_auth": hub_auth, "class_url": class_url}),
         (prefix + "api/checks", Checks, {"db": db, "hub_auth": hub_auth}),

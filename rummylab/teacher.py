@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 
 def teacher_page(db: Path | str, wanted: str, class_url: str) -> str:
@@ -30,7 +31,7 @@ def teacher_page(db: Path | str, wanted: str, class_url: str) -> str:
                 lesson = find_lesson(wanted, lessons)
             except ValueError as exc:
                 note = f"<p class='rl-note'>{html.escape(str(exc))}: showing every lesson.</p>"
-        rows = progress.rows(lesson=lesson)
+        rows = with_hub_users(progress.rows(lesson=lesson))
         page = report_html(report_table(rows), rows, lesson=lesson, lessons=lessons, link=link)
     except ValueError as exc:  # no database yet, or one that cannot be read
         page = ("<!doctype html><html><head><meta charset='utf-8'></head><body><h1>Class report</h1>"
@@ -40,3 +41,15 @@ def teacher_page(db: Path | str, wanted: str, class_url: str) -> str:
     return (page.replace("<head>", "<head><meta http-equiv='refresh' content='5'>", 1)
             .replace("<body>", "<body class='rl-teacher-page' style='font-family:sans-serif'>", 1)
             .replace("<h1>Class report</h1>", intro, 1))
+
+
+def with_hub_users(rows: Any) -> Any:
+    """``rows`` with each student shown by the name she typed and her hub user, "Ada (student01)",
+    where they differ: a typed name is only shown, so two students typing the same one stay apart."""
+    import polars as pl
+
+    hub = pl.col("hub_user")
+    return rows.with_columns(
+        pl.when(hub.is_not_null() & (hub != pl.col("student")))
+        .then(pl.concat_str([pl.col("student"), pl.lit(" ("), hub, pl.lit(")")]))
+        .otherwise(pl.col("student")).alias("student"))

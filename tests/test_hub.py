@@ -1,19 +1,28 @@
 """rummylab hub without a hub: the config it writes, what a student's server gets (no secret), the
-kernel's client of the service, and bad input named."""
+kernel's client of the service (a student known by her hub login, her checks kept on her disk while
+the service is down and each written once when it is back), and bad input named."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import stat
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("jupyterhub")
 
-from rummylab import hub  # noqa: E402
+from rummylab import hub, lessons  # noqa: E402
 from rummylab.cli import main  # noqa: E402
 from rummylab.hub_client import ServiceProgress, is_service_url, open_store  # noqa: E402
-from rummylab.serve import lessons_dir  # noqa: E402
+from rummylab.lessons import exercises  # noqa: E402
+from rummylab.progress import Progress, queue  # noqa: E402
+from rummylab.serve import free_port, lessons_dir  # noqa: E402
+
+TOKENS = {"token-of-ada": "student01", "token-of-bea": "student02"}
 
 
 def test_config_only_writes_a_private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -54,7 +63,8 @@ def test_the_kernels_client_of_the_service() -> None:
     assert isinstance(store, ServiceProgress) and store.url == "https://hub.school/services/rummylab/"
     with pytest.raises(ValueError, match="no JupyterHub token"):
         ServiceProgress("http://127.0.0.1:9/services/rummylab/", token="").record("a", "00", "x", True)
-    assert ServiceProgress("http://127.0.0.1:9/", token="t").record("a", "00", "x", True) is False  # kept
+    with pytest.raises(ValueError, match="name"):
+        ServiceProgress("http://127.0.0.1:9/", token="t").record("", "00", "x", True)  # said before it is sent
 
 
 @pytest.mark.parametrize("args, message", [
@@ -64,3 +74,125 @@ def test_bad_hub_options_are_named(args: list[str], message: str, tmp_path: Path
                                    capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hub", "--config-only", str(tmp_path / "c.py"), *args]) == 2
     assert message in capsys.readouterr().err
+
+
+class FakeHub:
+    """What the service asks the hub: whose token this is (``TOKENS``)."""
+
+    login_url = "/hub/login"
+
+    async def user_for_token(self, token: str, sync: bool = False) -> dict[str, str] | None:
+        return {"name": TOKENS[token], "kind": "user"} if token in TOKENS else None
+
+
+class Service:
+    """The rummylab hub service (``hub_service.make_app``, the hub faked) on ``port`` in a thread;
+    ``start()`` and ``stop()`` it as often as a test likes."""
+
+    def __init__(self, db: str, port: int) -> None:
+        self.db, self.port = db, port
+        self.url = f"http://127.0.0.1:{port}/services/rummylab/"
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> None:
+        from rummylab.hub_service import make_app
+
+        app = make_app(self.db, "/services/rummylab/", "http://class/", hub_auth=FakeHub())  # type: ignore[arg-type]
+        ready = threading.Event()
+        loop = self.loop = asyncio.new_event_loop()
+
+        def run() -> None:
+            asyncio.set_event_loop(loop)
+            self.server = app.listen(self.port, address="127.0.0.1")
+            ready.set()
+            loop.run_forever()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        assert ready.wait(10)
+
+    def stop(self) -> None:
+        assert self.loop is not None
+
+        async def close() -> None:
+            self.server.stop()
+            await self.server.close_all_connections()
+
+        asyncio.run_coroutine_threadsafe(close(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+        self.loop = None
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Service]:
+    """The service on a free port (not started), its database in ``tmp_path``; each test's own spool."""
+    monkeypatch.setenv("RUMMYLAB_SPOOL", str(tmp_path / "spool"))
+    running = Service(f"sqlite:///{tmp_path / 'progress.sqlite'}", free_port())
+    yield running
+    queue.close_all(timeout=5)
+    if running.loop is not None:
+        running.stop()
+
+
+def test_checks_wait_on_disk_while_the_service_is_down(service: Service) -> None:
+    ada = ServiceProgress(service.url, token="token-of-ada", user="student01")
+    service.start()
+    assert ada.record("Ada", "00-start-here", "deck_size", True, "52") is True
+    service.stop()  # mid-lesson: the service is gone
+    assert ada.record("student01", "00-start-here", "pairs", False, "3") is False  # kept, not lost
+    assert ada.record("student01", "00-start-here", "melds", None, "a run") is False
+    assert ada.waiting() == 2  # in the spool on her disk, for a kernel that dies meanwhile
+    sent = sorted((Path(queue.spool_root()) / ada.sink.key).glob("*.jsonl"))
+    again = [f.read_text() for f in sent]  # the same checks, to send once more later
+    service.start()
+    assert ada.record("student01", "00-start-here", "deck_size", False, "54") is True  # and the spool with it
+    assert ada.waiting() == 0
+    queue.Spool(ada.sink).put([row for text in again for row in map(json.loads, text.splitlines())])
+    bea = ServiceProgress(service.url, token="token-of-bea", user="student02")
+    assert bea.record("student01", "00-start-here", "deck_size", True, "52") is True  # a name she typed, only shown
+    assert ada.record("student01", "00-start-here", "pairs", True, "6") is True  # uploads the spool again
+    rows = Progress(service.db).rows()
+    assert sorted(zip(rows["hub_user"], rows["student"], rows["exercise"], rows["answer"], strict=True)) == [
+        ("student01", "Ada", "deck_size", "52"), ("student01", "student01", "deck_size", "54"),
+        ("student01", "student01", "melds", "a run"), ("student01", "student01", "pairs", "3"),
+        ("student01", "student01", "pairs", "6"), ("student02", "student01", "deck_size", "52")]  # each once
+    from rummylab.teacher import teacher_page
+
+    page = teacher_page(service.db, "", "http://class/")
+    assert "student01 (student02)" in page and "Ada (student01)" in page  # a typed name never hides who
+
+
+def test_a_refused_token_keeps_the_check(service: Service) -> None:
+    service.start()
+    stranger = ServiceProgress(service.url, token="not-a-hub-token", user="student09")
+    with pytest.raises(ValueError, match="refused the checks .403"):
+        stranger.record("Eve", "00-start-here", "deck_size", True, "52")
+    assert stranger.waiting() == 1 and Progress(service.db).rows().height == 0
+
+
+def test_a_student_on_a_hub_is_known_by_her_login(service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    service.start()
+    monkeypatch.setenv("RUMMYLAB_DB", "rummylab+" + service.url)
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "token-of-bea")
+    monkeypatch.setenv("JUPYTERHUB_USER", "student02")
+    monkeypatch.setenv("RUMMYLAB_LESSON", "00-start-here")
+    monkeypatch.setattr(exercises, "_STUDENT", None)
+    exercises.reset()
+    exercises.PENDING.clear()
+    try:
+        lessons.exercise("deck_size", "How many cards in a deck?", answer=52)
+        box = lessons.name_box()
+        (text, _), note = box.children[0].children, box.children[1]
+        assert text.value == "student02" and "Hello, student02" in note.value
+        assert str(lessons.check("deck_size", 52)) == "✔ Right. 52 is right."  # no name typed, nothing to say
+        text.value = "Bea"  # a display name, sent along
+        assert "Hello, Bea" in note.value
+        lessons.check("deck_size", 53)
+    finally:
+        exercises.reset()
+        exercises.PENDING.clear()
+    rows = Progress(service.db).rows()
+    assert list(zip(rows["hub_user"], rows["student"], rows["right"], strict=True)) == [
+        ("student02", "student02", True), ("student02", "Bea", False)]

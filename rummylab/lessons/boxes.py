@@ -24,13 +24,18 @@ def _note(text: str, colour: str = "#37474f") -> str:
 
 
 def name_box() -> Any:
-    """A small widget for the top of a lesson: a student types their name once per session."""
+    """A small widget for the top of a lesson: a student types their name once per session. On a
+    hub her login is already set (checks count without typing); a name typed is shown instead."""
     import ipywidgets as w
 
     text = _css(w.Text(value=exercises.student() or "", placeholder="your name", description="Name",
                        continuous_update=False, layout=w.Layout(width="320px")), "rl-name")
     button, note = _css(w.Button(description="That's me"), "rl-name-ok"), _css(w.HTML(), "rl-name-note")
-    greeted: list[str | None] = [None]
+    greeted: list[str | None] = [exercises.student()]
+    login = exercises.hub_user()
+    if login is not None:
+        note.value = (f"Hello, {html.escape(login)}: your checked answers count for the class. Type another name "
+                      "to be shown by it.")
 
     def save(_: Any) -> None:
         try:

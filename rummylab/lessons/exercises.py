@@ -260,8 +260,19 @@ def set_student(name: str) -> str:
 
 
 def student() -> str | None:
-    """The name given in this session, if any."""
-    return _STUDENT
+    """The name given in this session, else the student's hub login (``hub_user``), else None."""
+    return _STUDENT or hub_user()
+
+
+def hub_user() -> str | None:
+    """The student's JupyterHub login (``JUPYTERHUB_USER``) when the lesson runs on a hub, else None:
+    she is known without typing a name (one she types is shown instead, as her display name)."""
+    from ..progress import HUB_USER_ENV, check_name
+
+    try:
+        return check_name(os.environ.get(HUB_USER_ENV, ""))
+    except ValueError:  # not on a hub
+        return None
 
 
 def _flush() -> str:
@@ -271,7 +282,8 @@ def _flush() -> str:
     from ..progress import HUB_USER_ENV, default_db
 
     db = default_db()
-    if _STUDENT is None or db is None:
+    name = student()
+    if name is None or db is None:
         return ""
     try:
         store = open_store(db)
@@ -280,9 +292,9 @@ def _flush() -> str:
         return f"Your answer is kept on this page and will be saved later ({exc})."
     note = ""
     while PENDING:
-        lesson, name, right, typed = PENDING.pop(0)
+        lesson, exercise, right, typed = PENDING.pop(0)
         try:
-            if not store.record(_STUDENT, lesson, name, right, typed, hub_user=os.environ.get(HUB_USER_ENV) or None):
+            if not store.record(name, lesson, exercise, right, typed, hub_user=os.environ.get(HUB_USER_ENV) or None):
                 note = "Your answer is saved later: the class's database cannot be reached just now."
         except ValueError as exc:  # the store keeps the check all the same
             note = f"Your answer is kept and will be saved later ({exc})."
@@ -298,7 +310,7 @@ def record(ex: Exercise, right: bool | None, typed: str) -> str:
     if default_db() is None:
         return ""
     PENDING.append((ex.lesson or UNNAMED, ex.name, right, typed[:ANSWER_MAX]))
-    if _STUDENT is None:
+    if student() is None:
         return "Type your name at the top of the lesson, so this answer counts for your teacher."
     return _flush()
 

@@ -33,11 +33,12 @@ from .store import (
     WAIT,
     Progress,
     check_name,
+    check_row,
     default_db,
 )
 
 __all__ = [
     "ANSWER_MAX", "DB_ENV", "HUB_USER_ENV", "LABEL_MAX", "NAME_MAX", "SCHEMA_VERSION", "SPOOL_ENV", "WAIT",
-    "Progress", "Target", "answer_table", "answers_text", "check_name", "default_db", "exercise_table",
+    "Progress", "Target", "answer_table", "answers_text", "check_name", "check_row", "default_db", "exercise_table",
     "find_lesson", "parse", "report_html", "report_table", "spool_root",
 ]

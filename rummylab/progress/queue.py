@@ -2,6 +2,9 @@
 that retries with backoff while the database is unreachable, and a local spool of JSON-lines files
 for what waits longer (kept on disk at once, so a kernel that dies loses nothing).
 
+A queue writes to a ``Sink``: a database (``Database``), or the rummylab hub service that holds one
+(``hub_client.Service``): the same waiting, spool and upload for both.
+
 A check waits in memory for a moment at most; when a write fails, the rows go to a new spool file
 (written to a temporary name, then renamed: never half a file). The thread retries; the next
 successful write, in any process on this machine, uploads the spool: a file is claimed by renaming
@@ -22,7 +25,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from . import engines
 from .engines import COLUMNS, Target, Unusable
@@ -53,6 +56,59 @@ def spool_root() -> Path:
     return Path(data) / "rummylab" / "spool"
 
 
+class Sink(Protocol):
+    """Where a queue's rows go: ``key`` names its spool folder, ``shown`` names it without a secret."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def shown(self) -> str: ...
+
+    def connect(self) -> Any:
+        """A connection for ``write`` (Unusable says why not)."""
+
+    def write(self, con: Any, rows: list[dict[str, Any]]) -> None:
+        """Write ``rows`` (dicts of ``COLUMNS``) all at once, or raise."""
+
+    def close(self, con: Any) -> None: ...
+
+    def unusable(self, exc: BaseException) -> Unusable:
+        """``exc`` as one line naming the sink (never a secret), lasting or not."""
+
+
+@dataclass(frozen=True)
+class Database:
+    """A database as a ``Sink``."""
+
+    target: Target
+
+    @property
+    def key(self) -> str:
+        return self.target.key
+
+    @property
+    def shown(self) -> str:
+        return self.target.shown
+
+    def connect(self) -> Any:
+        return engines.connect(self.target, WAIT, connect=CONNECT)
+
+    def write(self, con: Any, rows: list[dict[str, Any]]) -> None:
+        engines.write(self.target, con, [tuple(r.get(c) for c in COLUMNS) for r in rows])
+
+    def close(self, con: Any) -> None:
+        con.close()
+
+    def unusable(self, exc: BaseException) -> Unusable:
+        return engines.unusable(self.target, exc)
+
+
+def sink_of(where: Target | Sink) -> Sink:
+    """A database's ``Target`` as its ``Sink``; a sink as it is."""
+    return Database(where) if isinstance(where, Target) else where
+
+
 def _log(message: str) -> None:
     """A line for the teacher's terminal (a kernel's own stderr, never a student's page)."""
     with contextlib.suppress(OSError, ValueError, AttributeError):  # no stderr at exit: nothing to say it on
@@ -60,18 +116,18 @@ def _log(message: str) -> None:
 
 
 class Spool:
-    """The spool folder of one database: files of JSON lines, one check a line."""
+    """The spool folder of one database (or service): files of JSON lines, one check a line."""
 
-    def __init__(self, target: Target) -> None:
-        self.target = target
-        self.dir = spool_root() / target.key
+    def __init__(self, where: Target | Sink) -> None:
+        self.sink = sink_of(where)
+        self.dir = spool_root() / self.sink.key
 
     def put(self, rows: list[dict[str, Any]]) -> None:
         """Keep ``rows`` in a new file (complete or absent: written, synced, then renamed)."""
         self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         note = self.dir / "DATABASE"
         if not note.exists():
-            note.write_text(self.target.shown + "\n", encoding="utf-8")  # for a person looking; never a password
+            note.write_text(self.sink.shown + "\n", encoding="utf-8")  # for a person looking; never a password
         name = f"{time.time():.6f}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         tmp = self.dir / f".{name}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -122,7 +178,7 @@ class Spool:
             try:
                 rows, bad = _read(claimed)
                 if rows:
-                    engines.write(self.target, con, [tuple(r.get(c) for c in COLUMNS) for r in rows])
+                    self.sink.write(con, rows)
             except BaseException:
                 with contextlib.suppress(OSError):  # back, for the next try
                     os.rename(claimed, path if path.suffix == ".jsonl" else path.with_suffix(".jsonl"))
@@ -160,11 +216,11 @@ class _Check:
 
 
 class Writer:
-    """One database's queue in this process, and the thread that writes it."""
+    """One database's (or service's) queue in this process, and the thread that writes it."""
 
-    def __init__(self, target: Target) -> None:
-        self.target = target
-        self.spool = Spool(target)
+    def __init__(self, where: Target | Sink) -> None:
+        self.sink = sink_of(where)
+        self.spool = Spool(self.sink)
         self.pid = os.getpid()
         self.cond = threading.Condition()
         self.queue: list[_Check] = []
@@ -185,26 +241,35 @@ class Writer:
         the spool). While the database is unreachable a new check is a reason to try again at
         once (it waits less). Unusable (lasting) when the database cannot be used: the row is
         spooled, and tried again after the backoff only."""
-        check = _Check(row)
+        return self.put_all([row])
+
+    def put_all(self, rows: list[dict[str, Any]]) -> bool:
+        """``put`` for several rows at once (they wait a moment together): True once all are written."""
+        checks = [_Check(row) for row in rows]
+        if not checks:
+            return True
         with self.cond:
             down = self.error
             if down is None or not down.lasting:
-                self.queue.append(check)
+                self.queue.extend(checks)
                 self.retry_at = 0.0
                 self._start()
                 self.cond.notify_all()
         if down is not None and down.lasting:
             try:
-                self.spool.put([row])
+                self.spool.put(rows)
             except OSError as exc:  # no disk to wait on: in memory, tried after the backoff
-                _log(f"rummylab: cannot spool a check: {exc}")
+                _log(f"rummylab: cannot spool {len(rows)} check(s): {exc}")
                 with self.cond:
-                    self.queue.append(check)
+                    self.queue.extend(checks)
             raise Unusable(str(down), True)
-        check.done.wait(MOMENT if down is None else MOMENT_DOWN)
-        if check.error is not None and check.error.lasting:
-            raise Unusable(str(check.error), True)
-        return check.written
+        deadline = time.monotonic() + (MOMENT if down is None else MOMENT_DOWN)
+        for check in checks:
+            check.done.wait(max(0.0, deadline - time.monotonic()))
+        lasting = next((c.error for c in checks if c.error is not None and c.error.lasting), None)
+        if lasting is not None:
+            raise Unusable(str(lasting), True)
+        return all(c.written for c in checks)
 
     def drain(self, timeout: float = WAIT) -> None:
         """Wait (up to ``timeout``) until nothing of this process waits in memory."""
@@ -228,7 +293,7 @@ class Writer:
             try:
                 self.spool.put([c.row for c in left])
             except OSError as exc:
-                _log(f"rummylab: {len(left)} check(s) of {self.target.shown} are lost: cannot spool them: {exc}")
+                _log(f"rummylab: {len(left)} check(s) for {self.sink.shown} are lost: cannot spool them: {exc}")
             for c in left:
                 c.done.set()
         if self.thread is not None:
@@ -237,7 +302,7 @@ class Writer:
     def _start(self) -> None:
         if self.thread is None or not self.thread.is_alive():
             self.stopping = False
-            self.thread = threading.Thread(target=self._run, name=f"rummylab-progress-{self.target.key}",
+            self.thread = threading.Thread(target=self._run, name=f"rummylab-progress-{self.sink.key}",
                                            daemon=True)
             self.thread.start()
 
@@ -300,7 +365,7 @@ class Writer:
             return
         with self.cond:
             if self.error is not None:
-                _log(f"rummylab: the progress database {self.target.shown} is back; waiting checks written")
+                _log(f"rummylab: {self.sink.shown} answers again; waiting checks written")
             self.error, self.inflight, self.pause = None, [], BACKOFF[0]
             self.cond.notify_all()
         for c in batch:
@@ -310,17 +375,17 @@ class Writer:
     def _write(self, batch: list[_Check]) -> None:
         try:
             if self.con is None:
-                self.con = engines.connect(self.target, WAIT, connect=CONNECT)
+                self.con = self.sink.connect()
             if batch:
-                engines.write(self.target, self.con, [tuple(c.row.get(k) for k in COLUMNS) for c in batch])
+                self.sink.write(self.con, [c.row for c in batch])
             self.spool.upload(self.con)
         except Exception as exc:
-            raise engines.unusable(self.target, exc) from None
+            raise self.sink.unusable(exc) from None
 
     def _disconnect(self) -> None:
         if self.con is not None:
             with contextlib.suppress(Exception):  # closing a broken connection
-                self.con.close()
+                self.sink.close(self.con)
             self.con = None
 
 
@@ -328,19 +393,20 @@ _WRITERS: dict[tuple[int, str], Writer] = {}
 _LOCK = threading.Lock()
 
 
-def writer(target: Target) -> Writer:
-    """This process's queue for ``target`` (one per database)."""
-    key = (os.getpid(), target.key)
+def writer(where: Target | Sink) -> Writer:
+    """This process's queue for ``where`` (one per database or service)."""
+    sink = sink_of(where)
+    key = (os.getpid(), sink.key)
     with _LOCK:
         w = _WRITERS.get(key)
         if w is None:
-            w = _WRITERS[key] = Writer(target)
+            w = _WRITERS[key] = Writer(sink)
         return w
 
 
-def pending(target: Target) -> Writer | None:
-    """This process's queue for ``target``, if it has one."""
-    return _WRITERS.get((os.getpid(), target.key))
+def pending(where: Target | Sink) -> Writer | None:
+    """This process's queue for ``where``, if it has one."""
+    return _WRITERS.get((os.getpid(), sink_of(where).key))
 
 
 EXIT_WAIT = 5.0

@@ -3,7 +3,9 @@ queue (a check never waits more than a moment, a row is never lost) and read bac
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import time
 import unicodedata
 import uuid
@@ -49,6 +51,34 @@ def _check_label(value: Any, what: str) -> str:
     return value
 
 
+CHECK_ID = re.compile(r"^[\w.:@+-]{1,200}$")
+
+
+def check_row(student: Any, lesson: Any, exercise: Any, right: Any, answer: Any = "", hub_user: Any = None, *,
+              check_id: Any = None, at: Any = None) -> dict[str, Any]:
+    """One check as the row the queue writes, its inputs checked (ValueError names a bad one): a new
+    ``check_id`` unless given (a retried check keeps its own), the time now unless ``at`` is given."""
+    name = check_name(student)
+    lesson, exercise = _check_label(lesson, "lesson"), _check_label(exercise, "exercise")
+    if right not in (True, False, None):
+        raise ValueError(f"right is True, False or None, not {right!r}")
+    if not isinstance(answer, str):
+        raise ValueError(f"an answer is kept as text, not {type(answer).__name__}")
+    if hub_user is not None:
+        hub_user = _check_label(hub_user, "hub user")
+    if check_id is None:
+        check_id = uuid.uuid4().hex
+    elif not isinstance(check_id, str) or not CHECK_ID.match(check_id):
+        raise ValueError(f"a check id is up to 200 letters, digits or _.:@+-, not {str(check_id)[:40]!r}")
+    if at is None:
+        at = time.time()
+    elif isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
+        raise ValueError(f"a check's time is a number of seconds, not {str(at)[:40]!r}")
+    return {"check_id": check_id, "student": name, "lesson": lesson, "exercise": exercise,
+            "correct": None if right is None else int(bool(right)), "answer": answer[:ANSWER_MAX],
+            "at": float(at), "hub_user": hub_user}
+
+
 def default_db() -> Path | str | None:
     """The database checks go to (``RUMMYLAB_DB``: a path, or a ``sqlite:///`` or
     ``postgresql://`` URL, returned as text), or None: nothing is recorded."""
@@ -77,22 +107,15 @@ class Progress:
         return self.path is None or self.path.is_file()
 
     def record(self, student: str, lesson: str, exercise: str, right: bool | None, answer: str = "",
-               hub_user: str | None = None) -> bool:
+               hub_user: str | None = None, *, check_id: str | None = None, at: float | None = None) -> bool:
         """Add one check and the answer typed (its first ``ANSWER_MAX`` characters; ``right`` None:
         a response, neither right nor wrong), by ``hub_user`` when on JupyterHub. True once written;
         False when the database cannot be reached now: the check is written later (a background
         retry, else a local spool uploaded by the next write or report). Waits a moment at most.
         ValueError for a bad input, or a database that cannot be used (a wrong password, a file
-        that is not a database): the check is kept in the spool all the same."""
-        name = check_name(student)
-        lesson, exercise = _check_label(lesson, "lesson"), _check_label(exercise, "exercise")
-        if not isinstance(answer, str):
-            raise ValueError(f"an answer is kept as text, not {type(answer).__name__}")
-        if hub_user is not None:
-            hub_user = _check_label(hub_user, "hub user")
-        row = {"check_id": uuid.uuid4().hex, "student": name, "lesson": lesson, "exercise": exercise,
-               "correct": None if right is None else int(bool(right)), "answer": answer[:ANSWER_MAX],
-               "at": time.time(), "hub_user": hub_user}
+        that is not a database): the check is kept in the spool all the same. ``check_id`` and
+        ``at`` (``check_row``) are given by the hub service for a check a kernel made."""
+        row = check_row(student, lesson, exercise, right, answer, hub_user, check_id=check_id, at=at)
         try:
             return queue.writer(self.target).put(row)
         except Unusable as exc:

@@ -1,6 +1,9 @@
-"""rummylab on a real JupyterHub (configurable-http-proxy, a shared class password) on 127.0.0.1:
-two students in Chromium through the proxy, their checks in the store under their hub users, the
-teacher page for the teacher group only, and nobody in a server that is not theirs."""
+"""rummylab on a real JupyterHub (configurable-http-proxy, a shared class password) on 127.0.0.1,
+its progress in PostgreSQL (the ``pg_cluster`` fixture's): two students in Chromium through the
+proxy, known by their hub logins without typing a name (one types a display name), their checks in
+PostgreSQL under their hub users, the teacher page for the teacher group only, and nobody in a
+server that is not theirs. It prints what a student costs (her server's and kernel's memory) and
+how long she waits from logging in to her first widget (README: Past one laptop)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,9 +30,9 @@ LESSON = "00-start-here.ipynb"
 
 
 @pytest.fixture(scope="module")
-def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """``rummylab hub`` on the lessons (shared password, students student01/02, the simple spawner),
-    stopped by its PID: {"url", "db", "proc"}."""
+def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory, pg_cluster: Any) -> Iterator[dict[str, Any]]:
+    """``rummylab hub`` on the lessons (shared password, students student01/02, the simple spawner,
+    a new database on the test's PostgreSQL cluster), stopped by its PID: {"url", "db", "proc"}."""
     import psutil
     try:
         import jupyterhub  # noqa: F401
@@ -39,16 +43,17 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         _unavailable(f"JupyterHub or its proxy is missing (make test installs both): {exc}")
     state = tmp_path_factory.mktemp("hub")
     port = free_port()
-    db = state / "progress.sqlite"
+    db = pg_cluster.create_db(f"hub{os.getpid()}")
     env = dict(os.environ, RUMMYLAB_HUB_PASSWORD=PASSWORD, RUMMYLAB_HUB_TEACHER_PASSWORD=TEACHER_PASSWORD)
     cmd = [sys.executable, "-m", "rummylab.cli", "hub", str(lessons_copy), "--students=2", f"--port={port}",
-           f"--state-dir={state}", "--spawner=simple", f"--db=sqlite:///{db}"]
+           f"--state-dir={state}", "--spawner=simple", f"--db={db}"]
     log = state / "hub.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=state)
     try:
         _wait_http(f"http://127.0.0.1:{port}/hub/health", proc, log)
-        yield {"url": f"http://127.0.0.1:{port}", "db": db, "proc": proc, "log": log, "psutil": psutil}
+        yield {"url": f"http://127.0.0.1:{port}", "db": db, "proc": proc, "log": log, "psutil": psutil,
+               "db_password": pg_cluster.password}
     finally:
         started = [p for p in psutil.Process(proc.pid).children(recursive=True)] if proc.poll() is None else []
         proc.send_signal(signal.SIGTERM)
@@ -75,23 +80,32 @@ def landing(url: str) -> tuple[str, str]:
         return r.url, r.read().decode()
 
 
-def a_student_answers(page: Any, url: str, user: str, name: str) -> None:
+def a_student_answers(page: Any, url: str, user: str, name: str | None) -> float:
+    """She logs in and checks an answer, typing ``name`` first (None: she types none, known by her
+    hub login); the seconds from her login to her first widget."""
     login(page, url, user)
+    start = time.monotonic()
     # the hub starts her server, which opens at the lesson of the day, run for her
     page.wait_for_url(f"**/user/{user}/voila/render/{LESSON}", timeout=TIMEOUT)
     page.wait_for_selector(".rl-analyzer .rl-deadwood", timeout=TIMEOUT)
+    waited = time.monotonic() - start
+    assert page.input_value(".rl-name input") == user  # her hub login, already set
     page.click(".rl-analyzer .rl-card-QH")  # an 11th card: the analyzer says what to discard
     page.wait_for_function("document.querySelector('.rl-analyzer .rl-deadwood').innerText.includes('after discarding')",
                            timeout=30_000)
-    page.fill(".rl-name input", name)
-    page.click(".rl-name-ok")
+    if name is not None:  # a display name, sent along with her checks
+        page.fill(".rl-name input", name)
+        page.click(".rl-name-ok")
+        page.wait_for_function(f"document.querySelector('.rl-name-note').innerText.includes('Hello, {name}')",
+                               timeout=30_000)
     box = ".rl-exercise-deck_size"
     page.fill(f"{box} .rl-answer input", "52")
     page.click(f"{box} .rl-check")
     page.wait_for_function(f"() => document.querySelector('{box} .rl-answer-feedback').innerText.includes('Right')",
                            timeout=30_000)
     feedback = page.inner_text(f"{box} .rl-answer-feedback")
-    assert "saved later" not in feedback and "kept" not in feedback, feedback
+    assert "saved later" not in feedback and "kept" not in feedback and "your name" not in feedback, feedback
+    return waited
 
 
 def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> None:
@@ -102,11 +116,11 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         assert where.startswith(f"{url}/hub/login") and "password_input" in text, where
         assert "rl-" not in text
 
-    a_student_answers(page, url, "student01", "Ada")
+    waited = a_student_answers(page, url, "student01", None)  # no name typed: her hub login
     other = browser.new_context()
     try:
         second = other.new_page()
-        a_student_answers(second, url, "student02", "Bea")
+        waited2 = a_student_answers(second, url, "student02", "Bea")
         # a student cannot open another's server, nor the teacher page
         reply = second.goto(f"{url}/user/student01/voila/render/{LESSON}", timeout=TIMEOUT)
         assert reply.status == 403 and second.locator(".rl-analyzer").count() == 0
@@ -115,12 +129,12 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
     finally:
         other.close()
 
-    # the checks are in the store under the hub users (the typed names only greeted them)
+    # the checks are in PostgreSQL under the hub users, with the display name one typed
     from rummylab.progress import Progress
 
-    rows = Progress(f"sqlite:///{hub['db']}").rows()
+    rows = Progress(hub["db"]).rows()
     assert sorted(zip(rows["hub_user"], rows["student"], rows["exercise"], rows["right"], strict=True)) == [
-        ("student01", "student01", "deck_size", True), ("student02", "student02", "deck_size", True)]
+        ("student01", "student01", "deck_size", True), ("student02", "Bea", "deck_size", True)]
 
     # no secret in a student's kernel: the service's URL, her own token, nothing of the database
     psutil = hub["psutil"]
@@ -129,9 +143,18 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
     assert kernels
     for kernel in kernels:
         env = kernel.environ()
-        assert env["RUMMYLAB_DB"].startswith("rummylab+http://") and "sqlite" not in env["RUMMYLAB_DB"]
+        assert env["RUMMYLAB_DB"].startswith("rummylab+http://") and "postgresql" not in env["RUMMYLAB_DB"]
         values = " ".join(env.values())
-        assert PASSWORD not in values and TEACHER_PASSWORD not in values and str(hub["db"]) not in values
+        assert PASSWORD not in values and TEACHER_PASSWORD not in values and hub["db_password"] not in values
+
+    # what a student costs: her single-user server and her lesson kernel (README: Past one laptop)
+    servers = [p for p in psutil.Process(hub["proc"].pid).children(recursive=True)
+               if "jupyterhub.singleuser" in " ".join(p.cmdline())]
+    server_mb = sum(p.memory_info().rss for p in servers) / len(servers) / 2**20
+    kernel_mb = sum(p.memory_info().rss for p in kernels) / len(kernels) / 2**20
+    cpu = sum(p.cpu_times().user + p.cpu_times().system for p in [*servers, *kernels]) / len(servers)
+    print(f"\nrummylab hub: a student costs {server_mb:.0f} MB (server) + {kernel_mb:.0f} MB (kernel), "
+          f"{cpu:.1f} CPU-seconds to her first check; login to first widget {waited:.1f} s and {waited2:.1f} s")
 
     # the teacher page through the proxy, for the teacher group, across the hub, a lesson at a time
     teacher = browser.new_context()
@@ -145,7 +168,7 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         tpage.goto(f"{url}/services/rummylab/", timeout=TIMEOUT)
         tpage.wait_for_selector(".rl-teacher-page table", timeout=TIMEOUT)
         students = tpage.inner_text(".rl-students")
-        assert "student01" in students and "student02" in students
+        assert "student01" in students and "Bea (student02)" in students
         assert "2 students tried, 2 solved" in tpage.inner_text(".rl-answers")
         tpage.click(".rl-lessons a[href='?lesson=00-start-here']")
         tpage.wait_for_selector(".rl-lessons a[aria-current=page][href='?lesson=00-start-here']", timeout=TIMEOUT)
