@@ -213,22 +213,21 @@ cdef int _i_drop(WildKernel k, IRun *run, ITable *t, int me) noexcept nogil:
 cdef int _i_miss_turn(WildKernel k, IRun *run, ITable *t) noexcept nogil:
     """rummylab.indian.game._miss_turn: the table plays the turn a player misses."""
     cdef int me = t.to_play, missed = t.missed[me] + 1, card
-    if run.o.autoplay:
-        if not t.drawn[me]:
-            return _i_drop(k, run, t, me)  # inactive from the start: a first drop
-        if missed >= run.o.autoplay_turns:  # the hand is scored
-            t.deal_points[me] = _i_points(k, run, t, me)
-            t.in_deal[me] = 0
-            t.missed[me] = 0
-            return _i_after_leaving(k, run, t, me)
-    elif missed >= run.o.missed_turns_drop:
+    if run.o.autoplay and not t.drawn[me]:
+        return _i_drop(k, run, t, me)  # inactive from the start: a first drop
+    if not run.o.autoplay and missed >= run.o.missed_turns_drop:
         t.drawn[me] = 1
         return _i_drop(k, run, t, me)
-    if t.n_stock or t.n_pile >= 2:
+    if t.n_stock or t.n_pile >= 2:  # the table draws and throws the card drawn
         card = _i_draw_stock(run, t)
         _i_remove(t, me, card)
         t.pile[t.n_pile] = card
         t.n_pile += 1
+    if run.o.autoplay and missed >= run.o.autoplay_turns:  # the table has played its turns: the hand is scored
+        t.deal_points[me] = _i_points(k, run, t, me)
+        t.in_deal[me] = 0
+        t.missed[me] = 0
+        return _i_after_leaving(k, run, t, me)
     t.missed[me] = missed
     t.phase = I_DRAW
     t.to_play = _i_next_player(run, t, me)

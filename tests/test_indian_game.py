@@ -165,7 +165,9 @@ def test_autoplay_mid_deal_plays_twenty_turns_then_scores_the_hand() -> None:
         s = apply(s, MISS_TURN)
         assert s.hands[me] == hand and s.in_deal[me] and s.missed[me] == k + 1
         s = _turn(s)
-    s = apply(s, MISS_TURN)  # the 20th turn the table plays: the hand is scored as a loser
+    pile = len(s.discards)
+    s = apply(s, MISS_TURN)  # the 20th turn the table plays (a draw and a throw), then the hand is scored
+    assert len(s.discards) == pile + 1 and s.hands[me] == hand
     want = min(80, indian.loser_points(hand, "A23456789TJQK"[s.wild_rank]).points)
     assert s.deal_points[me] == want and s.phase is Phase.GAME_OVER and s.winner != me
 

@@ -338,19 +338,19 @@ def _miss_turn(s: State, a: Action) -> State:
     """The table plays a turn the player misses (see ``Rules.leaver``)."""
     me = s.to_play
     missed = s.missed[me] + 1
-    if s.rules.leaver == "autoplay":
-        if not s.drawn[me]:
-            return _drop(s, me)  # inactive from the start: a first drop
-        if missed >= s.rules.autoplay_turns:  # the table has played enough: the hand is scored
-            return _after_leaving(_leave_deal(s, me, points_of(s, s.hands[me])), me)
-    elif missed >= s.rules.missed_turns_drop:
+    autoplay = s.rules.leaver == "autoplay"
+    if autoplay and not s.drawn[me]:
+        return _drop(s, me)  # inactive from the start: a first drop
+    if not autoplay and missed >= s.rules.missed_turns_drop:
         return _drop(evolve(s, drawn=replace_at(s.drawn, me, True)), me)
-    if not s.stock and len(s.discards) < 2:
-        return _end_turn(evolve(s, missed=replace_at(s.missed, me, missed)))
-    after, card = _draw_stock(s)
-    kept = tuple(without(after.hands[me], card))
-    return _end_turn(evolve(after, hands=replace_at(after.hands, me, kept),
-                            discards=after.discards + (card,), missed=replace_at(s.missed, me, missed)))
+    after = evolve(s, missed=replace_at(s.missed, me, missed))
+    if s.stock or len(s.discards) >= 2:  # the table draws and throws the card drawn
+        after, card = _draw_stock(after)
+        after = evolve(after, hands=replace_at(after.hands, me, tuple(without(after.hands[me], card))),
+                       discards=after.discards + (card,))
+    if autoplay and missed >= s.rules.autoplay_turns:  # the table has played its turns: the hand is scored
+        return _after_leaving(_leave_deal(after, me, points_of(after, after.hands[me])), me)
+    return _end_turn(after)
 
 
 _why_not_discard = play.discard_check("discard a card, or declare: a discard and the other 13 cards in groups")
