@@ -262,6 +262,9 @@ def test_bad_actions_name_the_rule() -> None:
     with pytest.raises(IllegalAction, match="draw first"):
         apply(s, Action("discard", s.hands[s.to_play][0]))
     s = apply(s, DRAW_STOCK)
+    with pytest.raises(IllegalAction, match="a drop comes before the draw"):
+        apply(s, DROP)  # the rule, not what else to do
+    assert DROP not in legal_actions(s)
     with pytest.raises(IllegalAction, match="not in the hand"):
         apply(s, Action("discard", parse_cards("JK")[0] if JOKER not in s.hands[s.to_play] else DECK[0]))
     with pytest.raises(ValueError, match="players"):

@@ -385,6 +385,11 @@ def _discard(s: State, a: Action) -> State:
     return _after_leaving(out, me)
 
 
+def _why_not_drop_now(s: State, a: Action) -> str:
+    return ("a drop comes before the draw: this player has drawn, so discard a card, or declare "
+            "(drop on a later turn, before drawing)")
+
+
 def _why_not_rejoin(s: State, a: Action) -> str | None:
     if a.player is None or not 0 <= a.player < s.players or not can_rejoin(s, a.player):
         return ("only an eliminated player may re-join, once, while nobody remaining "
@@ -531,7 +536,8 @@ GAME: play.Game[State] = play.Game(
                                                       missed=replace_at(s.missed, s.to_play, 0)))),
         Phase.DISCARD: (play.Move(kind=Kind.DISCARD, do=_discard, verify=_why_not_discard,
                                   candidates=play.each_card(Action, Kind.DISCARD)),
-                        play.Move(kind=Kind.DECLARE, do=_discard, verify=_why_not_declare, candidates=lambda s: ())),
+                        play.Move(kind=Kind.DECLARE, do=_discard, verify=_why_not_declare, candidates=lambda s: ()),
+                        play.Move(kind=Kind.DROP, do=lambda s, a: s, verify=_why_not_drop_now)),
         Phase.DEAL_OVER: (play.Move(kind=Kind.REJOIN, do=_rejoin, verify=_why_not_rejoin,
                                     candidates=lambda s: [Action(Kind.REJOIN, player=p) for p in range(s.players)]),
                           play.Move(kind=Kind.NEXT_DEAL, do=_next_deal, verify=_why_not_next_deal),
