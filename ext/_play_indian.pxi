@@ -60,6 +60,7 @@ cdef struct IOptions:
     int exceed                # elimination "exceed" (else "reach")
     int max_rejoins           # -1: no limit
     int rejoin_max            # nobody remaining above this for a re-join
+    int rejoin_min_remaining  # and at least this many remaining
     int printed_jokers
     int toss_jokers
     int suit_place[4]         # each suit's place in the toss order, strongest 0
@@ -366,6 +367,7 @@ def play_indian(WildKernel kernel, WildKernel declaration_kernel, const uint64_t
     run.o.autoplay, run.o.autoplay_turns, run.o.missed_turns_drop = o["autoplay"], o["autoplay_turns"], \
         o["missed_turns_drop"]
     run.o.exceed, run.o.max_rejoins, run.o.rejoin_max = o["exceed"], o["max_rejoins"], o["rejoin_max"]
+    run.o.rejoin_min_remaining = o["rejoin_min_remaining"]
     run.o.printed_jokers, run.o.toss_jokers = o["printed_jokers"], o["toss_jokers"]
     run.o.wrong_show, run.o.first_drop, run.o.middle_drop = o["wrong_show"], o["first_drop"], o["middle_drop"]
     run.o.cap, run.o.valid_show, run.o.exclude_pure = o["cap"], o["valid_show"], o["exclude_pure"]

@@ -270,15 +270,17 @@ cdef bint _i_game_over(IRun *run, ITable *t) noexcept nogil:
 
 cdef bint _i_can_rejoin(IRun *run, ITable *t, int p) noexcept nogil:
     """rummylab.indian.game.can_rejoin."""
-    cdef int q, top = -1
-    if not run.o.pool or not t.eliminated[p] or run.o.players <= 2:
+    cdef int q, top = -1, remaining = 0
+    if not run.o.pool or not t.eliminated[p]:
         return False
     if run.o.max_rejoins >= 0 and t.rejoins[p] >= run.o.max_rejoins:
         return False
     for q in range(run.o.players):
-        if not t.eliminated[q] and t.scores[q] > top:
-            top = t.scores[q]
-    return 0 <= top <= run.o.rejoin_max
+        if not t.eliminated[q]:
+            remaining += 1
+            if t.scores[q] > top:
+                top = t.scores[q]
+    return remaining >= run.o.rejoin_min_remaining and top <= run.o.rejoin_max
 
 
 cdef int _i_next_deal(IRun *run, ITable *t) except -1:

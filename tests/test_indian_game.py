@@ -376,6 +376,53 @@ def test_rejoin_needs_more_than_two_players(players: int, rejoins: int) -> None:
         assert not any(a.kind == "rejoin" for a in legal_actions(too_high))  # 80 > 79
 
 
+def _between_deals(players: int, scores: tuple[int, ...], **changes: object) -> State:
+    """A pool game between deals with these totals (eliminated: at 101 or more)."""
+    s = new_game(players, seed=3, pool=101)
+    return evolve(s, phase=Phase.DEAL_OVER, scores=scores, eliminated=tuple(v >= 101 for v in scores), **changes)
+
+
+def test_no_rejoin_once_the_game_is_decided() -> None:
+    """One player left has won: nobody re-joins (more than two must play, the re-joiner with
+    at least two still in the pool), whatever the seats; the greedy table finishes the game."""
+    for players in (3, 4, 6):
+        s = _between_deals(players, (101,) * (players - 1) + (60,))
+        assert legal_actions(s) == [indian.game.FINISH]
+        with pytest.raises(IllegalAction, match="at least two players still in the pool"):
+            apply(s, Action("rejoin", player=0))
+        assert GreedyBot(0).act(s) == indian.game.FINISH
+    # with two still in the pool (three play after the re-join) it is offered, as before
+    assert Action("rejoin", player=0) in legal_actions(_between_deals(3, (101, 60, 60)))
+    assert not indian.pool_status({"A": 101, "B": 120, "C": 60}).can_rejoin
+    assert indian.pool_status({"A": 101, "B": 70, "C": 60}).can_rejoin
+
+
+def test_greedy_pool_games_end_with_their_winner() -> None:
+    for seed in range(3):
+        bots = [GreedyBot(seed), RandomBot(seed + 1), RandomBot(seed + 2)]
+        s = new_game(3, seed=seed, pool=101)
+        while s.phase is not Phase.GAME_OVER:
+            if s.phase is Phase.DEAL_OVER and len(s.remaining) == 1:
+                assert legal_actions(s) == [indian.game.FINISH]
+            s = apply(s, (bots[0] if s.phase is Phase.DEAL_OVER else bots[s.to_play]).act(s))
+
+
+@pytest.mark.parametrize("state, player, rule", [
+    (_between_deals(3, (101, 60, 60), pool=None), 0, "only pool rummy has re-joins"),
+    (_between_deals(3, (101, 60, 60)), 1, "player 1 is still in the pool"),
+    (_between_deals(3, (101, 60, 60)), 7, "player 7: no such player"),
+    (_between_deals(3, (101, 60, 60), rules=indian.Rules(max_rejoins=1), rejoins=(1, 0, 0)), 0,
+     "re-joined 1 time: max_rejoins=1"),
+    (_between_deals(3, (101, 80, 60)), 0, "80 points, above 79"),
+    (_between_deals(3, (101, 101, 60)), 0, "at least two players still in the pool"),
+    (_between_deals(2, (101, 60)), 0, "at least two players still in the pool"),
+])
+def test_a_refused_rejoin_names_its_rule(state: State, player: int, rule: str) -> None:
+    with pytest.raises(IllegalAction, match=rule):
+        apply(state, Action("rejoin", player=player))
+    assert Action("rejoin", player=player) not in legal_actions(state)
+
+
 def test_elimination_on_reaching_or_passing_the_pool() -> None:
     assert indian.DEFAULT.eliminated(101, 101) and not indian.BRIEF.eliminated(101, 101)
     assert indian.BRIEF.eliminated(102, 101) and indian.BRIEF.eliminated(202, 201)

@@ -33,7 +33,7 @@ from .game import (
     new_game,
     points_of,
 )
-from .pools import REJOIN_MAX
+from .pools import REJOIN_MAX, REJOIN_MIN_REMAINING
 from .rules import DEFAULT, SUIT_ORDER, Rules
 
 
@@ -266,7 +266,8 @@ def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None
         "autoplay": rules.leaver == "autoplay", "autoplay_turns": rules.autoplay_turns,
         "missed_turns_drop": rules.missed_turns_drop, "exceed": rules.elimination == "exceed",
         "max_rejoins": -1 if rules.max_rejoins is None else rules.max_rejoins,
-        "rejoin_max": REJOIN_MAX.get(pool or 0, -1), "printed_jokers": rules.printed_jokers,
+        "rejoin_max": REJOIN_MAX.get(pool or 0, -1), "rejoin_min_remaining": REJOIN_MIN_REMAINING,
+        "printed_jokers": rules.printed_jokers,
         "toss_jokers": rules.toss_jokers, "suit_place": [rules.toss_suit_order.index(s) for s in SUIT_ORDER],
         "wrong_show": rules.wrong_show_points, "first_drop": first, "middle_drop": middle, "cap": rules.cap,
         "valid_show": rules.valid_show_points, "exclude_pure": rules.no_second_life_rule == "exclude_pure",

@@ -22,7 +22,7 @@ from ..cards import DECK, JOKER, RANKS, Card, without
 from ..play import IllegalAction as IllegalAction
 from ..play import check_seed, evolve, replace_at, restock
 from .analysis import check_declaration, loser_count, masks
-from .pools import POOLS, REJOIN_MAX
+from .pools import POOLS, why_no_rejoin
 from .rules import DEFAULT, HAND_SIZE, Rules
 
 MAX_PLAYERS = 6
@@ -253,14 +253,17 @@ def _next_player(s: State, after: int) -> int:
 
 
 def can_rejoin(s: State, player: int) -> bool:
-    """An eliminated pool player may re-join (a new buy-in) at a table of more than two, while
-    nobody remaining is above the re-join limit, up to ``max_rejoins`` times."""
-    if s.pool is None or not s.eliminated[player] or s.players <= 2:
-        return False
-    if s.rules.max_rejoins is not None and s.rejoins[player] >= s.rules.max_rejoins:
-        return False
-    others = [s.scores[p] for p in s.remaining]
-    return bool(others) and max(others) <= REJOIN_MAX[s.pool]
+    """An eliminated pool player may re-join (a new buy-in) now (``pools.why_no_rejoin``)."""
+    return _why_no_rejoin(s, player) is None
+
+
+def _why_no_rejoin(s: State, player: int | None) -> str | None:
+    if player is None:
+        return "a re-join names the player who re-joins"
+    if not 0 <= player < s.players:
+        return f"player {player}: no such player (0 to {s.players - 1})"
+    return why_no_rejoin(s.pool, s.eliminated[player], [s.scores[p] for p in s.remaining], s.rejoins[player],
+                         s.rules, f"player {player}")
 
 
 def is_joker(s: State, card: Card) -> bool:
@@ -391,10 +394,7 @@ def _why_not_drop_now(s: State, a: Action) -> str:
 
 
 def _why_not_rejoin(s: State, a: Action) -> str | None:
-    if a.player is None or not 0 <= a.player < s.players or not can_rejoin(s, a.player):
-        return ("only an eliminated player may re-join, once, while nobody remaining "
-                f"is above {REJOIN_MAX.get(s.pool or 0, '-')}")
-    return None
+    return _why_no_rejoin(s, a.player)
 
 
 def _rejoin(s: State, a: Action) -> State:

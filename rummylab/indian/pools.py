@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .rules import DEFAULT, Rules
@@ -10,6 +10,29 @@ from .rules import DEFAULT, Rules
 POOLS = (101, 201)
 REJOIN_MAX = {101: 79, 201: 174}
 """A player may re-join only while no remaining player is above this score."""
+REJOIN_MIN_REMAINING = 2
+"""A re-join needs this many players still in the pool: with the re-joiner, more than two play
+(the brief); one player left has won, and nobody re-joins."""
+
+
+def why_no_rejoin(pool: int | None, eliminated: bool, remaining: Sequence[int], rejoins: int, rules: Rules,
+                  who: str = "this player") -> str | None:
+    """The rule that stops ``who`` re-joining now (None: they may): pool rummy only, an
+    eliminated player, at most ``max_rejoins`` times, at least two players still in the pool
+    (``remaining``: their scores), none of them above the re-join limit."""
+    if pool is None:
+        return "only pool rummy has re-joins (points and deals rummy have none)"
+    if not eliminated:
+        return f"only an eliminated player re-joins: {who} is still in the pool"
+    if rules.max_rejoins is not None and rejoins >= rules.max_rejoins:
+        return f"{who} has re-joined {rejoins} time{'s' if rejoins != 1 else ''}: max_rejoins={rules.max_rejoins}"
+    if len(remaining) < REJOIN_MIN_REMAINING:
+        return (f"a re-join needs at least two players still in the pool (more than two then play); "
+                f"{len(remaining)} left{': the game is decided' if len(remaining) == 1 else ''}")
+    top = max(remaining)
+    if top > REJOIN_MAX[pool]:
+        return f"a player still in the pool has {top} points, above {REJOIN_MAX[pool]}: nobody may be, for a re-join"
+    return None
 
 
 @dataclass(frozen=True)
@@ -20,7 +43,7 @@ class PoolStatus:
     eliminated: bool
     """The score reached the pool limit (or passed it, with ``elimination="exceed"``)."""
     can_rejoin: bool
-    """Eliminated, more than two players at the table, and no remaining player above the
+    """Eliminated, at least two other players still in the pool, and none of them above the
     re-join limit."""
     rejoin_score: int | None
     """The score a re-joining player takes: the highest remaining score + 1 (rummylab's choice)."""
@@ -39,6 +62,6 @@ def pool_status(scores: Mapping[str, int], pool: int = 101, player: str = "A", r
     score = scores[player]
     eliminated = rules.eliminated(score, pool)
     remaining = [v for name, v in scores.items() if name != player and not rules.eliminated(v, pool)]
-    can_rejoin = eliminated and len(scores) > 2 and len(remaining) >= 1 and max(remaining) <= REJOIN_MAX[pool]
+    can_rejoin = why_no_rejoin(pool, eliminated, remaining, 0, rules) is None
     return PoolStatus(player=player, score=score, pool=pool, eliminated=eliminated, can_rejoin=can_rejoin,
                       rejoin_score=max(remaining) + 1 if can_rejoin else None)

@@ -67,7 +67,7 @@ class Rules:
     """Pool rummy: out on "reach"-ing the pool (101 or more) or only on "exceed"-ing it."""
     max_rejoins: int | None = None
     """Pool rummy: re-joins (each a new buy-in) one player may make (None: no limit). Re-joining
-    needs more than two players at the table and nobody remaining above 79 (174 in 201 pool)."""
+    needs at least two players still in the pool, none above 79 (174 in 201 pool)."""
     printed_jokers: int = 2
     """Printed jokers in the pack (one per deck)."""
     toss_jokers: bool = True
