@@ -30,6 +30,7 @@ DEF END_UNDERCUT = 1
 DEF END_GIN = 2
 DEF END_BIG_GIN = 3
 DEF END_DEAD = 4
+DEF END_TIE = 5             # undercut_on_tie off: nobody wins the hand
 
 DEF MAX_MELDS = 8
 DEF MAX_OPTIONS = 64
@@ -302,10 +303,11 @@ cdef int _gin_end_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run
     cdef int end, kp, dp, kdw, ddw, winner
     cdef int64_t *row
     _gin_outcome(k, km, t.hands[1 - knocker], R, &end, &kp, &dp, &kdw, &ddw)
-    winner = 1 - knocker if end == END_UNDERCUT else knocker
+    winner = -1 if end == END_TIE else 1 - knocker if end == END_UNDERCUT else knocker
     t.hands[knocker] = km
     t.turns += 1
-    t.scores[winner] += kp + dp
+    if winner >= 0:
+        t.scores[winner] += kp + dp
     t.last_end = end
     row = _rows_add(&run.hands)
     if row == NULL:

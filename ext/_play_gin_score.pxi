@@ -83,7 +83,7 @@ cdef void _knock_score(const GinRules *R, int kdw, int ddw, int *end, int *kp, i
     if ddw > kdw:
         end[0], kp[0], dp[0] = END_KNOCK, ddw - kdw, 0
     elif ddw == kdw and not R.undercut_on_tie:
-        end[0], kp[0], dp[0] = END_KNOCK, 0, 0
+        end[0], kp[0], dp[0] = END_TIE, 0, 0
     else:
         end[0], kp[0], dp[0] = END_UNDERCUT, 0, R.undercut_bonus + (kdw - ddw)
 

@@ -19,7 +19,7 @@ from .gin import bots as gin_bots
 from .gin.rules import DEFAULT, Rules
 from .simulation import check_count
 
-ENDINGS = {"knock": ("knock", "undercut"), "gin": ("gin", "big_gin"), "dead": ("dead",)}
+ENDINGS = {"knock": ("knock", "undercut", "tie"), "gin": ("gin", "big_gin"), "dead": ("dead",)}
 """How a hand ends, as the questions group HandRecord kinds."""
 
 Z95 = 1.959963984540054

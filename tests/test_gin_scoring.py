@@ -32,12 +32,34 @@ def test_undercut_scores_bonus_plus_difference() -> None:
     assert c.defender_points == 10 + 3
 
 
-@pytest.mark.parametrize(("tie_is_undercut", "kind", "points"), [(True, "undercut", (0, 25)), (False, "knock", (0, 0))])
+@pytest.mark.parametrize(("tie_is_undercut", "kind", "points"), [(True, "undercut", (0, 25)), (False, "tie", (0, 0))])
 def test_tie_rule_both_ways(tie_is_undercut: bool, kind: str, points: tuple[int, int]) -> None:
     # defender deadwood 4 after melding: 4C alone
     r = gin.score_knock(KNOCKER, "5S 6S 7S QH QD QS 2H 3H 4H 4C", gin.Rules(undercut_on_tie=tie_is_undercut))
     assert r.defender_deadwood == 4 == r.knocker_deadwood
     assert r.kind == kind and (r.knocker_points, r.defender_points) == points
+
+
+TIE_DEFENDER = "5S 6S 7S QH QD QS 2H 3H 4H 4C"
+
+
+def _tied_hand(rules: gin.Rules) -> gin.game.State:
+    """Player 0 knocks with KNOCKER (discarding KC) against TIE_DEFENDER: deadwood 4 each."""
+    from rummylab.cards import parse_cards
+    from rummylab.play import evolve
+
+    k, d = (sum(c.bit for c in parse_cards(h)) for h in (KNOCKER + " KC", TIE_DEFENDER))
+    s = evolve(gin.game.new_game(rules, seed=1), phase=gin.game.Phase.DISCARD, to_play=0, hands=(k, d), taken=None)
+    return gin.game.apply(s, gin.game.Action("knock", rl.cards.Card.parse("KC")))
+
+
+def test_a_tie_the_knocker_does_not_win_is_no_hand_won() -> None:
+    """undercut_on_tie=False: the knocker scores 0 and nobody wins the hand (no box bonus)."""
+    s = _tied_hand(gin.Rules(undercut_on_tie=False))
+    rec = s.records[-1]
+    assert (rec.kind, rec.winner, rec.points, rec.knocker) == ("tie", None, 0, 0)
+    assert s.hands_won == (0, 0) and s.scores == (0, 0)
+    assert _tied_hand(gin.DEFAULT).records[-1].winner == 1  # the default: an undercut
 
 
 def test_gin_scores_bonus_and_allows_no_layoffs() -> None:

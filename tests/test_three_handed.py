@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 
 import pytest
 
+from rummylab import gin, play
 from rummylab import three_handed as th
 from rummylab.gin import THREE_HANDED
 from rummylab.gin import game as g
@@ -111,3 +113,19 @@ def test_simulate() -> None:
     df = th.simulate(3, seed=1)
     assert {"box", "captain", "sitting_out", "scorer", "result"} <= set(df.columns)
     assert (df["scorer"] != df["sitting_out"]).all()
+
+
+def test_a_tie_is_a_drawn_hand_in_the_box() -> None:
+    """undercut_on_tie=False: a tie scores 0 and is no hand won: the box neither stays as a
+    winner (the others would swap) nor loses; the roles stay, as for a dead hand."""
+    from rummylab.cards import Card, parse_cards
+
+    rules = dataclasses.replace(gin.THREE_HANDED, undercut_on_tie=False)
+    s = th.new_game(rules=rules, seed=1)
+    k, d = (sum(c.bit for c in parse_cards(h)) for h in ("AS 2S 3S 7H 7D 7C 9C TC JC 4D KC",
+                                                        "5S 6S 7S QH QD QS 2H 3H 4H 4C"))
+    hand = play.evolve(s.hand, phase=g.Phase.DISCARD, to_play=0, hands=(k, d), taken=None)
+    after = th.apply(play.evolve(s, hand=hand), g.Action("knock", Card.parse("KC")))
+    (summary,) = after.hands
+    assert (summary.kind, summary.result, summary.scorer, summary.points) == ("tie", "draw", None, 0)
+    assert after.roles == s.roles and set(after.scores.values()) == {0}

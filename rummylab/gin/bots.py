@@ -196,7 +196,7 @@ def play_game(bots: Sequence[Bot], rules: Rules = DEFAULT, seed: int = 0, max_ac
                     lambda s: s.phase in (Phase.GAME_OVER, Phase.MATCH_OVER), max_actions)
 
 
-ENDS = ("knock", "undercut", "gin", "big_gin", "dead")
+ENDS = ("knock", "undercut", "gin", "big_gin", "dead", "tie")
 """How a hand ends, as the compiled loop numbers them (HandRecord.kind)."""
 ACTIONS = (Kind.TAKE_UPCARD, Kind.PASS, Kind.DRAW_STOCK, Kind.DRAW_DISCARD, Kind.DISCARD, Kind.KNOCK, Kind.BIG_GIN)
 """The actions of a turn, as the compiled loop numbers them."""

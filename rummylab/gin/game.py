@@ -251,14 +251,16 @@ def _end_hand(s: State, knocker: int, k_mask: int, d_mask: int) -> State:
     res = score_masks(k_mask, d_mask, rules)
     if not res.valid:  # legal_actions never offers this; kept as a guard
         raise IllegalAction(f"invalid knock: {res.reason}")
-    winner = 1 - knocker if res.kind == "undercut" else knocker
+    winner = None if res.kind == "tie" else 1 - knocker if res.kind == "undercut" else knocker
     points = res.knocker_points + res.defender_points
     dws = (res.knocker_deadwood, res.defender_deadwood) if knocker == 0 else (res.defender_deadwood,
                                                                                res.knocker_deadwood)
     record = HandRecord(kind=str(res.kind), winner=winner, points=points, knocker=knocker, deadwoods=dws,
                         turns=s.turns + 1, score=res)
-    scores = _with(s.scores, winner, s.scores[winner] + points)
-    won = _with(s.hands_won, winner, s.hands_won[winner] + 1)
+    scores, won = s.scores, s.hands_won
+    if winner is not None:  # a tie (undercut_on_tie=False) is no hand won
+        scores = _with(s.scores, winner, s.scores[winner] + points)
+        won = _with(s.hands_won, winner, s.hands_won[winner] + 1)
     hands = _with(s.hands, knocker, k_mask)
     out = replace(s, phase=Phase.HAND_OVER, hands=hands, scores=scores, hands_won=won,
                   records=s.records + (record,), turns=s.turns + 1, taken=None)

@@ -16,7 +16,7 @@ class Rules:
     big_gin_bonus: int | None = 31
     """Bonus for big gin (all 11 cards melded); None: big gin is not played."""
     undercut_on_tie: bool = True
-    """A tie between knocker and defender counts as an undercut (else the knocker wins 0)."""
+    """A tie between knocker and defender counts as an undercut (else it scores 0 and nobody wins the hand)."""
     knock_limit: int = 10
     target: int = 100
     """A game ends when a player reaches this score."""

@@ -14,7 +14,7 @@ from ..melds import Meld, melds_of
 from .analysis import GIN_MELDS, gin_kernel
 from .rules import DEFAULT, Rules
 
-Kind = Literal["knock", "undercut", "gin", "big_gin"]
+Kind = Literal["knock", "undercut", "tie", "gin", "big_gin"]
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def _score(rules: Rules, kind: Kind, k: int, d: int) -> tuple[Kind, int, int]:
     if d > k:
         return "knock", d - k, 0
     if d == k and not rules.undercut_on_tie:
-        return "knock", 0, 0
+        return "tie", 0, 0  # nobody wins the hand
     return "undercut", 0, rules.undercut_bonus + (k - d)
 
 

@@ -33,8 +33,8 @@ def explain(result: gin.KnockResult, rules: gin.Rules) -> list[str]:
         why = "a tie counts as an undercut" if k == d else f"{d} is less than {k}"
         steps.append(f"Undercut ({why}): {rules.undercut_bonus} + {k - d} = {result.defender_points} "
                      "points to the defender.")
-    elif k == d:
-        steps.append("A tie, and under these rules the knocker wins it: 0 points.")
+    elif result.kind == "tie":
+        steps.append("A tie, and under these rules it is no undercut: nobody wins the hand, 0 points.")
     else:
         steps.append(f"Knock: {d} − {k} = {result.knocker_points} points to the knocker.")
     return steps
