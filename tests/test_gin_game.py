@@ -98,6 +98,10 @@ def check_game(final: g.State) -> None:
         assert res is not None and res.valid
         if r.kind == "undercut":
             assert r.winner == 1 - r.knocker and r.points == res.defender_points and res.knocker_points == 0
+        elif r.kind == "tie":  # undercut_on_tie=False: nobody wins the hand
+            assert r.winner is None and r.points == 0 and not final.rules.undercut_on_tie
+            assert r.deadwoods[0] == r.deadwoods[1]
+            continue
         else:
             assert r.winner == r.knocker and r.points == res.knocker_points and res.defender_points == 0
         assert r.deadwoods[r.knocker] <= final.rules.knock_limit
