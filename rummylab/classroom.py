@@ -212,7 +212,36 @@ def run_voila() -> None:
 
     voila.app.voila_kernel_manager_factory = warm_first(voila.app.voila_kernel_manager_factory)
     _log_cell_errors()
+    _own_front_ends()
     voila.app.main()
+
+
+def _own_front_ends() -> None:
+    """A lesson the light page sent to Voilà's own page (``?template=OWN_PAGE``: its widgets have
+    front ends of their own) is logged once, and its later visits go there at once."""
+    import re
+
+    import voila.notebook_renderer
+
+    from .serve import OWN_PAGE
+
+    renderer = voila.notebook_renderer.NotebookRenderer
+    initialize = renderer.initialize
+    own: set[str] = set()
+
+    async def initialize_own(self: Any, **kwargs: Any) -> Any:
+        path = self.notebook_path
+        if kwargs.get("template") == OWN_PAGE and path not in own:
+            own.add(path)
+            handler = self.request_handler
+            widgets = re.sub(r"[^\w@/. -]", "", handler.get_argument("widgets", "") if handler else "")[:200]
+            print(f"rummylab: {Path(path).name} has widgets with front ends of their own ({widgets or 'unnamed'}): "
+                  "served with Voilà's own page", flush=True)
+        elif kwargs.get("template") is None and path in own:
+            kwargs["template"] = OWN_PAGE
+        return await initialize(self, **kwargs)
+
+    renderer.initialize = initialize_own
 
 
 def _log_cell_errors() -> None:

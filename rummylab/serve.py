@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import signal
 import socket
@@ -71,16 +72,21 @@ def _jupyter_paths() -> list[str]:
 
 
 APP = Path(__file__).resolve().parent / "app"
-"""The lesson page: a Voilà template (the server renders each cell's output as HTML), and
-``kernel.js`` and ``lessons.js``, which draw the widgets live from the kernel in about 620 lines
-of JavaScript.
+"""The lesson page: a Voilà template (the server renders each cell's output as HTML), and the
+ES modules of ``PAGE_MODULES``, which draw every core widget live from the kernel in about 1200
+lines of JavaScript.
 Voilà's own page loads 5.2 MB of JupyterLab's: with a class's browsers on one laptop, that was
 four CPU-seconds a student, most of the time to a first widget."""
+PAGE_MODULES = ("kernel.js", "lessons.js", "controls.js", "page.js")
+"""The lesson page's modules, each after those it imports."""
+OWN_PAGE = "rummylab-voila"
+"""Voilà's own lesson page, served offline: for a lesson whose widgets have front ends of their
+own (the light page sends it there: ``page.js``)."""
 
 
 def offline_template(root: Path | None = None) -> Path:
     """A Jupyter data dir holding the ``rummylab`` Voilà template (the lesson page, and the
-    lesson index without Voilà's CDN link); returns the dir."""
+    lesson index without Voilà's CDN link) and ``OWN_PAGE``; returns the dir."""
     root = root or Path(tempfile.mkdtemp(prefix="rummylab-voila-"))
     target = root / "voila" / "templates" / TEMPLATE
     target.mkdir(parents=True, exist_ok=True)
@@ -88,16 +94,28 @@ def offline_template(root: Path | None = None) -> Path:
     shutil.copytree(APP / "static", target / "static", dirs_exist_ok=True)
     (target / "page.html").write_text(_offline_page())
     (target / "conf.json").write_text('{"base_template": "lab"}\n')
+    own = root / "voila" / "templates" / OWN_PAGE
+    own.mkdir(parents=True, exist_ok=True)
+    (own / "page.html").write_text(_offline_page())
+    lab = (_voila_templates() / "lab" / "index.html.j2").read_text()
+    (own / "index.html.j2").write_text(_without_cdn(lab))
+    (own / "conf.json").write_text('{"base_template": "lab"}\n')
     return root
 
 
+def _without_cdn(template: str) -> str:
+    """A Voilà template without its links to a CDN (Font Awesome: icons the lessons do not use)."""
+    return "".join(line for line in template.splitlines(keepends=True) if not ("<link" in line and "://" in line))
+
+
+_IMPORT_OR_EXPORT = re.compile(r'^(?:import (?:\{[^}]*\} from )?"\./[\w.]+\.js";|export \{[^}]*\};)\n', re.M)
+
+
 def _lesson_page() -> str:
-    """The lesson page's template with its style and script inside it (one module: kernel.js,
-    then lessons.js without its import of it)."""
+    """The lesson page's template with its style and script inside it (one module: the modules of
+    ``PAGE_MODULES`` one after another, without their imports and exports of each other)."""
     static = APP / "static"
-    kernel = (static / "kernel.js").read_text(encoding="utf-8").replace("export { Kernel, Manager };", "")
-    lessons = (static / "lessons.js").read_text(encoding="utf-8")
-    lessons = lessons.replace('import { Kernel, Manager } from "./kernel.js";', "")
+    script = "\n".join(_IMPORT_OR_EXPORT.sub("", (static / name).read_text(encoding="utf-8")) for name in PAGE_MODULES)
     css = (static / "lessons.css").read_text(encoding="utf-8")
     page = (APP / "index.html.j2").read_text(encoding="utf-8")
 
@@ -105,7 +123,7 @@ def _lesson_page() -> str:
         return "{% raw %}" + text + "{% endraw %}"
 
     return (page.replace("/* lessons.css */", raw(css), 1)
-            .replace("/* kernel.js + lessons.js */", raw(kernel + "\n" + lessons), 1))
+            .replace("/* kernel.js + lessons.js */", raw(script), 1))
 
 
 def _offline_page() -> str:

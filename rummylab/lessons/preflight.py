@@ -51,12 +51,14 @@ def typed_in(nb: Any) -> list[str]:
 
 
 def page_models() -> set[str]:
-    """The widget models the light class page draws (its renderers, e.g. ``IntSliderModel(view)``)."""
+    """The widget models the light class page draws (its renderers, e.g. ``IntSliderModel(view)``)
+    or keeps without a view (jslink's ``LinkModel(manager, model)``)."""
     from ..serve import APP
 
     names: set[str] = set()
+    drawn = re.compile(r"^\s*(?:async\s+)?(\w+Model)\s*\(\s*(?:view|manager)\b", re.M)
     for script in (APP / "static").glob("*.js"):
-        names |= set(re.findall(r"^\s*(?:async\s+)?(\w+Model)\s*\(\s*view", script.read_text(encoding="utf-8"), re.M))
+        names |= set(drawn.findall(script.read_text(encoding="utf-8")))
     return names
 
 

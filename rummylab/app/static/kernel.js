@@ -3,7 +3,9 @@
 
 const REF = "IPY_MODEL_";
 const CONTROL_PROTOCOL = "1.0.0";  // ipywidgets' jupyter.widget.control comm
+const WIDGET_PROTOCOL = "2.1.0";
 const OUTPUTS = new Set(["stream", "display_data", "execute_result", "error", "clear_output"]);
+const RETRIES = [500, 1000, 2000, 4000, 8000];  // ms before each reconnection attempt
 
 // -- the kernel connection ----------------------------------------------------------------
 
@@ -12,17 +14,37 @@ function uuid() {
     : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** A Jupyter message out of a websocket frame: JSON text, or the binary form with buffers. */
+// Messages go as jupyter_server's "v1.kernel.websocket.jupyter.org" frames: Voilà's websocket
+// handler reads the header of every binary frame as this protocol's, and loops on the older one's.
+const PROTOCOL = "v1.kernel.websocket.jupyter.org";
+const MESSAGE_PARTS = ["header", "parent_header", "metadata", "content"];
+
+/** A Jupyter message out of a frame: 8-byte offsets, then the channel, the four JSON parts and buffers. */
 function decode(data) {
-  if (typeof data === "string") return JSON.parse(data);
   const view = new DataView(data);
-  const parts = view.getUint32(0);
-  const offsets = [];
-  for (let i = 0; i < parts; i++) offsets.push(view.getUint32(4 * (i + 1)));
-  offsets.push(data.byteLength);
-  const msg = JSON.parse(new TextDecoder().decode(data.slice(offsets[0], offsets[1])));
-  msg.buffers = offsets.slice(1, -1).map((start, i) => new DataView(data.slice(start, offsets[i + 2])));
+  const count = Number(view.getBigUint64(0, true));
+  const offsets = Array.from({ length: count }, (_, i) => Number(view.getBigUint64(8 * (i + 1), true)));
+  const part = (i) => data.slice(offsets[i], offsets[i + 1]);
+  const text = (i) => new TextDecoder().decode(part(i));
+  const msg = { channel: text(0), buffers: [] };
+  MESSAGE_PARTS.forEach((key, i) => { msg[key] = JSON.parse(text(i + 1)); });
+  for (let i = MESSAGE_PARTS.length + 1; i < count - 1; i++) msg.buffers.push(new DataView(part(i)));
   return msg;
+}
+
+/** The frame of ``msg`` on ``channel`` with ``buffers`` (the inverse of decode). */
+function encode(msg, channel, buffers) {
+  const utf8 = new TextEncoder();
+  const parts = [utf8.encode(channel), ...MESSAGE_PARTS.map((key) => utf8.encode(JSON.stringify(msg[key]))),
+    ...buffers.map((b) => new Uint8Array(b.buffer ?? b, b.byteOffset ?? 0, b.byteLength))];
+  const count = parts.length + 1, head = 8 * (count + 1);
+  const out = new Uint8Array(head + parts.reduce((n, p) => n + p.byteLength, 0));
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, BigInt(count), true);
+  let at = head;
+  parts.forEach((p, i) => { view.setBigUint64(8 * (i + 1), BigInt(at), true); out.set(p, at); at += p.byteLength; });
+  view.setBigUint64(8 * count, BigInt(at), true);
+  return out.buffer;
 }
 
 class Kernel {
@@ -33,18 +55,43 @@ class Kernel {
     this.handlers = new Map();  // comm id -> function(msg)
     this.onCommOpen = () => {};
     this.onOutput = () => false;  // true when an Output widget took the output
-    this.onClose = () => {};
+    this.onState = () => {};  // "lost" (reconnecting), "back", "gone" (the kernel stopped)
+    this.gone = false;
   }
 
   connect() {
     return new Promise((resolve, reject) => {
-      this.ws = new WebSocket(this.url);
-      this.ws.binaryType = "arraybuffer";
-      this.ws.onopen = () => resolve();
-      this.ws.onerror = () => reject(new Error("the lesson's kernel could not be reached"));
-      this.ws.onclose = () => this.onClose();
-      this.ws.onmessage = (event) => this.receive(decode(event.data));
+      const ws = new WebSocket(this.url, PROTOCOL);
+      ws.binaryType = "arraybuffer";
+      let opened = false;
+      ws.onopen = () => { opened = true; this.ws = ws; resolve(); };
+      ws.onerror = () => { if (!opened) reject(new Error("the lesson's kernel could not be reached")); };
+      ws.onclose = () => { if (opened && this.ws === ws) this.dropped(); };
+      ws.onmessage = (event) => this.receive(decode(event.data));
     });
+  }
+
+  /** The websocket closed: say so at once, and try again a few times. */
+  async dropped() {
+    if (this.gone) return;
+    this.onState("lost");
+    for (const wait of RETRIES) {
+      await new Promise((r) => setTimeout(r, wait));
+      if (this.gone) return;
+      try {
+        await this.connect();
+        this.onState("back");
+        return;
+      } catch { /* not yet: wait longer */ }
+    }
+    this.stopped();
+  }
+
+  stopped() {
+    if (this.gone) return;
+    this.gone = true;
+    this.onState("gone");
+    this.ws?.close();
   }
 
   receive(msg) {
@@ -54,23 +101,23 @@ class Kernel {
     else if (type === "comm_msg" || type === "comm_close") {
       const handler = this.handlers.get(content.comm_id);
       if (handler) handler(type, content.data || {}, msg.buffers || []);
+    } else if (type === "status" && ["restarting", "autorestarting", "dead"].includes(content.execution_state)) {
+      this.stopped();  // a restarted kernel has none of the lesson: only a fresh copy helps
     } else if (OUTPUTS.has(type)) {
       if (!this.onOutput(msg) && type === "stream" && content.name === "stderr") console.warn(content.text);
     }
   }
 
   send(msgType, content, { buffers = [], metadata = {} } = {}) {
-    const msg = {
-      header: { msg_id: uuid(), msg_type: msgType, session: this.session, username: "",
-                date: new Date().toISOString(), version: "5.3" },
-      parent_header: {}, metadata, content, channel: "shell", buffers: [],
-    };
-    if (buffers.length) console.warn("rummylab: binary buffers are not sent");
-    this.ws.send(JSON.stringify(msg));
+    if (this.gone || this.ws?.readyState !== WebSocket.OPEN) return false;
+    const header = { msg_id: uuid(), msg_type: msgType, session: this.session, username: "",
+      date: new Date().toISOString(), version: "5.3" };
+    this.ws.send(encode({ header, parent_header: {}, metadata, content }, "shell", buffers));
+    return true;
   }
 
-  comm(commId, data) {
-    this.send("comm_msg", { comm_id: commId, data });
+  comm(commId, data, buffers = []) {
+    return this.send("comm_msg", { comm_id: commId, data }, { buffers });
   }
 }
 
@@ -84,6 +131,24 @@ function withBuffers(state, paths = [], buffers = []) {
     obj[path[path.length - 1]] = buffers[i];
   });
   return state;
+}
+
+/** A state to send: binary values taken out as buffers, with their paths (the inverse of withBuffers). */
+function splitBuffers(state) {
+  const paths = [], buffers = [];
+  const walk = (value, path) => {
+    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+      paths.push(path);
+      buffers.push(value);
+      return null;
+    }
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, [...path, i]));
+    if (value && typeof value === "object" && value.constructor === Object) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, [...path, k])]));
+    }
+    return value;
+  };
+  return { state: walk(state, []), paths, buffers };
 }
 
 class Model {
@@ -120,11 +185,12 @@ class Model {
   }
 
   sync(state) {
-    this.manager.kernel.comm(this.id, { method: "update", state, buffer_paths: [] });
+    const { state: plain, paths, buffers } = splitBuffers(state);
+    this.manager.kernel.comm(this.id, { method: "update", state: plain, buffer_paths: paths }, buffers);
   }
 
   send(content, callbacks, buffers = []) {
-    this.manager.kernel.send("comm_msg", { comm_id: this.id, data: { method: "custom", content } }, { buffers });
+    this.manager.kernel.comm(this.id, { method: "custom", content }, buffers);
   }
 
   update(state) {
@@ -157,18 +223,45 @@ class Model {
 
   /** A message from the kernel on this model's comm. */
   received(type, data, buffers) {
-    if (type === "comm_close") { this.emit("comm:close"); return; }
+    if (type === "comm_close") { this.manager.forget(this); return; }
     if (data.method === "update") this.update(withBuffers(data.state, data.buffer_paths, buffers));
     else if (data.method === "custom") this.emit("msg:custom", data.content, buffers);
     // echo_update repeats what this page sent: its one front end already shows it
   }
 }
 
+/** jslink / jsdlink: ``[model ref, key]`` pairs kept equal in the page, without the kernel. */
+function link(manager, model, both) {
+  const pairs = ["source", "target"].map((k) => model.get(k));
+  let undo = [];
+  Promise.all(pairs.map(([ref]) => manager.model(ref))).then(([source, target]) => {
+    const copy = (from, fromKey, to, toKey) => {
+      const sync = () => {
+        if (to.get(toKey) === from.get(fromKey)) return;
+        to.set(toKey, from.get(fromKey));
+        to.save_changes();
+      };
+      from.on(`change:${fromKey}`, sync);
+      undo.push(() => from.off(`change:${fromKey}`, sync));
+      return sync;
+    };
+    copy(source, pairs[0][1], target, pairs[1][1])();
+    if (both) copy(target, pairs[1][1], source, pairs[0][1]);
+  });
+  model.on("comm:close", () => { undo.forEach((off) => off()); undo = []; });
+}
+
+const LINKS = {
+  LinkModel(manager, model) { link(manager, model, true); },
+  DirectionalLinkModel(manager, model) { link(manager, model, false); },
+};
+
 class Manager {
   constructor(kernel) {
     this.kernel = kernel;
-    this.models = new Map();  // model id -> {promise, resolve}
+    this.models = new Map();  // model id -> {promise, resolve, model}
     this.initialized = new Set();  // anywidgets whose initialize() has run
+    this.onModel = () => {};  // each new model, as it comes
     kernel.onCommOpen = (content, buffers) => {
       if (content.target_name !== "jupyter.widget") return;
       const data = content.data;
@@ -183,6 +276,13 @@ class Manager {
     };
   }
 
+  /** How many widget models the page holds (the kernel's, less those it has closed). */
+  get size() {
+    let n = 0;
+    for (const entry of this.models.values()) n += entry.model ? 1 : 0;
+    return n;
+  }
+
   entry(id) {
     if (!this.models.has(id)) {
       let resolve;
@@ -193,15 +293,42 @@ class Manager {
   }
 
   add(id, state) {
+    const known = this.models.get(id)?.model;
+    if (known) { known.update(state); return known; }  // states asked for again after a reconnection
     const model = new Model(this, id, state._model_name, state);
     this.kernel.handlers.set(id, (type, data, buffers) => model.received(type, data, buffers));
-    this.entry(id).resolve(model);
+    const entry = this.entry(id);
+    entry.model = model;
+    entry.resolve(model);
+    LINKS[model.name]?.(this, model);
+    this.onModel(model);
     return model;
+  }
+
+  /** The kernel closed a model: its views go, and the page lets go of it. */
+  forget(model) {
+    model.emit("comm:close");
+    model.off();
+    this.models.delete(model.id);
+    this.kernel.handlers.delete(model.id);
+    this.capturing.delete(model);
+    this.initialized.delete(model.id);
   }
 
   /** The model with this id (or ``IPY_MODEL_`` reference), once the kernel has told of it. */
   model(id) {
     return this.entry(String(id).replace(REF, "")).promise;
+  }
+
+  /** A core model made here (a game controller's buttons and axes): the kernel makes its twin. */
+  create(name, view, state) {
+    const id = uuid();
+    const full = { _model_module: "@jupyter-widgets/controls", _model_module_version: "2.0.0",
+      _model_name: name, _view_module: "@jupyter-widgets/controls", _view_module_version: "2.0.0",
+      _view_name: view, ...state };
+    this.kernel.send("comm_open", { comm_id: id, target_name: "jupyter.widget",
+      data: { state: full, buffer_paths: [] } }, { metadata: { version: WIDGET_PROTOCOL } });
+    return this.add(id, full);
   }
 
   /** Every widget the kernel holds, as the lesson left them. */
@@ -217,6 +344,7 @@ class Manager {
     this.kernel.comm(commId, { method: "request_states" });
     const { data, buffers } = await reply;
     this.kernel.handlers.delete(commId);
+    this.kernel.send("comm_close", { comm_id: commId, data: {} });
     const states = withBuffers(data.states, data.buffer_paths, buffers);
     for (const [id, entry] of Object.entries(states)) this.add(id, entry.state);
   }

@@ -2,11 +2,9 @@
 //
 // Voilà's own page loads JupyterLab's 5 MB of JavaScript; on a laptop that also runs the
 // browsers of a class, that is most of the work. This page talks the Jupyter widget protocol
-// over the kernel's websocket itself (kernel.js) and draws the widgets the lessons use (boxes,
-// buttons, text, HTML, labels, checkboxes, toggles, dropdowns, sliders, Output widgets and
-// anywidgets such as Altair's JupyterChart). A widget it does not know is named on the page.
-
-import { Kernel, Manager } from "./kernel.js";
+// over the kernel's websocket itself (kernel.js) and draws every core widget of ipywidgets
+// and anywidgets: containers, buttons, text and output here, the other controls in
+// controls.js. A widget it does not know is named on the page.
 
 const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
 
@@ -19,16 +17,25 @@ function h(tag, className = "", text) {
   return el;
 }
 
-/** A widget state key -> the CSS property it sets (``flex_flow`` -> ``flex-flow``). */
+/** Widget state keys -> the CSS property each sets (``flex_flow`` -> ``flex-flow``). */
 function cssOf(...keys) {
   return Object.fromEntries(keys.map((key) => [key, key.replace(/_/g, "-")]));
 }
 
 const LAYOUT = cssOf("align_content", "align_items", "align_self", "border_top", "border_right", "border_bottom",
   "border_left", "bottom", "display", "flex", "flex_flow", "grid_area", "grid_auto_columns", "grid_auto_flow",
-  "grid_auto_rows", "grid_gap", "grid_template_areas", "grid_template_columns", "grid_template_rows", "height",
-  "justify_content", "justify_items", "left", "margin", "max_height", "max_width", "min_height", "min_width",
-  "object_fit", "object_position", "order", "overflow", "padding", "right", "top", "visibility", "width");
+  "grid_auto_rows", "grid_column", "grid_gap", "grid_row", "grid_template_areas", "grid_template_columns",
+  "grid_template_rows", "height", "justify_content", "justify_items", "left", "margin", "max_height", "max_width",
+  "min_height", "min_width", "object_fit", "object_position", "order", "overflow", "padding", "right", "top",
+  "visibility", "width");
+
+/** Every key of the style models: a CSS property of the widget's part, or a variable (``--``) of
+ * the whole widget that lessons.css uses. */
+const STYLE = {
+  ...cssOf("font_family", "font_size", "font_style", "font_variant", "font_weight", "text_decoration", "background"),
+  text_color: "color", button_color: "background-color", description_width: "--rl-description-width",
+  button_width: "--rl-button-width", bar_color: "--rl-bar-color", handle_color: "--rl-handle-color",
+};
 
 /** A widget drawn in ``el``: keeps it up to date and lets go of the model when removed. */
 class View {
@@ -39,6 +46,8 @@ class View {
     this.children = [];
   }
 
+  get manager() { return this.model.manager; }
+
   listen(model, event, callback) {
     model.on(event, callback);
     this.subscriptions.push(() => model.off(event, callback));
@@ -46,6 +55,7 @@ class View {
 
   remove() {
     this.subscriptions.forEach((off) => off());
+    this.subscriptions = [];
     this.children.forEach((child) => child.remove());
     this.el.remove();
   }
@@ -57,22 +67,24 @@ class View {
     this.listen(this.model, "change:_dom_classes", show);
   }
 
-  /** Layout (width, display, …) and style (colours, widths) from their own models. */
-  async styled(styleTarget = this.el, styleMap = {}) {
-    const apply = (el, model, css) => {
+  /** Layout (width, display, …) on the widget, and style (colours, fonts) on ``part`` of it. */
+  async styled(part = this.el) {
+    const apply = (model, css, target) => {
       const show = () => {
-        for (const [key, prop] of Object.entries(css)) el.style.setProperty(prop, String(model.get(key) ?? ""));
+        for (const [key, prop] of Object.entries(css)) {
+          if (key in model.state) (prop.startsWith("--") ? this.el : target).style.setProperty(prop, model.get(key) ?? "");
+        }
       };
       show();
       this.listen(model, "change", show);
     };
-    const layoutRef = this.model.get("layout");
-    if (layoutRef) apply(this.el, await this.manager.model(layoutRef), LAYOUT);
-    const styleRef = this.model.get("style");
-    if (styleRef && Object.keys(styleMap).length) apply(styleTarget, await this.manager.model(styleRef), styleMap);
+    const [layout, style] = await Promise.all(["layout", "style"].map((key) => {
+      const ref = this.model.get(key);
+      return ref ? this.manager.model(ref) : null;
+    }));
+    if (layout) apply(layout, LAYOUT, this.el);
+    if (style) apply(style, STYLE, part);
   }
-
-  get manager() { return this.model.manager; }
 
   /** A label for the description, shown when there is one. */
   description(el) {
@@ -83,7 +95,7 @@ class View {
       el.title = this.model.get("description_tooltip") || this.model.get("tooltip") || "";
     };
     show();
-    this.listen(this.model, "change:description", show);
+    this.listen(this.model, "change:description change:description_allow_html change:tooltip", show);
   }
 
   /** Keep ``fn(value)`` in step with one state key. */
@@ -91,12 +103,20 @@ class View {
     fn(this.model.get(key));
     this.listen(this.model, `change:${key}`, () => fn(this.model.get(key)));
   }
+
+  /** Keep ``fn()`` in step with several state keys. */
+  each(keys, fn) {
+    fn();
+    this.listen(this.model, keys.split(" ").map((k) => `change:${k}`).join(" "), fn);
+  }
+
+  /** The inputs that ``disabled`` switches off. */
+  disables(...inputs) {
+    this.bind("disabled", (off) => inputs.forEach((input) => { input.disabled = Boolean(off); }));
+  }
 }
 
-const FONT = { ...cssOf("font_weight", "font_family", "font_size", "font_style", "font_variant", "text_decoration"),
-  text_color: "color" };
-const DESCRIPTION = { description_width: "--rl-description-width" };
-
+/** A control's row: its description label, then what ``own`` draws. */
 function labelled(view, own) {
   view.classes(`widget-inline-hbox ${own}`);
   const label = h("label", "widget-label");
@@ -105,37 +125,75 @@ function labelled(view, own) {
   return label;
 }
 
+/** Draw the views of ``children`` (model refs, redrawn when they change); ``place(views)`` puts
+ * their elements on the page. A change that comes while an earlier one is drawing wins. */
+function drawChildren(view, place) {
+  let generation = 0;
+  const show = async () => {
+    const mine = ++generation;
+    const views = await Promise.all((view.model.get("children") || []).map(async (ref) => {
+      return render(await view.manager.model(ref));
+    }));
+    if (mine !== generation) { views.forEach((v) => v.remove()); return; }
+    view.children.forEach((child) => { if (!views.includes(child)) child.remove(); });
+    view.children = views;
+    place(views);
+  };
+  view.listen(view.model, "change:children", show);
+  return show();
+}
+
+function boxStyle(view) {
+  view.bind("box_style", (style) => {
+    for (const s of ["success", "info", "warning", "danger"]) view.el.classList.toggle(`alert-${s}`, style === s);
+  });
+}
+
+/** Tab, Accordion and Stack: children one of which (``selected_index``) shows. */
+async function selector(view, kind) {
+  view.classes(`widget-container rl-${kind}`);
+  const bar = view.el.appendChild(h("div", "rl-tab-bar"));
+  const panels = view.el.appendChild(h("div", "rl-panels"));
+  let views = [];
+  const choose = (i) => view.model.save({ selected_index: i });
+  const show = () => {
+    const selected = view.model.get("selected_index"), titles = view.model.get("titles") || [];
+    const heads = views.map((child, i) => {
+      const head = h("button", `rl-tab-title${i === selected ? " mod-active" : ""}`, titles[i] || "");
+      head.setAttribute("aria-expanded", String(i === selected));
+      head.addEventListener("click", () => choose(kind === "accordion" && i === selected ? null : i));
+      return head;
+    });
+    if (kind === "tab") bar.replaceChildren(...heads);
+    panels.replaceChildren(...views.flatMap((child, i) => {
+      child.el.classList.add("rl-panel");
+      child.el.classList.toggle("rl-hidden", i !== selected);
+      return kind === "accordion" ? [heads[i], child.el] : [child.el];
+    }));
+  };
+  view.listen(view.model, "change:selected_index change:titles", show);
+  boxStyle(view);
+  await Promise.all([drawChildren(view, (drawn) => { views = drawn; show(); }), view.styled()]);
+}
+
 const RENDER = {
   async BoxModel(view, own = "widget-box") {
     view.classes(`widget-container widget-box ${own}`);
-    let generation = 0;
-    const show = async () => {
-      const mine = ++generation;
-      view.children.forEach((child) => child.remove());
-      view.children = [];
-      view.el.replaceChildren();  // and the slots of children an earlier change was still drawing
-      const refs = view.model.get("children") || [];
-      const slots = refs.map(() => view.el.appendChild(h("div", "rl-slot")));
-      await Promise.all(refs.map(async (ref, i) => {
-        const model = await view.manager.model(ref);
-        if (mine !== generation) return;
-        const child = await render(model);
-        if (mine !== generation) { child.remove(); return; }
-        view.children.push(child);
-        slots[i].replaceWith(child.el);
-      }));
-    };
     boxStyle(view);
-    view.listen(view.model, "change:children", show);
-    await Promise.all([show(), view.styled()]);
+    await Promise.all([drawChildren(view, (views) => view.el.replaceChildren(...views.map((v) => v.el))),
+      view.styled()]);
   },
   HBoxModel(view) { return RENDER.BoxModel(view, "widget-hbox"); },
   VBoxModel(view) { return RENDER.BoxModel(view, "widget-vbox"); },
+  GridBoxModel(view) { return RENDER.BoxModel(view, "widget-gridbox"); },
+  TabModel(view) { return selector(view, "tab"); },
+  AccordionModel(view) { return selector(view, "accordion"); },
+  StackModel(view) { return selector(view, "stack"); },
 
   async ButtonModel(view) {
     button(view, "widget-button");
     view.el.addEventListener("click", () => view.model.send({ event: "click" }));
-    await view.styled(view.el, { button_color: "background-color", ...FONT });
+    await view.styled();
   },
 
   async ToggleButtonModel(view) {
@@ -148,114 +206,50 @@ const RENDER = {
     view.bind("value", pressed);
     view.listen(view.model, "change:_dom_classes", pressed);
     view.el.addEventListener("click", () => view.model.save({ value: !view.model.get("value") }));
-    await view.styled(view.el, FONT);
+    await view.styled();
   },
 
   async HTMLModel(view) {
     labelled(view, "widget-html");
     const content = view.el.appendChild(h("div", "widget-html-content"));
     view.bind("value", (value) => { content.innerHTML = value || ""; });
-    await view.styled(content, { ...FONT, background: "background" });
+    await view.styled(content);
   },
+  // The page loads no MathJax (it would be most of the page): TeX shows as typed
   HTMLMathModel(view) { return RENDER.HTMLModel(view); },
 
   async LabelModel(view) {
     view.classes("widget-label-basic widget-inline-hbox");
     const label = view.el.appendChild(h("label"));
     view.bind("value", (value) => { label.textContent = value || ""; });
-    await view.styled(label, { ...FONT, background: "background" });
+    await view.styled(label);
   },
-
-  async TextModel(view, type = "text") {
-    labelled(view, `widget-text`);
-    const input = view.el.appendChild(h("input"));
-    input.type = type;
-    view.bind("placeholder", (text) => { input.placeholder = text || ""; });
-    view.bind("disabled", (off) => { input.disabled = Boolean(off); });
-    view.bind("value", (value) => { if (input.value !== String(value ?? "")) input.value = value ?? ""; });
-    const sync = () => { if (input.value !== view.model.get("value")) view.model.save({ value: input.value }); };
-    input.addEventListener("input", () => { if (view.model.get("continuous_update")) sync(); });
-    input.addEventListener("change", sync);  // Enter, or leaving the box
-    input.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") { sync(); view.model.send({ event: "submit" }); }
-    });
-    await view.styled(view.el, DESCRIPTION);
-  },
-  PasswordModel(view) { return RENDER.TextModel(view, "password"); },
 
   async CheckboxModel(view) {
     view.classes("widget-inline-hbox widget-checkbox");
+    const indent = view.el.appendChild(h("span", "widget-label"));
+    view.bind("indent", (on) => { indent.style.display = on ? "" : "none"; });
     const box = view.el.appendChild(h("label", "widget-label-basic"));
     const input = box.appendChild(h("input"));
     input.type = "checkbox";
     const text = box.appendChild(h("span"));
-    view.bind("description", (d) => { text.textContent = d || ""; });
+    view.description(text);
     view.bind("value", (on) => { input.checked = Boolean(on); });
-    view.bind("disabled", (off) => { input.disabled = Boolean(off); });
+    view.disables(input);
     input.addEventListener("change", () => view.model.save({ value: input.checked }));
     await view.styled();
   },
 
-  async ToggleButtonsModel(view) {
-    labelled(view, "widget-toggle-buttons");
-    const group = view.el.appendChild(h("div", "btn-group"));
-    const show = () => {
-      group.replaceChildren();
-      const labels = view.model.get("_options_labels") || [], tips = view.model.get("tooltips") || [];
-      labels.forEach((text, i) => {
-        const b = group.appendChild(h("button", "jupyter-button widget-toggle-button", text));
-        b.title = tips[i] || "";
-        b.disabled = Boolean(view.model.get("disabled"));
-        b.classList.toggle("mod-active", view.model.get("index") === i);
-        b.addEventListener("click", () => view.model.save({ index: i }));
-      });
-    };
-    view.listen(view.model, "change:_options_labels change:index change:disabled change:tooltips", show);
-    show();
-    await view.styled(group, { button_width: "--rl-button-width", ...FONT });
-  },
-
-  async DropdownModel(view) {
-    labelled(view, "widget-dropdown");
-    const select = view.el.appendChild(h("select"));
-    const show = () => {
-      select.replaceChildren(...(view.model.get("_options_labels") || []).map((text, i) => {
-        const option = h("option", "", text);
-        option.value = String(i);
-        return option;
-      }));
-      const index = view.model.get("index");
-      select.value = index == null ? "" : String(index);
-      select.disabled = Boolean(view.model.get("disabled"));
-    };
-    view.listen(view.model, "change:_options_labels change:index change:disabled", show);
-    show();
-    select.addEventListener("change", () => view.model.save({ index: select.value === "" ? null : Number(select.value) }));
-    await view.styled(view.el, DESCRIPTION);
-  },
-
-  async IntSliderModel(view) {
-    labelled(view, "widget-slider widget-hslider");
-    const input = view.el.appendChild(h("input"));
-    input.type = "range";
-    const readout = view.el.appendChild(h("div", "widget-readout"));
-    const show = () => {
-      for (const key of ["min", "max", "step"]) input[key] = String(view.model.get(key) ?? "");
-      input.value = String(view.model.get("value"));
-      readout.textContent = String(view.model.get("value"));
-      readout.style.display = view.model.get("readout") === false ? "none" : "";
-      input.disabled = Boolean(view.model.get("disabled"));
-    };
-    view.listen(view.model, "change", show);
-    show();
-    input.addEventListener("input", () => {
-      readout.textContent = input.value;
-      if (view.model.get("continuous_update")) view.model.save({ value: Number(input.value) });
+  async ValidModel(view) {
+    labelled(view, "widget-valid");
+    const mark = view.el.appendChild(h("span", "rl-valid"));
+    view.each("value readout", () => {
+      const value = view.model.get("value");
+      mark.textContent = value === true ? "✔" : value === false ? `✖ ${view.model.get("readout") || ""}` : "";
+      mark.className = `rl-valid ${value === true ? "mod-valid" : value === false ? "mod-invalid" : ""}`;
     });
-    input.addEventListener("change", () => view.model.save({ value: Number(input.value) }));
-    await view.styled(view.el, DESCRIPTION);
+    await view.styled();
   },
-  FloatSliderModel(view) { return RENDER.IntSliderModel(view); },
 
   async OutputModel(view) {
     view.classes("widget-output");
@@ -290,25 +284,19 @@ const RENDER = {
   },
 };
 
-function boxStyle(view) {
-  view.bind("box_style", (style) => {
-    for (const s of ["success", "info", "warning", "danger"]) view.el.classList.toggle(`alert-${s}`, style === s);
-  });
-}
-
 /** A button: its label, tooltip, whether it can be pressed, and its style (primary, danger, …). */
 function button(view, own) {
   view.el = h("button");
   view.classes(`jupyter-widgets jupyter-button ${own}`);
   view.bind("description", (text) => { view.el.textContent = text || ""; });
   view.bind("tooltip", (tip) => { view.el.title = tip || ""; });
-  view.bind("disabled", (off) => { view.el.disabled = Boolean(off); });
-  buttonStyle(view);
+  view.disables(view.el);
+  buttonStyle(view, view.el);
 }
 
-function buttonStyle(view) {
+function buttonStyle(view, el) {
   view.bind("button_style", (style) => {
-    for (const s of ["primary", "success", "info", "warning", "danger"]) view.el.classList.toggle(`mod-${s}`, style === s);
+    for (const s of ["primary", "success", "info", "warning", "danger"]) el.classList.toggle(`mod-${s}`, style === s);
   });
 }
 
@@ -325,9 +313,10 @@ function outputElement(output) {
     el.innerHTML = [].concat(data["image/svg+xml"]).join("");
     return el;
   }
-  if (data["image/png"] !== undefined) {
+  for (const type of ["image/png", "image/jpeg", "image/gif"]) {
+    if (data[type] === undefined) continue;
     const img = h("img");
-    img.src = `data:image/png;base64,${data["image/png"]}`;
+    img.src = `data:${type};base64,${data[type]}`;
     return img;
   }
   const text = output.output_type === "stream" ? output.text
@@ -357,7 +346,8 @@ async function anywidgetModule(model) {
   return mod.default ?? mod;
 }
 
-/** A view of ``model``, drawn (the returned view's ``el`` is ready to place). */
+/** A view of ``model``, drawn (the returned view's ``el`` is ready to place); it goes when the
+ * kernel closes the model. */
 async function render(model) {
   const view = new View(model, h("div"));
   const draw = RENDER[model.name];
@@ -366,39 +356,12 @@ async function render(model) {
     await draw(view);
   } catch (err) {
     console.error(err);
+    view.remove();
     view.el = h("div", "rl-widget-error", `This part of the lesson could not be shown here (${err.message}); `
       + "it works in JupyterLab.");
   }
+  view.listen(model, "comm:close", () => view.remove());
   return view;
 }
 
-// -- the page -----------------------------------------------------------------------------
-
-function status(text, kind = "") {
-  const el = document.getElementById("rl-status");
-  if (!el) return;
-  el.textContent = text;
-  el.className = kind;
-  el.style.display = text ? "" : "none";
-}
-
-/** Draw every widget output of the lesson, and keep them live. */
-async function start() {
-  const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);
-  const kernel = new Kernel(config.baseUrl, config.kernelId);
-  const manager = new Manager(kernel);
-  kernel.onClose = () => status("The connection to the lesson was lost: reload the page to start again.", "rl-lost");
-  await kernel.connect();
-  await manager.loadAll();
-  const slots = [...document.querySelectorAll(`script[type="${WIDGET_VIEW}"]`)];
-  await Promise.all(slots.map(async (script) => {
-    const { model_id: id } = JSON.parse(script.textContent);
-    const holder = script.parentElement;
-    const view = await render(await manager.model(id));
-    holder.replaceChildren(view.el);
-  }));
-  status("");
-  document.body.classList.add("rl-live");
-}
-
-window.rummylab = { start, status };
+export { RENDER, WIDGET_VIEW, View, h, labelled, buttonStyle, drawChildren, render };
