@@ -105,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     cl.set_defaults(run=_class)
     s = sub.add_parser("serve", help="serve the lessons to a class as a click-through app (Voilà)")
     s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: the packaged lessons)")
-    s.add_argument("--port", type=int, default=8866)
+    s.add_argument("--port", type=int, default=None, help="default: 8866, or the hub's when JupyterHub runs "
+                   "rummylab serve as a service")
     s.add_argument("--db", default=None, help="where named students' checks go: a path, sqlite:///PATH or "
                    "postgresql://user:password@host:port/db (default: progress.sqlite in the served folder; the "
                    "packaged lessons: ./progress.sqlite)")
@@ -113,8 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="kernels kept ready, each with its lesson already run, per lesson of the day (0: none)")
     s.add_argument("--lesson", action="append", default=None,
                    help="a lesson of the day to keep ready, e.g. 02 (repeat for more; default: the folder's first)")
-    s.add_argument("--ip", default="127.0.0.1",
-                   help="the address to listen on; anything but 127.0.0.1 asks visitors for a class code")
+    s.add_argument("--ip", default=None,
+                   help="the address to listen on (default 127.0.0.1); anything else asks visitors for a class code")
+    s.add_argument("--base-url", default=None, help="the path the class is served under, behind a proxy (e.g. "
+                   "jupyter-server-proxy with absolute_url); default: /, or the hub service's prefix")
     s.add_argument("--code", default=None, help="the class code (default: made up when --ip is not 127.0.0.1)")
     s.add_argument("--teacher-port", type=int, default=None,
                    help="the teacher page's port (default: --port + 1, or a free port when that one is taken)")
@@ -341,11 +344,16 @@ def _class(args: argparse.Namespace) -> str:
 
 
 def _serve(args: argparse.Namespace) -> str:
+    import os
+
+    from .progress import DB_ENV
     from .serve import serve
 
-    db = args.db or (None if args.path else "progress.sqlite")  # never write into site-packages
+    # never write into site-packages; RUMMYLAB_DB (a hub service's) is taken when --db is not given
+    db = args.db or (None if args.path or os.environ.get(DB_ENV, "").strip() else "progress.sqlite")
     status = serve(args.path, args.port, db, ip=args.ip, code=args.code, students=args.students,
-                   lessons=args.lesson, teacher_port=args.teacher_port, teacher_token=args.teacher_token)
+                   lessons=args.lesson, teacher_port=args.teacher_port, teacher_token=args.teacher_token,
+                   base_url=args.base_url)
     if status:
         raise SystemExit(status)
     return "rummylab: stopped"

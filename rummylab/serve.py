@@ -171,9 +171,11 @@ def next_free_port(port: int, ip: str = "127.0.0.1") -> int:
 
 def progress_db(path: Path | str, db: Path | str | None = None) -> Path | str:
     """Where a class's checks go: ``db`` (a SQLite file as an absolute path, a PostgreSQL URL as
-    given), else ``progress.sqlite`` in the served folder. ValueError for a bad address."""
-    from .progress import parse
+    given), else ``RUMMYLAB_DB``, else ``progress.sqlite`` in the served folder. ValueError for a
+    bad address."""
+    from .progress import DB_ENV, parse
 
+    db = db if db is not None else (os.environ.get(DB_ENV, "").strip() or None)
     if db is None:
         folder = Path(path) if Path(path).is_dir() else Path(path).parent
         return (folder / "progress.sqlite").resolve()
@@ -189,18 +191,24 @@ KERNEL_MB = 180
 
 def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | str | None = None, *,
                   ip: str = "127.0.0.1", code: str | None = None, students: int = 0,
-                  lessons: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
+                  lessons: list[str] | None = None, base_url: str = "/",
+                  hub_login: bool = False) -> tuple[list[str], dict[str, str]]:
     """The command and environment that serve ``path`` (a notebook or a folder) with Voilà on
     ``ip``; the kernels record named students' checks in ``progress_db(path, db)``. With
     ``code`` only a visitor who types it gets a lesson; with ``students``, that many kernels
-    per lesson of ``lessons`` (file names) are started and run ahead of time."""
+    per lesson of ``lessons`` (file names) are started and run ahead of time. ``base_url``: the
+    path the class is served under (behind a hub or a proxy); ``hub_login``: every page needs the
+    hub's login (``hub_login.HubLogin``; a class code is not used)."""
     from .charts import CHARTS_ENV
     from .lessons.exercises import APP_ENV
     from .progress import DB_ENV
 
     path = path or lessons_dir()
     data_dir = offline_template()
+    base_url = check_base_url(base_url)
     env = dict(os.environ)
+    if not hub_login:  # the kernels copy Voilà's environment: no hub token (a teacher's) for a student
+        env = {k: v for k, v in env.items() if not k.startswith("JUPYTERHUB_")}
     env[DB_ENV] = str(progress_db(path, db))
     env.setdefault(CHARTS_ENV, "svg")  # charts as SVG from the kernels: the page loads no Vega
     env[APP_ENV] = "1"  # exercises say "type your answer below", not "run the cell again"
@@ -214,7 +222,12 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
            "--VoilaExecutor.iopub_timeout=30", "--VoilaExecutor.startup_timeout=300"]
     if os.name == "posix":  # kernels talk over Unix sockets: thirty starting at once can race for
         cmd.append("--KernelManager.transport=ipc")  # the same free TCP port (one then dies)
-    if code:
+    if base_url != "/":  # served and routed under the same path (jupyter-server-proxy: absolute_url)
+        cmd += [f"--Voila.base_url={base_url}", f"--Voila.server_url={base_url}"]
+    if hub_login:  # hub_login's main takes the hub's variables out of Voilà before any kernel copies them
+        cmd[2] = "rummylab.hub_login"
+        cmd.append("--Voila.identity_provider_class=rummylab.hub_login.HubLogin")
+    elif code:
         cmd += [f"--token={code}", "--Voila.identity_provider_class=rummylab.classroom.ClassCodeProvider"]
     if students and Path(path).is_dir():
         from .classroom import pool_options
@@ -223,28 +236,43 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     return cmd, env
 
 
-def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | None = None, *,
-          ip: str = "127.0.0.1", code: str | None = None, students: int = 0, lessons: list[str] | None = None,
-          teacher_port: int | None = None, teacher_token: str | None = None) -> int:
+def check_base_url(base_url: str) -> str:
+    """``base_url`` as a path that starts and ends with ``/``; ValueError for one that is not a path."""
+    if not isinstance(base_url, str) or not re.fullmatch(r"/?([\w.~-]+/)*[\w.~-]*/?", base_url):
+        raise ValueError(f"--base-url {base_url!r}: a path such as /user/ada/proxy/8866/ (letters, digits, -._~)")
+    return "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
+
+
+def serve(path: Path | str | None = None, port: int | None = None, db: Path | str | None = None, *,
+          ip: str | None = None, code: str | None = None, students: int = 0, lessons: list[str] | None = None,
+          teacher_port: int | None = None, teacher_token: str | None = None, base_url: str | None = None) -> int:
     """Serve a class until interrupted (Ctrl+C): the lessons with Voilà, warm kernels for the
     lessons of the day, a class code when students connect from other devices, and a teacher
-    page. Returns Voilà's exit status."""
+    page. Started by JupyterHub as a service, it listens where the hub says, under its prefix, and
+    every page needs the hub's login (``hub_login``). Returns Voilà's exit status."""
     require_voila()
     from .classroom import check_code, find_lessons, first_lesson, new_code
 
     path = Path(path or lessons_dir())
     if not path.exists():
         raise ValueError(f"{path}: no such lesson or folder")
-    if code is None and ip not in LOOPBACK:
+    hub = hub_service()
+    if hub:  # the hub's port, prefix and login; the options given still win
+        ip, port, base_url = ip or hub["ip"], port or hub["port"], base_url or hub["base_url"]
+    ip, port, base_url = ip or "127.0.0.1", port or 8866, check_base_url(base_url or "/")
+    if hub:
+        code = None  # the hub's login, not a class code
+    elif code is None and ip not in LOOPBACK:
         code = new_code()  # other devices can reach the class: only those told the code get in
     code = code and check_code(code)
     teacher_token = check_code(teacher_token, "teacher token") if teacher_token else new_code(12)
     folder = path if path.is_dir() else path.parent
     chosen = find_lessons(folder, lessons) if lessons else first_lesson(folder)
     chosen = chosen if students and path.is_dir() else []
-    cmd, env = voila_command(path, port, db, ip=ip, code=code, students=students, lessons=chosen)
+    cmd, env = voila_command(path, port, db, ip=ip, code=code, students=students, lessons=chosen,
+                             base_url=base_url, hub_login=bool(hub))
     shown = "127.0.0.1" if ip in LOOPBACK else ("<this machine's address>" if ip in EVERY_ADDRESS else ip)
-    class_url = f"http://{shown}:{port}/"
+    class_url = f"the hub's {base_url} (its login)" if hub else f"http://{shown}:{port}{base_url}"
     tport = teacher_port or next_free_port(port, ip)
     print(f"rummylab: serving {path} at {class_url} (Ctrl+C stops)", flush=True)
     if code:
@@ -265,6 +293,19 @@ def serve(path: Path | str | None = None, port: int = 8866, db: Path | str | Non
         except subprocess.TimeoutExpired:
             proc.kill()
             return 0
+
+
+def hub_service() -> dict[str, Any] | None:
+    """Where JupyterHub says this service listens ({"ip", "port", "base_url"}), when it started
+    ``rummylab serve`` as one, else None (``hub_login.service_env``)."""
+    if not os.environ.get("JUPYTERHUB_SERVICE_NAME"):
+        return None
+    try:
+        from .hub_login import service_env
+    except ImportError:
+        raise ValueError("JupyterHub started rummylab serve as a service, but JupyterHub is not installed here: "
+                         'pip install "rummylab[hub]"') from None
+    return service_env()
 
 
 def _interrupt(signum: int, frame: Any) -> None:

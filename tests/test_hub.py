@@ -10,6 +10,7 @@ import stat
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -196,3 +197,84 @@ def test_a_student_on_a_hub_is_known_by_her_login(service: Service, monkeypatch:
     rows = Progress(service.db).rows()
     assert list(zip(rows["hub_user"], rows["student"], rows["right"], strict=True)) == [
         ("student02", "student02", True), ("student02", "Bea", False)]
+
+
+def test_serve_options_behind_a_hub_or_a_proxy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummylab.serve import check_base_url, progress_db, voila_command
+
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "the-teachers-token")
+    monkeypatch.setenv("RUMMYLAB_DB", "postgresql://u:pw@db.school/class")
+    cmd, env = voila_command(lessons_dir(), 9000, base_url="user/ada/proxy/8866")
+    assert "--Voila.base_url=/user/ada/proxy/8866/" in cmd and "--Voila.server_url=/user/ada/proxy/8866/" in cmd
+    assert env["RUMMYLAB_DB"] == "postgresql://u:pw@db.school/class"  # RUMMYLAB_DB, with no --db
+    assert not any(k.startswith("JUPYTERHUB_") for k in env)  # no teacher's token in a student's kernel
+    assert progress_db(lessons_dir(), tmp_path / "p.sqlite") == (tmp_path / "p.sqlite").resolve()  # --db wins
+    with pytest.raises(ValueError, match="--base-url"):
+        check_base_url("/a b/")
+
+
+def test_serve_as_a_hub_service_needs_the_hubs_login(tmp_path: Path) -> None:
+    """``rummylab serve`` started as JupyterHub would start a service: it listens on the hub's port
+    under its prefix, each page redirects to the hub's OAuth, and its kernels hold no hub variable."""
+    import os
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    from rummylab.classroom import kernel_processes
+
+    port, prefix = free_port(), "/services/rummylab-class/"
+    db = f"sqlite:///{tmp_path / 'progress.sqlite'}"
+    env = dict(os.environ, JUPYTERHUB_SERVICE_NAME="rummylab-class", JUPYTERHUB_API_TOKEN="the-services-token",
+               JUPYTERHUB_SERVICE_URL=f"http://127.0.0.1:{port}", JUPYTERHUB_SERVICE_PREFIX=prefix,
+               JUPYTERHUB_API_URL="http://127.0.0.1:9/hub/api", JUPYTERHUB_BASE_URL="/",
+               JUPYTERHUB_CLIENT_ID="service-rummylab-class", JUPYTERHUB_OAUTH_CALLBACK_URL=prefix + "oauth_callback",
+               RUMMYLAB_DB=db, RUMMYLAB_N="2000")
+    log = tmp_path / "serve.log"
+    lesson = tmp_path / "lessons"
+    lesson.mkdir()
+    (lesson / "00-start-here.ipynb").write_bytes((lessons_dir() / "00-start-here.ipynb").read_bytes())
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "rummylab.cli", "serve", str(lesson), "--students=1",
+                                 f"--teacher-port={free_port()}"], env=env, stdout=out, stderr=subprocess.STDOUT)
+
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None  # the redirect itself is the answer
+
+    opener = urllib.request.build_opener(Stay)
+    try:
+        where = None
+        for _ in range(300):
+            assert proc.poll() is None, log.read_text()[-3000:]
+            try:
+                opener.open(f"http://127.0.0.1:{port}{prefix}voila/render/00-start-here.ipynb", timeout=5)
+            except urllib.error.HTTPError as exc:
+                where = exc.headers.get("Location") if exc.code == 302 else None
+                break
+            except OSError:
+                time.sleep(0.2)
+        assert where and where.startswith("/hub/api/oauth2/authorize?"), (where, log.read_text()[-3000:])
+        assert "client_id=service-rummylab-class" in where and "state=" in where
+        with pytest.raises(urllib.error.HTTPError) as outside:  # nothing served outside the prefix
+            opener.open(f"http://127.0.0.1:{port}/voila/render/00-start-here.ipynb", timeout=5)
+        assert outside.value.code == 404
+        kernels: list[Any] = []
+        for _ in range(300):  # the warm kernel of the lesson of the day
+            kernels = kernel_processes(proc.pid)
+            if kernels:
+                break
+            time.sleep(0.2)
+        assert kernels, log.read_text()[-3000:]
+        kernel_env = kernels[0].environ()
+        assert not [k for k in kernel_env if k.startswith("JUPYTERHUB_")]
+        assert kernel_env["RUMMYLAB_DB"] == str((tmp_path / "progress.sqlite").resolve())  # RUMMYLAB_DB, no --db
+        assert "the-services-token" not in log.read_text()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
