@@ -148,8 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
     size.add_argument("--hands", type=int, default=None, help="play whole games until at least this many hands")
     sm.add_argument("--rules", default="default", help="a preset: default, classic (gin), ace_high (Three Thirteen), "
                     "brief (Indian)")
-    sm.add_argument("--players", type=int, default=2, help="Indian rummy: players at the table")
-    sm.add_argument("--pool", default="101", help="Indian rummy: 101 or 201 (pool rummy), or points (one deal)")
+    sm.add_argument("--players", type=int, default=None, help="players at the table (Indian rummy and Three "
+                    "Thirteen; default 2)")
+    sm.add_argument("--pool", default=None, help="Indian rummy: 101 (default) or 201 (pool rummy), or points "
+                    "(one deal)")
     sm.add_argument("--deals", type=int, default=None, help="Indian rummy: deals rummy over 2, 3 or 6 deals")
     sm.add_argument("--seed", type=int, default=0)
     sm.add_argument("--workers", type=int, default=1,
@@ -181,8 +183,16 @@ def _simulate(args: argparse.Namespace) -> str:
         raise ValueError(f"--rules {args.rules}: {family} has {', '.join(presets)}")
     package = importlib.import_module(f"rummylab.{'gin' if family.startswith('gin') else family}")
     rules = getattr(package, presets[args.rules])
-    seats = {"gin": 2, "gin_three_handed": 3, "three_thirteen": 2, "indian": args.players}[family]
+    fixed = {"gin": 2, "gin_three_handed": 3}.get(family)
+    if fixed and args.players not in (None, fixed):
+        raise ValueError(f"--players {args.players}: {family} is played by {fixed}")
+    seats = fixed or args.players or 2
     names = args.bots.split(",") if args.bots else ["greedy"] * seats
+    if args.players is not None and len(names) != args.players:
+        raise ValueError(f"--players {args.players} and {len(names)} bots: one bot per player")
+    for option, value, what in (("--pool", args.pool, "a pool"), ("--deals", args.deals, "deals rummy")):
+        if value is not None and family != "indian":
+            raise ValueError(f"{option} {value}: only Indian rummy has {what}")
     if args.workers < 1:
         raise ValueError(f"--workers {args.workers}: at least 1")
     scheduler = args.scheduler or ("dask" if args.workers > 1 else None)
@@ -191,12 +201,13 @@ def _simulate(args: argparse.Namespace) -> str:
     if family == "indian":
         from .indian import bots as indian_bots
 
-        if args.pool not in ("101", "201", "points"):
+        if args.pool not in (None, "101", "201", "points"):
             raise ValueError(f"--pool {args.pool}: 101, 201 or points")
-        pool = None if args.pool == "points" else int(args.pool)
+        pool = (indian_bots.DEFAULT_POOL if args.pool is None  # the default gives way to --deals
+                else None if args.pool == "points" else int(args.pool))
 
         def play(n: int) -> Any:
-            return indian_bots.simulate(n, players=args.players, pool=pool, bots=names, seed=args.seed, rules=rules,
+            return indian_bots.simulate(n, players=seats, pool=pool, bots=names, seed=args.seed, rules=rules,
                                         deals=args.deals, **run)
     else:
         simulate = importlib.import_module(SIMULATORS[family]).simulate

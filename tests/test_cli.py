@@ -84,6 +84,24 @@ def test_serve_a_missing_path(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no such lesson or folder" in capsys.readouterr().err
 
 
+def test_simulate_refuses_what_it_would_ignore(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every option changes the games or is refused by name (docs/rules.md)."""
+    import polars as pl
+
+    assert main(["simulate", "indian", "--pool", "201", "--deals", "2", "--games", "1", "--no-progress"]) == 2
+    assert "pool=201 with deals=2" in capsys.readouterr().err
+    assert main(["simulate", "three_thirteen", "--players", "3", "--games", "1", "--no-progress",
+                 "--out", str(tmp_path / "t.csv")]) == 0
+    assert pl.read_csv(tmp_path / "t.csv").height == 11 * 3  # one row per player per round: three players
+    for argv, message in ((["gin", "--players", "3"], "--players 3: gin is played by 2"),
+                          (["gin_three_handed", "--players", "2"], "--players 2: gin_three_handed is played by 3"),
+                          (["three_thirteen", "--players", "3", "--bots", "greedy,greedy"], "--players 3 and 2 bots"),
+                          (["gin", "--pool", "201"], "--pool 201: only Indian rummy has a pool"),
+                          (["three_thirteen", "--deals", "2"], "--deals 2: only Indian rummy has deals rummy")):
+        assert main(["simulate", *argv, "--games", "1", "--no-progress"]) == 2
+        assert message in capsys.readouterr().err
+
+
 def test_simulate_writes_parquet_and_names_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import polars as pl
 

@@ -474,6 +474,15 @@ def test_bad_formats() -> None:
     assert new_game(2, deals=2).pool is None  # the default pool gives way to deals
     with pytest.raises(ValueError, match="missed_turns_drop"):
         indian.Rules(missed_turns_drop=4)  # not used with autoplay: rejected, never ignored
+    with pytest.raises(ValueError, match="pool=201 with deals=2"):
+        simulate(1, pool=201, deals=2)  # the pool new_game refuses, simulate refuses too
+    for options in ({"elimination": "exceed"}, {"max_rejoins": 1}):  # pool rules change nothing elsewhere
+        for fmt in ({"pool": None}, {"deals": 2}):
+            with pytest.raises(ValueError, match=f"{next(iter(options))}=.* is a pool rummy rule"):
+                new_game(2, indian.Rules(**options), **fmt)
+            with pytest.raises(ValueError, match=f"{next(iter(options))}="):
+                simulate(1, rules=indian.Rules(**options), **fmt)
+    assert new_game(2, indian.BRIEF, pool=None).rules is indian.BRIEF  # a preset carries rules for every format
     with pytest.raises(ValueError, match="unknown bot"):
         simulate(1, players=2, bots=["greedy", "strong"])
     with pytest.raises(ValueError, match="Indian rummy needs"):

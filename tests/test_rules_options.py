@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+import polars as pl
 import pytest
 
 from rummylab import gin, indian, play, three_thirteen
@@ -212,6 +213,31 @@ def test_presets_that_follow_the_brief() -> None:
     assert (b.joker_from_discard, b.leaver, b.dropped_cards_to_stock, b.max_rejoins, b.toss_jokers) == (
         False, "autoplay", True, None, True)
     assert (gin.THREE_HANDED.game_bonus, gin.THREE_HANDED.box_bonus, gin.THREE_HANDED.shutout) == (0, 0, "none")
+
+
+@pytest.mark.parametrize("options", [{"game_bonus": 50}, {"box_bonus": 10}, {"shutout": "none"},
+                                     {"shutout": "flat", "shutout_bonus": 70}])
+def test_simulate_reports_game_totals_the_game_bonuses_change(options: dict) -> None:
+    """gin's simulate plays whole games: each game's totals (with game, box and shutout bonuses)
+    are columns, so every game-level option changes the result."""
+    bots = ("strong", "random")  # shutouts too
+    base = gin_bots.simulate(4, bots, seed=3)
+    other = gin_bots.simulate(4, bots, rules=dataclasses.replace(gin.DEFAULT, **options), seed=3)
+    assert base.drop("total_0", "total_1").equals(other.drop("total_0", "total_1"))  # the same hands
+    assert not base.select("total_0", "total_1").equals(other.select("total_0", "total_1"))
+    games = base.group_by("game").agg(pl.col("total_0", "total_1").n_unique())
+    assert (games["total_0"] == 1).all() and (games["total_1"] == 1).all()  # one total per game
+
+
+def test_three_handed_simulate_reports_the_game_bonus() -> None:
+    rules = dataclasses.replace(gin.THREE_HANDED, game_bonus=100)
+    base, bonus = three_handed.simulate(3, seed=1), three_handed.simulate(3, rules=rules, seed=1)
+    totals = [c for c in base.columns if c.startswith("total_")]
+    assert totals == ["total_P1", "total_P2", "total_P3"]
+    assert base.drop(totals).equals(bonus.drop(totals))
+    for g in range(3):
+        a, b = (df.filter(pl.col("game") == g).row(0, named=True) for df in (base, bonus))
+        assert b[f"total_{a['winner']}"] == a[f"total_{a['winner']}"] + 100
 
 
 def test_simulate_refuses_a_match() -> None:

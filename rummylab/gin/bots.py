@@ -25,6 +25,7 @@ from .game import (
     Kind,
     Phase,
     State,
+    final_totals,
     legal_actions,
     new_game,
 )
@@ -317,7 +318,8 @@ def engine_players(specs: Sequence[BotSpec], rngs: Sequence[Sequence[np.random.G
 def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
              seed: SeedLike = 0, *, scheduler: str | None = None, workers: int | None = None,
              progress: bool = False) -> Any:
-    """Play ``n_games`` games to the target; a polars DataFrame with one row per hand.
+    """Play ``n_games`` games to the target; a polars DataFrame with one row per hand, and each
+    game's final totals with its game, box and shutout bonuses (total_0, total_1) on its rows.
 
     Named bots (and greedy or strong bot objects) play in the compiled loop when it is built, in
     chunks, on a Dask cluster with ``scheduler="dask"`` (``workers`` processes on 127.0.0.1) or a
@@ -346,12 +348,26 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
                             engine=play_engine, widths=(len(HAND_COLUMNS), len(TURN_COLUMNS)), scheduler=scheduler,
                             workers=workers, progress=progress, trace=trace)
     names = tuple(b if isinstance(b, str) else b.name for b in bots)
-    df = pl.DataFrame(hands, schema=list(HAND_COLUMNS), orient="row").with_columns(
+    df = pl.DataFrame(hands, schema=list(HAND_COLUMNS), orient="row")
+    df = df.join(_game_totals(df, rules), on="game", how="left", maintain_order="left").with_columns(
         winner=pl.when(pl.col("winner") >= 0).then(pl.col("winner")).cast(pl.Int8),
         kind=pl.col("kind").replace_strict(list(range(len(ENDS))), list(ENDS), return_dtype=pl.Utf8),
         knocker=pl.when(pl.col("knocker") >= 0).then(pl.col("knocker")).cast(pl.Int8),
         dealer=pl.col("dealer").cast(pl.Int8), bot_0=pl.lit(names[0]), bot_1=pl.lit(names[1]))
     return df, None if turns is None else turn_frame(turns)
+
+
+def _game_totals(hands: Any, rules: Rules) -> Any:
+    """Per game of HAND_COLUMNS rows: each player's final total (``game.final_totals``: hand
+    points with the game, box and shutout bonuses), as total_0 and total_1."""
+    import polars as pl
+
+    won = hands.group_by("game").agg(*(pl.col("points").filter(pl.col("winner") == p).sum().alias(f"s{p}")
+                                       for p in (0, 1)),
+                                     *((pl.col("winner") == p).sum().alias(f"w{p}") for p in (0, 1))).sort("game")
+    totals = [final_totals(rules, (a, b), (c, d)) for a, b, c, d in won.select("s0", "s1", "w0", "w1").iter_rows()]
+    return pl.DataFrame({"game": won["game"], "total_0": [t[0] for t in totals], "total_1": [t[1] for t in totals]},
+                        schema={"game": pl.Int64, "total_0": pl.Int64, "total_1": pl.Int64})
 
 
 def single_game_rules(rules: Rules) -> Rules:

@@ -271,11 +271,16 @@ def _end_hand(s: State, knocker: int, k_mask: int, d_mask: int) -> State:
 
 def game_totals(s: State) -> tuple[int, int]:
     """Final game scores with game, box and shutout bonuses (for a finished game)."""
-    rules = s.rules
-    w = 0 if s.scores[0] >= s.scores[1] else 1
-    totals = [s.scores[i] + rules.box_bonus * s.hands_won[i] for i in (0, 1)]
+    return final_totals(s.rules, s.scores, s.hands_won)
+
+
+def final_totals(rules: Rules, scores: tuple[int, int], hands_won: tuple[int, int]) -> tuple[int, int]:
+    """A finished game's scores with game, box and shutout bonuses, from its hand points and
+    hands won (the higher score wins; player 0 on a tie)."""
+    w = 0 if scores[0] >= scores[1] else 1
+    totals = [scores[i] + rules.box_bonus * hands_won[i] for i in (0, 1)]
     totals[w] += rules.game_bonus
-    if s.hands_won[1 - w] == 0:
+    if hands_won[1 - w] == 0:
         if rules.shutout == "double":
             totals[w] *= 2
         elif rules.shutout == "flat":

@@ -175,10 +175,15 @@ def _after(state: State, new_hand: g.State) -> State:
     summary = HandSummary(roles=roles, kind=rec.kind, result=result, points=rec.points, scorer=scorer)
     over = max(scores.values()) >= state.rules.target
     if over:
-        top = max(scores, key=scores.__getitem__)
-        scores[top] += state.rules.game_bonus
+        scores = final_scores(state.rules, scores)
     return play.evolve(state, hand=new_hand, roles=next_roles(roles, result), scores=scores,
                        hands=state.hands + (summary,), over=over)
+
+
+def final_scores(rules: Rules, scores: dict[str, int]) -> dict[str, int]:
+    """A finished game's scores: the leader (the first player on a tie) adds ``game_bonus``."""
+    top = max(scores, key=scores.__getitem__)
+    return {p: v + (rules.game_bonus if p == top else 0) for p, v in scores.items()}
 
 
 def _on_hand(move: play.Move[g.State]) -> play.Move[State]:
@@ -282,7 +287,8 @@ def play_chunk(specs: Sequence[Any], bot_seeds: Sequence[int], seeds: np.ndarray
 def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy", "greedy"),
              rules: Rules = THREE_HANDED, seed: SeedLike = 0, *, scheduler: str | None = None,
              workers: int | None = None, progress: bool = False) -> Any:
-    """Play ``n_games`` games between P1, P2 and P3; a polars DataFrame with one row per hand.
+    """Play ``n_games`` games between P1, P2 and P3; a polars DataFrame with one row per hand, and
+    each game's final scores with its game bonus (total_P1, total_P2, total_P3) on its rows.
 
     Named bots play in the compiled loop when it is built, in chunks, on Dask with ``scheduler``
     (see ``rummylab.gin.bots.simulate``); bot objects play in this process on the engine."""
@@ -315,18 +321,23 @@ def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLik
     df = df.with_columns(
         scorer_i=pl.when(name("winning_seat") == 0).then(name("box"))
         .when(name("winning_seat") == 1).then(name("captain")))
-    totals = df.group_by("game", "scorer_i").agg(name("points").sum()).drop_nulls("scorer_i")
-    # the winner: the highest score, ties to the first player (as State.winner)
-    winners = (totals.sort(["game", "points", "scorer_i"], descending=[False, True, False])
-               .group_by("game", maintain_order=True).first().select("game", winner_i=name("scorer_i")))
-    df = df.join(winners, on="game", how="left").with_columns(
+    # each game's final scores (final_scores: with the game bonus) and its winner, the leader
+    points = {game: dict.fromkeys(PLAYERS, 0) for game in sorted(df["game"].unique().to_list())}
+    for game, who, v in df.drop_nulls("scorer_i").select("game", "scorer_i", "points").iter_rows():
+        points[game][PLAYERS[who]] += v
+    finals = {game: final_scores(rules, s) for game, s in points.items()}
+    games = pl.DataFrame({"game": list(finals), "winner_i": [PLAYERS.index(max(s, key=s.__getitem__))
+                                                             for s in points.values()],
+                          **{f"total_{p}": [f[p] for f in finals.values()] for p in PLAYERS}},
+                         schema={"game": pl.Int64, "winner_i": pl.Int64, **{f"total_{p}": pl.Int64 for p in PLAYERS}})
+    df = df.join(games, on="game", how="left", maintain_order="left").with_columns(
         *[name(c).replace_strict(names_of, return_dtype=pl.Utf8) for c in ("box", "captain", "sitting_out")],
         kind=name("kind").replace_strict(dict(enumerate(ENDS)), return_dtype=pl.Utf8),
         result=name("winning_seat").replace_strict({0: "box_won", 1: "box_lost", -1: "draw"}, return_dtype=pl.Utf8),
         scorer=name("scorer_i").replace_strict(names_of, default=None, return_dtype=pl.Utf8),
         winner=name("winner_i").replace_strict(names_of, default=None, return_dtype=pl.Utf8),
     ).select("game", "hand", "box", "captain", "sitting_out", "kind", "result", "points", "scorer", "winner",
-             "turns")
+             "turns", *(f"total_{p}" for p in PLAYERS))
     if turns is None:
         return df, None
     return df, turn_frame(turns).with_columns(player=name("player").replace_strict(names_of, return_dtype=pl.Utf8))

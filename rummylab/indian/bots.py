@@ -15,6 +15,7 @@ from ..simulation import check_count, run_chunks, stacked, turns_frame
 from .analysis import best_declaration, masks
 from .game import (
     CHIPS_PER_DEAL,
+    DEFAULT_POOL,
     DRAW_DISCARD,
     DRAW_STOCK,
     DROP,
@@ -309,7 +310,7 @@ def _games_frame(rows: np.ndarray, players: int, deals: int | None) -> Any:
     return pl.DataFrame(rows[:, columns], schema=[GAME_COLUMNS[c] for c in columns], orient="row")
 
 
-def play_all(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
+def play_all(games: int, players: int = 2, pool: int | None = DEFAULT_POOL, bots: Sequence[str] | None = None,
              seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None, *, scheduler: str | None = None,
              workers: int | None = None, progress: bool = False,
              trace: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -318,27 +319,27 @@ def play_all(games: int, players: int = 2, pool: int | None = 101, bots: Sequenc
     check_seed(seed)
     if not isinstance(rules, Rules):
         raise ValueError(f"rules={rules!r}: Indian rummy needs rummylab.indian.Rules")
-    new_game(players, rules, 0, pool=None if deals else pool, deals=deals)  # checks players, pool and deals
+    new_game(players, rules, 0, pool=pool, deals=deals)  # checks players, pool, deals and the format's rules
     kinds = list(bots or ["greedy"] * players)
     if len(kinds) != players:
         raise ValueError(f"{len(kinds)} bots for {players} players")
     for k in kinds:
         if k not in BOTS:
             raise ValueError(f"unknown bot {k!r}: one of {', '.join(BOTS)}")
-    pool = None if deals else pool
+    pool = None if deals else None if pool is None else int(pool)
     task = functools.partial(play_chunk, tuple(kinds), players, pool, seed, rules, deals, trace)
     parts = run_chunks(task, games, scheduler=scheduler, workers=workers, progress=progress, chunk=500)
     return (stacked(parts, 0, len(GAME_COLUMNS)), stacked(parts, 1, len(DEAL_COLUMNS)),
             stacked(parts, 2, len(TURN_COLUMNS)) if trace else None)
 
 
-def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
+def simulate(games: int, players: int = 2, pool: int | None = DEFAULT_POOL, bots: Sequence[str] | None = None,
              seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None, *, scheduler: str | None = None,
              workers: int | None = None, progress: bool = False) -> Any:
     """Play seeded games between bots ("greedy" or "random"); one row per game, as polars.
 
-    ``pool`` 101 or 201 (pool rummy) or None (points rummy, one deal); ``deals`` 2, 3 or 6 plays
-    deals rummy instead (then ``pool`` is not used). Chips columns come with deals rummy. Games
+    ``pool`` 101 (the default) or 201 (pool rummy) or None (points rummy, one deal); ``deals`` 2, 3
+    or 6 plays deals rummy instead (then a ``pool`` named too is refused). Chips columns come with deals rummy. Games
     play in the compiled loop when it is built, in chunks, on a Dask cluster with
     ``scheduler="dask"`` (``workers`` processes on 127.0.0.1) or a scheduler's address: the same
     games either way."""
@@ -347,7 +348,7 @@ def simulate(games: int, players: int = 2, pool: int | None = 101, bots: Sequenc
     return _games_frame(rows, players, deals)
 
 
-def trace(games: int, players: int = 2, pool: int | None = 101, bots: Sequence[str] | None = None,
+def trace(games: int, players: int = 2, pool: int | None = DEFAULT_POOL, bots: Sequence[str] | None = None,
           seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None, *, scheduler: str | None = None,
           workers: int | None = None, progress: bool = False) -> Any:
     """The turns of the games ``simulate`` plays with the same arguments: one row per player's

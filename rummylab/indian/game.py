@@ -205,10 +205,12 @@ class _Default(int):
     """The pool a game gets when none is named: 101, unless ``deals`` is given."""
 
 
-_POOL = _Default(101)
+DEFAULT_POOL = _Default(101)
+"""The default ``pool``: 101 pool rummy, which gives way to ``deals``; a pool named with
+``deals`` is refused."""
 
 
-def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0, pool: int | None = _POOL,
+def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0, pool: int | None = DEFAULT_POOL,
              deals: int | None = None, chips: int | None = None) -> State:
     """A toss for seats, then the first deal.
 
@@ -220,7 +222,7 @@ def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0, pool: int 
         raise ValueError(f"rules={rules!r}: Indian rummy needs rummylab.indian.Rules")
     check_seed(seed)
     if deals is not None:
-        if pool is not _POOL and pool is not None:
+        if pool is not DEFAULT_POOL and pool is not None:
             raise ValueError(f"pool={pool!r} with deals={deals}: deals rummy has no pool (pass pool=None)")
         pool = None
         if deals not in DEALS:
@@ -233,6 +235,7 @@ def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0, pool: int 
     if pool is not None and pool not in POOLS:
         raise ValueError(f"pool={pool!r}: 101, 201 or None (points rummy)")
     pool = None if pool is None else int(pool)
+    rules.check_format("deals" if deals is not None else "points" if pool is None else "pool")
     seats, toss = _toss(rules, seed, players)
     n = players
     blank = State(rules=rules, seed=seed, players=n, pool=pool, deals=deals, seats=seats, toss=toss, deal_no=0,
@@ -516,7 +519,8 @@ def replay(data: dict[str, Any]) -> State:
 def _start(rules: Rules | dict[str, Any], seed: int, players: int, pool: int | None, deals: int | None = None,
            chips: int | None = None) -> State:
     if isinstance(rules, dict):  # from a history: options it does not name are its era's rules
-        rules = Rules(**{**({} if "leaver" in rules else LEGACY_RULES), **rules})
+        legacy = {k: v for k, v in LEGACY_RULES.items() if k != "max_rejoins" or pool is not None and not deals}
+        rules = Rules(**{**({} if "leaver" in rules else legacy), **rules})
     return new_game(players, rules, seed, pool, deals, chips)
 
 

@@ -16,6 +16,9 @@ NO_SECOND_LIFE_RULES = ("all_cards", "exclude_pure")
 SUIT_ORDER = "SHDC"
 LEAVERS = ("autoplay", "drop_after_missed")
 ELIMINATIONS = ("reach", "exceed")
+FORMAT_RULES = {"pool": ("elimination", "max_rejoins")}
+"""Options only one format plays ("points", "pool" or "deals"); in another they would change
+nothing, so they are refused there unless left at their defaults (a preset keeps its own)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,6 +109,17 @@ class Rules:
         if sorted(self.toss_suit_order) != sorted(SUIT_ORDER):
             raise ValueError(f"toss_suit_order={self.toss_suit_order!r}: the four suits S H D C in some order")
 
+    def check_format(self, fmt: str) -> None:
+        """Refuse options of another format ("points", "pool", "deals") set away from their
+        defaults; a preset (``DEFAULT``, ``BRIEF``) carries its rules for every format."""
+        if self in PRESETS:
+            return
+        for owner, names in FORMAT_RULES.items():
+            for name in names:
+                if owner != fmt and getattr(self, name) != getattr(DEFAULT, name):
+                    raise ValueError(f"{name}={getattr(self, name)!r} is a {owner} rummy rule: {fmt} rummy does not "
+                                     f"use it (leave it at {getattr(DEFAULT, name)!r}; see docs/rules.md)")
+
     def eliminated(self, score: int, pool: int) -> bool:
         """Out of a 101 or 201 pool with this score."""
         return score >= pool if self.elimination == "reach" else score > pool
@@ -137,6 +151,10 @@ BRIEF = Rules(no_second_life_rule="exclude_pure", elimination="exceed", toss_sui
 pure sequence but no second sequence does not count the pure sequence; a player is out only
 above 101 (201); toss ties go S > D > C > H. (Its joker, leaver, re-join and toss-pack rules are
 the defaults already.)"""
+
+
+PRESETS = (DEFAULT, BRIEF)
+"""The presets: each carries its rules for every format."""
 
 
 def wild_rank_for_cut(card: Card | str) -> str:

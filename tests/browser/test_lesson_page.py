@@ -5,6 +5,7 @@ a front end of its own sent to Voilà's own page."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -245,11 +246,18 @@ def _kernel_pid(server: dict[str, Any], kernel_id: str) -> int:
 def test_a_lost_kernel_is_said_at_once_and_a_fresh_copy_offered(page: Any, server: dict[str, Any]) -> None:
     open_lesson(page, server, "gin-again")
     page.wait_for_selector(".rl-gin-table .rl-status", timeout=TIMEOUT)
+    # a dropped connection: said at once, then the page reconnects to the same kernel and goes on
+    page.evaluate("window.rummylab.manager.kernel.ws.close()")
+    page.wait_for_selector("#rl-status.rl-lost", timeout=5_000)
+    assert "trying again" in page.inner_text("#rl-status")
+    page.wait_for_selector("#rl-status", state="hidden", timeout=30_000)
+    before = page.inner_html(".rl-gin-table .rl-history")
+    page.locator(".rl-gin-table .rl-pass, .rl-gin-table .rl-draw-stock").first.click()
+    page.wait_for_function("b => document.querySelector('.rl-gin-table .rl-history').innerHTML !== b",
+                           arg=before, timeout=20_000)
+    # the kernel killed: said at once, and a fresh copy offered
     kernel_id = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
-    pid = _kernel_pid(server, kernel_id)
-    import os
-
-    os.kill(pid, signal.SIGKILL)
+    os.kill(_kernel_pid(server, kernel_id), signal.SIGKILL)
     page.wait_for_selector("#rl-status.rl-lost", timeout=20_000)
     page.wait_for_selector("#rl-status .rl-fresh", timeout=60_000)
     assert "stopped" in page.inner_text("#rl-status")
