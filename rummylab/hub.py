@@ -37,15 +37,11 @@ class password alone anyone could log in as the teacher."""
 SPAWNERS = {"local": "jupyterhub.spawner.LocalProcessSpawner", "simple": "jupyterhub.spawner.SimpleLocalProcessSpawner"}
 """local: each student a system account (a school's hub). simple: no accounts, every student's server
 runs as the hub's own user with no isolation (a trial or a test; JupyterHub says: never in production)."""
-JUPYTER_ROOT = Path(__file__).resolve().parent / "jupyter"
-"""The Jupyter data folder rummylab provides in its package: ``voila/templates/rummylab``, the lesson
-page ``rummylab serve`` uses (``serve.offline_template``), put on the student servers' ``JUPYTER_PATH``."""
-
-
-def install_template(root: Path = JUPYTER_ROOT) -> Path:
-    """(Re)write the rummylab page template into the package's Jupyter data folder, from the page
-    of this rummylab (``app/``) and this Voilà; returns the folder. ValueError when the package
-    folder cannot be written (then run ``rummylab hub`` once as the user who installed rummylab)."""
+def install_template(root: Path) -> Path:
+    """(Re)write the rummylab page template into the Jupyter data folder ``root`` (the hub's state
+    folder's ``jupyter``, never site-packages), from the page of this rummylab (``app/``) and this
+    Voilà; returns the folder, put on the student servers' ``JUPYTER_PATH``. ValueError when it
+    cannot be written."""
     from .serve import offline_template
 
     try:
@@ -143,7 +139,8 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
         raise ValueError(f"spawner {spawner!r}: one of {', '.join(SPAWNERS)}")
     state = Path(state_dir).resolve()
     state.mkdir(parents=True, exist_ok=True)
-    install_template()  # the hub starts: its student servers get the page of the rummylab installed
+    # the hub starts: its student servers get the page of the rummylab installed (readable by them)
+    jupyter = install_template(state / "jupyter")
     public = "127.0.0.1" if ip in EVERY_ADDRESS or ip in LOOPBACK else ip
     service_url = f"http://{public}:{port}/services/{SERVICE}/"
 
@@ -181,7 +178,7 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     c.Spawner.args = singleuser_args()
     # the kernels know the service's URL and nothing else of the class (env_keep passes no secret)
     c.Spawner.environment = {"RUMMYLAB_DB": f"rummylab+{service_url}", "RUMMYLAB_APP": "1",
-                             "RUMMYLAB_CHARTS": "svg", "JUPYTER_PATH": str(JUPYTER_ROOT)}
+                             "RUMMYLAB_CHARTS": "svg", "JUPYTER_PATH": str(jupyter)}
     c.Spawner.http_timeout = 120
 
 
