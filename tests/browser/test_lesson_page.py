@@ -57,8 +57,8 @@ seen = {}
 echo = w.HTML()
 echo.add_class("rl-echo")
 
-def heard(name, change):
-    seen[name] = change["new"]
+def heard(name, value):
+    seen[name] = value
     echo.value = html.escape(json.dumps(seen, default=str))
 
 made = {}
@@ -72,16 +72,18 @@ for (model_module, _, model_name, view_module, _, view_name), klass in _registry
     widget.add_class(f"rl-w-{name}")
     key = next((k for k in ("index", "selected_index", "value") if widget.has_trait(k)), None)
     if key:
-        widget.observe(lambda change, name=name: heard(name, change), names=key)
+        widget.observe(lambda change, name=name: heard(name, change["new"]), names=key)
     made[name] = widget
 
 with made["Output"]:
     print("printed in an Output")
 made["Button"].on_click(lambda _: setattr(made["IntProgress"], "value", 7))
+made["FileUpload"].observe(  # the bytes came as a binary buffer
+    lambda change: heard("FileUpload", [[f.name, bytes(f.content).decode()] for f in change["new"]]), names="value")
 linked = [w.IntSlider(description=f"linked-{i}") for i in "ab"]
 for i, slider in zip("ab", linked):
     slider.add_class(f"rl-w-linked-{i}")
-    slider.observe(lambda change, name=f"linked-{i}": heard(name, change), names="value")
+    slider.observe(lambda change, name=f"linked-{i}": heard(name, change["new"]), names="value")
 w.jslink((linked[0], "value"), (linked[1], "value"))
 w.jsdlink((made["IntSlider"], "value"), (made["FloatSlider"], "value"))
 for widget in [*made.values(), *linked, echo]:
@@ -194,6 +196,12 @@ def test_every_core_widget_is_drawn_and_sends_edits_back(page: Any, server: dict
     wait_heard(page, "linked-b", 30)
     page.fill(f"{w}IntSlider input[type=range]", "9")
     wait_heard(page, "FloatSlider", 9.0)
+    page.set_input_files(f"{w}FileUpload input[type=file]",
+                         files=[{"name": "hand.txt", "mimeType": "text/plain", "buffer": b"AS 2S 3S"}])
+    wait_heard(page, "FileUpload", [["hand.txt", "AS 2S 3S"]])
+    page.click(f"{w}Play .rl-play")
+    page.wait_for_function("JSON.parse(document.querySelector('.rl-echo').innerText).Play >= 2", timeout=20_000)
+    page.click(f"{w}Play .rl-pause")
     # a change made in the kernel reaches the page
     page.click(f"{w}Button")
     page.wait_for_function(
