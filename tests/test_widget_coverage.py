@@ -5,10 +5,11 @@ until the page draws or applies it."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from rummylab.lessons.preflight import page_models
-from rummylab.serve import APP
+from rummylab.serve import APP, OWN_PAGE, offline_template
 
 BASE = "@jupyter-widgets/base"  # the view module of layouts and styles: applied with their widget
 
@@ -68,3 +69,12 @@ def test_anywidgets_are_drawn() -> None:
 
     assert anywidget.AnyWidget._model_module.default_value == "anywidget"
     assert anywidget.AnyWidget._model_name.default_value in page_models()
+
+
+def test_voilas_own_page_is_served_offline(tmp_path: Path) -> None:
+    """The template a lesson with third-party widget front ends gets links nothing outside."""
+    own = offline_template(tmp_path) / "voila" / "templates" / OWN_PAGE
+    for name in ("index.html.j2", "page.html"):
+        assert not [line for line in (own / name).read_text().splitlines() if "<link" in line and "://" in line]
+    assert '"base_template": "lab"' in (own / "conf.json").read_text()
+    assert f'"{OWN_PAGE}"' in (APP / "static" / "page.js").read_text()

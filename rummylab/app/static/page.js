@@ -8,10 +8,11 @@ import "./controls.js";
 
 const OWN_PAGE = "rummylab-voila";  // rummylab.serve.OWN_PAGE: Voilà's page, served offline
 
-/** A model whose front end is neither ipywidgets' nor anywidget's nor rummylab's. */
+/** The module of a model's front end (model or view) that is neither ipywidgets' nor
+ * anywidget's nor rummylab's, or "". */
 function foreign(model) {
-  const module = String(model.get("_model_module") || "");
-  return module && !module.startsWith("@jupyter-widgets/") && module !== "anywidget" && !module.startsWith("rummylab");
+  const ours = (m) => !m || m.startsWith("@jupyter-widgets/") || m === "anywidget" || m.startsWith("rummylab");
+  return [model.get("_model_module"), model.get("_view_module")].map((m) => String(m || "")).find((m) => !ours(m)) || "";
 }
 
 function status(text, kind = "", fresh = false) {
@@ -57,8 +58,9 @@ async function start() {
   await kernel.connect();
   await manager.loadAll();
   const models = () => [...manager.models.values()].map((entry) => entry.model).filter(Boolean);
-  if (models().some(foreign) && toOwnPage(models().filter(foreign).map((m) => m.get("_model_module")))) return;
-  manager.onModel = (model) => { if (foreign(model)) toOwnPage([model.get("_model_module")]); };
+  const theirs = models().map(foreign).filter(Boolean);
+  if (theirs.length && toOwnPage(theirs)) return;
+  manager.onModel = (model) => { if (foreign(model)) toOwnPage([foreign(model)]); };
   const slots = [...document.querySelectorAll(`script[type="${WIDGET_VIEW}"]`)];
   await Promise.all(slots.map(async (script) => {
     const { model_id: id } = JSON.parse(script.textContent);
