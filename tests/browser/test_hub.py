@@ -80,11 +80,9 @@ def landing(url: str) -> tuple[str, str]:
         return r.url, r.read().decode()
 
 
-def a_student_answers(page: Any, url: str, user: str, name: str | None) -> float:
-    """She logs in and checks an answer, typing ``name`` first (None: she types none, known by her
-    hub login); the seconds from her login to her first widget."""
-    login(page, url, user)
-    start = time.monotonic()
+def a_student_answers(page: Any, user: str, name: str | None, start: float) -> float:
+    """She (logged in at ``start``) checks an answer, typing ``name`` first (None: she types none,
+    known by her hub login); the seconds from her login to her first widget."""
     # the hub starts her server, which opens at the lesson of the day, run for her
     page.wait_for_url(f"**/user/{user}/voila/render/{LESSON}", timeout=TIMEOUT)
     page.wait_for_selector(".rl-analyzer .rl-deadwood", timeout=TIMEOUT)
@@ -116,11 +114,15 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         assert where.startswith(f"{url}/hub/login") and "password_input" in text, where
         assert "rl-" not in text
 
-    waited = a_student_answers(page, url, "student01", None)  # no name typed: her hub login
     other = browser.new_context()
     try:
         second = other.new_page()
-        waited2 = a_student_answers(second, url, "student02", "Bea")
+        login(page, url, "student01")  # the two log in together: their servers start side by side
+        start = time.monotonic()
+        login(second, url, "student02")
+        start2 = time.monotonic()
+        waited = a_student_answers(page, "student01", None, start)  # no name typed: her hub login
+        waited2 = a_student_answers(second, "student02", "Bea", start2)
         # a student cannot open another's server, nor the teacher page
         reply = second.goto(f"{url}/user/student01/voila/render/{LESSON}", timeout=TIMEOUT)
         assert reply.status == 403 and second.locator(".rl-analyzer").count() == 0
