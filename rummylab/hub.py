@@ -243,7 +243,9 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
 def run_hub(config: Path, state_dir: Path) -> int:
     """Run JupyterHub on ``config`` until interrupted; its proxy and the student servers stop with it."""
     cmd = [sys.executable, "-m", "jupyterhub", "-f", str(config)]
-    proc = subprocess.Popen(cmd, cwd=state_dir)
+    # what the hub writes (its database, the progress store, pid files) is its own: students with
+    # accounts on this machine read the page template only (written readable before this)
+    proc = subprocess.Popen(cmd, cwd=state_dir, umask=0o077)
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
