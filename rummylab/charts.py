@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.abc
-import importlib.util
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -41,19 +40,25 @@ def enable_offline() -> None:
 
 
 class _EnableOnImport(importlib.abc.MetaPathFinder):
-    """Turns the offline renderer on right after Altair's first import."""
+    """Turns the offline renderer on right after Altair is first imported. (Looking Altair up is
+    not importing it: polars looks for it at import, so the finder stays until the module runs.)"""
 
     def find_spec(self, name: str, path: Sequence[str] | None, target: ModuleType | None = None) -> Any:
         if name != "altair":
             return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
+        for finder in sys.meta_path:
+            spec = finder.find_spec(name, path, target) if finder is not self and hasattr(finder, "find_spec") \
+                else None
+            if spec is not None:
+                break
         loader = spec.loader if spec is not None else None
         if loader is not None and hasattr(loader, "exec_module"):
             run = loader.exec_module
 
             def exec_then_enable(module: ModuleType) -> None:
                 run(module)
+                if self in sys.meta_path:
+                    sys.meta_path.remove(self)
                 _enable(module)
 
             loader.exec_module = exec_then_enable  # type: ignore[method-assign]

@@ -77,6 +77,7 @@ rummy = widgets.HandAnalyzer("AS 2S 3S 7H 7D 7C 9C TC JC KD", seed=1)
 rummy.deal(11)
 lessons.exercise("deck", "How many cards?", answer=52)
 print(sorted(m for m in ("polars", "altair", "dask", "vl_convert") if m in sys.modules))
+import polars  # polars looks Altair up (without importing it) when it is imported
 import altair as alt  # a chart, later: enable_offline took effect on Altair's first import
 print(alt.renderers.active)
 """

@@ -155,6 +155,8 @@ def _check_outputs(path: Path, nb: nbformat.NotebookNode, app: bool) -> None:
     for cell in nb.cells:  # app mode (no code shown): chips, tables and sentences, no Python reprs
         for shown in app_mode_texts(cell):
             assert not repr_like(shown), (path.stem, cell.source, repr_like(shown), shown)
+    for cell in nb.cells:  # offline: no output of any lesson loads a script from the internet
+        assert "cdn.jsdelivr" not in str(cell.get("outputs", [])), (path.stem, cell.source)
     widgets = [c for c in nb.cells if "widget" in c.get("metadata", {}).get("tags", [])]
     assert widgets, "every lesson has a live widget"
     for cell in widgets:
