@@ -189,8 +189,10 @@ def config_text(**options: Any) -> str:
     return ("# JupyterHub for a rummylab class, written by `rummylab hub` (keep it private: it holds the\n"
             "# class password and the progress database's address). Edit freely: e.g. another\n"
             "# c.JupyterHub.authenticator_class after configure(...).\n"
+            "import os\n\n"
             "from rummylab.hub import configure\n\n"
-            f"configure(\n    c,\n{arguments})\n")
+            f"configure(\n    c,\n{arguments})\n"
+            "os.umask(0o077)  # what the hub writes from here on (its database, the progress store) is its own\n")
 
 
 def write_config(path: Path | str, **options: Any) -> Path:
@@ -243,9 +245,7 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
 def run_hub(config: Path, state_dir: Path) -> int:
     """Run JupyterHub on ``config`` until interrupted; its proxy and the student servers stop with it."""
     cmd = [sys.executable, "-m", "jupyterhub", "-f", str(config)]
-    # what the hub writes (its database, the progress store, pid files) is its own: students with
-    # accounts on this machine read the page template only (written readable before this)
-    proc = subprocess.Popen(cmd, cwd=state_dir, umask=0o077)
+    proc = subprocess.Popen(cmd, cwd=state_dir)  # the config sets the hub's umask (after the page template)
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
