@@ -78,6 +78,7 @@ cdef struct IOptions:
     int max_jokers            # I_NONE: no limit
     int jokers_only
     int min_life
+    int run_max               # the longest sequence
     int points[13]
     # the bots' options
     double p_drop
@@ -374,7 +375,7 @@ def play_indian(WildKernel kernel, WildKernel declaration_kernel, const uint64_t
     run.o.ace_high, run.o.wild_natural_pure, run.o.duplicate_suits = o["ace_high"], o["wild_natural_pure"], \
         o["duplicate_suits"]
     run.o.set_max, run.o.max_jokers, run.o.jokers_only = o["set_max"], o["max_jokers"], o["jokers_only"]
-    run.o.min_life, run.o.greedy_drops = o["min_life"], o["greedy_drops"]
+    run.o.min_life, run.o.greedy_drops, run.o.run_max = o["min_life"], o["greedy_drops"], o["run_max"]
     run.o.p_drop, run.o.p_wrong, run.o.p_leave = o["p_drop"], o["p_wrong"], o["p_leave"]
     run.o.p_miss, run.o.p_reconnect = o["p_miss"], o["p_reconnect"]
     for p in range(4):

@@ -22,7 +22,7 @@ cdef bint _i_sequence(IRun *run, const int *codes, int m, int n) noexcept nogil:
     """n cards, these m naturals among them, can be consecutive cards of one suit."""
     cdef int i
     cdef int places[14]
-    if m == 0 or n > 13:
+    if m == 0 or n > run.o.run_max:
         return False
     for i in range(m):
         if (codes[i] & 3) != (codes[0] & 3):

@@ -30,19 +30,22 @@ include "_wild_search.pxi"
 cdef int _best_pure_run(const Rules *r, uint64_t once, int wild_rank) noexcept nogil:
     """Most points held in one run without wilds that counts as a life (-1: none); a wild card
     in its own place counts there, worth nothing, when wild_natural_pure."""
-    cdef int best = -1, suit, q, rk, value, length
+    cdef int best = -1, suit, q, rk, value, length, i
+    cdef int values[14]
     for suit in range(4):
-        value = 0
         length = 0
         for q in range(r.top + 1):
             rk = q % 13
             if (once >> (16 * suit + rk)) & 1 and (rk != wild_rank or r.wild_natural_pure):
-                value += 0 if rk == wild_rank else r.points[rk]
+                values[length] = 0 if rk == wild_rank else r.points[rk]
                 length += 1
-                if length >= r.min_life and value > best:
-                    best = value
+                if length >= r.min_life:
+                    value = 0  # the longest run ending here (at most run_max cards) is dearest
+                    for i in range(length - 1, (length - r.run_max - 1) if length > r.run_max else -1, -1):
+                        value += values[i]
+                    if value > best:
+                        best = value
             else:
-                value = 0
                 length = 0
     return best
 
@@ -120,7 +123,7 @@ cdef class WildKernel:
 
     def __init__(self, points, *, bint ace_high=False, max_wilds=None, int min_non_wild=0,
                  bint identical_in_set=True, set_max=None, int min_runs=0, int min_pure_runs=0,
-                 bint wild_natural_in_pure=True, int min_life_length=3, bint wild_as_self=True):
+                 bint wild_natural_in_pure=True, int min_life_length=3, bint wild_as_self=True, run_max=None):
         cdef int i
         if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
             raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
@@ -130,6 +133,10 @@ cdef class WildKernel:
             raise ValueError(f"min_life_length must be 3..13, not {min_life_length}")
         self.min_life_length = min_life_length
         self.rules.min_life = min_life_length
+        self.run_max = 13 if run_max is None else int(run_max)
+        if not min_life_length <= self.run_max <= 13:
+            raise ValueError(f"run_max must be min_life_length..13, not {run_max}")
+        self.rules.run_max = self.run_max
         self.min_runs = min_runs if min_runs > min_pure_runs else min_pure_runs
         self.min_pure_runs = min_pure_runs
         self.wild_natural_in_pure = wild_natural_in_pure
@@ -163,7 +170,8 @@ cdef class WildKernel:
         return (_rebuild, (self.points, self.ace_high, None if self.max_wilds == UNLIMITED else self.max_wilds,
                            self.min_non_wild, self.identical_in_set,
                            None if self.set_max == UNLIMITED else self.set_max, self.min_runs,
-                           self.min_pure_runs, self.wild_natural_in_pure, self.min_life_length, self.wild_as_self))
+                           self.min_pure_runs, self.wild_natural_in_pure, self.min_life_length, self.wild_as_self,
+                           None if self.run_max == 13 else self.run_max))
 
     cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, uint64_t thrice, int wild_rank, int jokers,
                       int joker_value, int wild_value, int bound=BIG, bint fresh=True,
@@ -244,7 +252,8 @@ cdef class WildKernel:
                     min_non_wild=self.min_non_wild, identical_in_set=self.identical_in_set,
                     set_max=None if self.set_max == UNLIMITED else self.set_max, min_runs=self.min_runs,
                     min_pure_runs=self.min_pure_runs, wild_natural_in_pure=self.wild_natural_in_pure,
-                    min_life_length=self.min_life_length, wild_as_self=self.wild_as_self)
+                    min_life_length=self.min_life_length, wild_as_self=self.wild_as_self,
+                    run_max=None if self.run_max == 13 else self.run_max)
 
     def best_pure_run(self, uint64_t once, uint64_t twice, int wild_rank):
         """Most points held in one run without wilds (-1: none)."""
@@ -368,8 +377,8 @@ cdef class WildKernel:
 
 
 def _rebuild(points, ace_high, max_wilds, min_non_wild, identical_in_set, set_max, min_runs=0, min_pure_runs=0,
-             wild_natural_in_pure=True, min_life_length=3, wild_as_self=True):
+             wild_natural_in_pure=True, min_life_length=3, wild_as_self=True, run_max=None):
     return WildKernel(points, ace_high=ace_high, max_wilds=max_wilds, min_non_wild=min_non_wild,
                       identical_in_set=identical_in_set, set_max=set_max, min_runs=min_runs,
                       min_pure_runs=min_pure_runs, wild_natural_in_pure=wild_natural_in_pure,
-                      min_life_length=min_life_length, wild_as_self=wild_as_self)
+                      min_life_length=min_life_length, wild_as_self=wild_as_self, run_max=run_max)

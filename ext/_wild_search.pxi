@@ -256,12 +256,14 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t th, i
     while last >= 0:
         far = places[last]
         span = (far - p if far > p else p - far) + 1
-        if span <= 13 and span - 1 - (last + 1) <= budget:
+        if span <= r.run_max and span - 1 - (last + 1) <= budget:
             break
         last -= 1
     for f in range(last, -2, -1):
         far = places[f] if f >= 0 else p
         span = (far - p if far > p else p - far) + 1
+        if span > r.run_max:
+            continue
         length = span if span > 3 else 3
         base = (span - 1 - (f + 1)) + (length - span)  # empty places + padding to three cards
         if base > budget:
@@ -287,8 +289,8 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t th, i
                             _remove(&oo, &tt, &t3, bits[i])
                             held |= bits[i]
                     extra = r.max_wilds - need
-                    if 13 - length < extra:
-                        extra = 13 - length
+                    if r.run_max - length < extra:
+                        extra = r.run_max - length
                     life = length >= r.min_life
                     if (life and need == 0 and r.min_pure > 0
                             and (r.wild_natural_pure or not (held & r.wild_mask))):
@@ -311,8 +313,8 @@ cdef int _runs(const Rules *r, Table *t, uint64_t o, uint64_t tw, uint64_t th, i
                         # too short for a life: padded with wild cards to the length of one
                         pad = r.min_life - length
                         extra = r.max_wilds - need - pad
-                        if 13 - r.min_life < extra:
-                            extra = 13 - r.min_life
+                        if r.run_max - r.min_life < extra:
+                            extra = r.run_max - r.min_life
                         v = _place(r, t, oo, tt, t3, need + pad, extra, wilds, jokers, capacity,
                                    (lives & 3) | (runs << 2) | drop, best if best < bound else bound)
                         if v < best:

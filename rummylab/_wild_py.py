@@ -72,7 +72,7 @@ class WildKernel:
     def __init__(self, points: Sequence[int], *, ace_high: bool = False, max_wilds: int | None = None,
                  min_non_wild: int = 0, identical_in_set: bool = True, set_max: int | None = None,
                  min_runs: int = 0, min_pure_runs: int = 0, wild_natural_in_pure: bool = True,
-                 min_life_length: int = 3, wild_as_self: bool = True) -> None:
+                 min_life_length: int = 3, wild_as_self: bool = True, run_max: int | None = None) -> None:
         if len(points) != 13 or not all(0 <= int(v) <= 19 for v in points):
             raise ValueError(f"points must be 13 values from 0 to 19, ace to king, not {points!r}")
         if not (0 <= min_runs <= 3 and 0 <= min_pure_runs <= 3):
@@ -80,6 +80,10 @@ class WildKernel:
         if not 3 <= min_life_length <= 13:
             raise ValueError(f"min_life_length must be 3..13, not {min_life_length}")
         self.min_life_length = int(min_life_length)
+        self.run_max = 13 if run_max is None else int(run_max)
+        """The longest run."""
+        if not min_life_length <= self.run_max <= 13:
+            raise ValueError(f"run_max must be min_life_length..13, not {run_max}")
         self.min_runs = max(int(min_runs), int(min_pure_runs))
         self.min_pure_runs = int(min_pure_runs)
         self.wild_natural_in_pure = bool(wild_natural_in_pure)
@@ -187,16 +191,15 @@ class WildKernel:
         card in its own place counts there, worth nothing, when ``wild_natural_in_pure``."""
         best = -1
         for suit in range(4):
-            value, length = 0, 0
+            values: list[int] = []  # the run ending here, nearest last
             for q in range(self._top + 1):
                 r = q % 13
                 if once >> (16 * suit + r) & 1 and (r != wild_rank or self.wild_natural_in_pure):
-                    value += 0 if r == wild_rank else self.points[r]
-                    length += 1
-                    if length >= self.min_life_length:
-                        best = max(best, value)
+                    values.append(0 if r == wild_rank else self.points[r])
+                    if len(values) >= self.min_life_length:
+                        best = max(best, sum(values[-self.run_max:]))  # the longest run ending here is dearest
                 else:
-                    value, length = 0, 0
+                    values = []
         return best
 
     def _loser(self, once: int, twice: int, jokers: int, wild_rank: int, exclude_pure: bool, cap: int,
@@ -296,7 +299,7 @@ class WildKernel:
                 for chosen in _subsets(others, k):
                     far = chosen[-1][0] if chosen else p
                     span = abs(far - p) + 1
-                    if span > 13:
+                    if span > self.run_max:
                         continue
                     naturals = 1 + len(chosen)
                     gaps = span - naturals
@@ -307,7 +310,7 @@ class WildKernel:
                     left = hand
                     for _, bit in chosen:
                         left = _remove(left, bit)
-                    extra = min(self.max_wilds - need, 13 - length)
+                    extra = min(self.max_wilds - need, self.run_max - length)
                     places = sorted([p] + [q for q, _ in chosen])
                     first = min(places[0], self._top - length + 1)
                     bits = tuple(1 << (shift + q % 13) for q in places)
@@ -407,7 +410,7 @@ class _Search:
         pad = k.min_life_length - length
         if not life and lives[1] < k.min_runs and used + pad <= k.max_wilds:
             longer = k.min_life_length
-            yield (False, used + pad, min(k.max_wilds - used - pad, 13 - longer), (lives[0], runs),
+            yield (False, used + pad, min(k.max_wilds - used - pad, k.run_max - longer), (lives[0], runs),
                    (suit, min(first, k._top - longer + 1), longer, bits))
 
     def _place(self, left: Hand, need: int, extra: int, wilds: int, jokers: int, capacity: int,

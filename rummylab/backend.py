@@ -137,6 +137,8 @@ class WildOptions:
     """A wild card in its own place keeps a run pure."""
     min_life_length: int = 3
     """Cards a required run needs."""
+    run_max: int | None = None
+    """The longest run (None: 13)."""
     wild_as_self: bool = True
     """A card of the wild rank may stand for itself (a natural card); else it is always wild."""
 
@@ -157,7 +159,7 @@ def wild_options(rules: Any, *, every_card_one: bool = False) -> WildOptions:
                            max_wilds=rules.max_jokers_per_group, min_non_wild=0 if rules.jokers_only_group else 1,
                            identical_in_set=rules.set_allow_duplicate_suits, set_max=rules.set_max_size,
                            min_runs=2, min_pure_runs=1, wild_natural_in_pure=rules.wild_natural_in_pure,
-                           min_life_length=rules.min_life_length)
+                           min_life_length=rules.min_life_length, run_max=rules.sequence_max_size)
     raise ValueError(f"no wild-card search for {type(rules).__name__}: Three Thirteen or Indian rummy rules")
 
 
@@ -179,5 +181,6 @@ def _wild_kernel(o: WildOptions, backend: str) -> WildKernel:
     kernel: WildKernel = wild_module(backend).WildKernel(
         o.points, ace_high=o.ace_high, max_wilds=o.max_wilds, min_non_wild=o.min_non_wild,
         identical_in_set=o.identical_in_set, set_max=o.set_max, min_runs=o.min_runs, min_pure_runs=o.min_pure_runs,
-        wild_natural_in_pure=o.wild_natural_in_pure, min_life_length=o.min_life_length, wild_as_self=o.wild_as_self)
+        wild_natural_in_pure=o.wild_natural_in_pure, min_life_length=o.min_life_length, wild_as_self=o.wild_as_self,
+        run_max=o.run_max)
     return kernel

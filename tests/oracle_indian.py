@@ -28,6 +28,7 @@ class IndianSpec:
     set_max_size: int | None = 4
     max_jokers_per_group: int | None = None
     min_life_length: int = 3
+    sequence_max_size: int | None = None
     no_second_life_rule: str = "all_cards"
     valid_show_points: int = 2
     cap: int = 80
@@ -60,7 +61,7 @@ def best_role(cards: tuple[tuple[int, int], ...], spec: IndianSpec) -> str | Non
     fixed = [c for c in cards if c != JOKER and c[0] != spec.wild_rank]
     # what the other cards already rule out, whatever the wild cards stand for: a sequence needs
     # one suit (and at most 13 places), a set one rank (and at most set_max_size cards)
-    may_run = n <= 13 and len({s for _, s in fixed}) <= 1
+    may_run = n <= (spec.sequence_max_size or 13) and len({s for _, s in fixed}) <= 1
     if may_run and fixed:  # more naturals never fit n places where these do not
         low = [r for r, _ in fixed]
         may_run = _fits_line(low, n, 12) or (spec.ace_high and _fits_line([13 if r == 0 else r for r in low], n, 13))

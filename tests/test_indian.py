@@ -62,6 +62,8 @@ def test_groups(group: str, wild: str, kind: str | None) -> None:
     ({"max_jokers_per_group": 1}, "4H JK JK", "9", "impure", None),  # row 19
     ({"printed_jokers": 3, "jokers_only_group": False}, "JK JK JK", "9", "set", None),
     ({"ace_high": False}, "QS KS AS", "9", "pure", None),
+    ({"sequence_max_size": 4}, "4H 5H 6H 7H 8H", "9", "pure", None),  # the brief: sequences of 3 or 4
+    ({"sequence_max_size": 4}, "4H 5H JK 7H 8H", "9", "impure", None),
 ])
 def test_group_options_both_ways(option: dict, group: str, wild: str, default_kind: str | None,
                                  other_kind: str | None) -> None:
@@ -76,9 +78,30 @@ def test_group_options_both_ways(option: dict, group: str, wild: str, default_ki
     ("AS 2S", "AS 2S: a group needs at least 3 cards"),
     ("4H 6S 9C", "4H 6S 9C is neither a sequence (one suit) nor a set (one rank)"),
     ("4H 5H 6H", "a pure sequence"),
+    ("4H 5H 6H 7H 8H", "a pure sequence"),
 ])
 def test_reasons_a_student_can_read(group: str, reason: str) -> None:
     assert indian.explain_group(group, "9") == reason
+
+
+def test_the_brief_plays_sequences_of_three_or_four() -> None:
+    """indian.BRIEF: a sequence is 3 or 4 cards (brief 003); a longer run is no group, and the
+    search splits it (4H-8H: a sequence of four and the cheaper end, 4H, left over)."""
+    assert indian.BRIEF.sequence_max_size == 4 and indian.DEFAULT.sequence_max_size is None
+    assert indian.explain_group("4H 5H 6H 7H 8H", "9", indian.BRIEF) == ("4H 5H 6H 7H 8H is not a sequence: "
+                                                                         "more than 4 cards")
+    hand = "4H 5H 6H 7H 8H 2S 3S 4S 5S KD KC KS KH"
+    assert indian.loser_points(hand, "Q").points == 2  # every card fits: a valid hand
+    assert indian.loser_points(hand, "Q", indian.BRIEF).points == 4  # 4H is left over
+    six = "3H 4H 5H 6H 7H 8H 2S 3S 4S KD KC KS JK"  # valid under the brief as 3H-5H, 6H-8H (JK joins a group)
+    once, twice, jokers = masks(parse_cards(six))
+    for backend in backends():
+        assert indian.BRIEF.declaration_kernel(backend).penalty(once, twice, 11, jokers, 1, 1) == 0
+    groups = indian.best_declaration(six, "Q", indian.BRIEF)
+    assert groups is not None and max(map(len, groups)) <= 4
+    assert indian.check_declaration(six, [list(g) for g in groups], "Q", indian.BRIEF).valid
+    with pytest.raises(ValueError, match="sequence_max_size=3 is below min_life_length=4"):
+        R(sequence_max_size=3, min_life_length=4)
 
 
 # -- declarations -------------------------------------------------------------------
@@ -253,7 +276,9 @@ PACK = [(c.rank, c.suit) for c in DECK] * 2 + [JOKER, JOKER]
 OPTIONS = [{}, {"no_second_life_rule": "exclude_pure"}, {"wild_natural_in_pure": False}, {"max_jokers_per_group": 1},
            {"set_allow_duplicate_suits": True}, {"set_max_size": None}, {"jokers_only_group": False},
            {"ace_high": False}, {"valid_show_points": 0, "cap": 60}, {"min_life_length": 4},
-           {"min_life_length": 4, "no_second_life_rule": "exclude_pure"}]
+           {"min_life_length": 4, "no_second_life_rule": "exclude_pure"}, {"sequence_max_size": 4},
+           {"sequence_max_size": 4, "no_second_life_rule": "exclude_pure"},
+           {"sequence_max_size": 4, "min_life_length": 4, "max_jokers_per_group": 1}]
 
 
 def deal(rng: np.random.Generator, size: int, dense: bool) -> tuple[list[tuple[int, int]], int, dict]:

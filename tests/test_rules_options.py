@@ -140,6 +140,7 @@ IN_PROBES: dict[str, tuple[dict[str, Any], dict[str, Any], Probe]] = {
     "jokers_only_group": ({"printed_jokers": 4}, {"printed_jokers": 4, "jokers_only_group": False},
                           lambda r: indian.classify_group("JK JK JK", "5", r)),
     "min_life_length": ({}, {"min_life_length": 4}, lambda r: indian.loser_points(VALID, "T", r).points),
+    "sequence_max_size": ({}, {"sequence_max_size": 4}, lambda r: indian.classify_group("4H 5H 6H 7H 8H", "9", r)),
     "no_second_life_rule": ({}, {"no_second_life_rule": "exclude_pure"},
                             lambda r: indian.loser_points(PURE_ONLY, "T", r).points),
     "valid_show_points": ({}, {"valid_show_points": 0}, lambda r: indian.loser_points(VALID, "T", r).points),
@@ -209,7 +210,8 @@ def test_three_handed_uses_target_and_game_bonus() -> None:
 def test_presets_that_follow_the_brief() -> None:
     assert (three_thirteen.ACE_HIGH.ace_high, three_thirteen.ACE_HIGH.ace_penalty) == (True, 15)
     b = indian.BRIEF
-    assert (b.no_second_life_rule, b.elimination, b.toss_suit_order) == ("exclude_pure", "exceed", "SDCH")
+    assert (b.no_second_life_rule, b.elimination, b.toss_suit_order, b.sequence_max_size) == (
+        "exclude_pure", "exceed", "SDCH", 4)
     assert (b.joker_from_discard, b.leaver, b.dropped_cards_to_stock, b.max_rejoins, b.toss_jokers) == (
         False, "autoplay", True, None, True)
     assert (gin.THREE_HANDED.game_bonus, gin.THREE_HANDED.box_bonus, gin.THREE_HANDED.shutout) == (0, 0, "none")

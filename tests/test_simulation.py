@@ -186,6 +186,7 @@ INDIAN_TABLES = [  # (bots, players, pool, deals, rules, seed, games): greedy an
     (("random", "random", "random"), 3, None, 2, INDIAN, 16, 200),
     (("random",) * 6, 6, 101, None, dataclasses.replace(INDIAN, max_rejoins=2, cap=60), 17, 100),
     (("greedy",) * 6, 6, 201, None, INDIAN, 7, 1),  # game 293: a deal that stalls
+    (("greedy", "random", "random"), 3, 101, None, INDIAN_BRIEF, 18, 8),  # the greedy table re-joins when it may
 ]
 
 

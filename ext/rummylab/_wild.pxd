@@ -32,6 +32,7 @@ cdef struct Rules:
     int min_runs
     int min_pure
     int min_life  # the fewest cards of a run that counts as a life
+    int run_max  # the most cards of a run
     int wild_natural_pure
     int wild_as_self  # a card of the wild rank may stand for itself (else it is always wild)
     int room_counts  # a leftover wild or joker costs something, so room in melds matters
@@ -108,7 +109,7 @@ cdef class WildKernel:
     cdef Table table
     cdef readonly tuple points
     cdef readonly bint ace_high, identical_in_set
-    cdef readonly int max_wilds, min_non_wild, set_max, min_runs, min_pure_runs, min_life_length
+    cdef readonly int max_wilds, min_non_wild, set_max, min_runs, min_pure_runs, min_life_length, run_max
     cdef readonly bint wild_natural_in_pure, wild_as_self
 
     cdef int _penalty(self, Table *t, uint64_t once, uint64_t twice, uint64_t thrice, int wild_rank, int jokers,

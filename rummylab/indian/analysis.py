@@ -42,9 +42,9 @@ def _fits(places: list[int], n: int, top: int) -> bool:
     return hi - lo + 1 <= n <= top + 1 and max(0, hi - n + 1) <= min(lo, top - n + 1)
 
 
-def _is_sequence(naturals: list[Card], n: int, ace_high: bool) -> bool:
-    """n cards, these naturals among them, can be consecutive cards of one suit."""
-    if len({c.suit for c in naturals}) != 1 or n > 13:
+def _is_sequence(naturals: list[Card], n: int, ace_high: bool, longest: int | None = None) -> bool:
+    """n cards (at most ``longest``), these naturals among them, can be consecutive cards of one suit."""
+    if len({c.suit for c in naturals}) != 1 or n > (longest or 13):
         return False
     low = [c.rank for c in naturals]
     return _fits(low, n, 12) or (ace_high and _fits([13 if r == 0 else r for r in low], n, 13))
@@ -61,7 +61,9 @@ def _group(cards: tuple[Card, ...], w: int, rules: Rules) -> tuple[GroupKind | N
     printed = n - len(fixed) - len(wild)
     limit = rules.max_jokers_per_group
     # a pure sequence: every card in its own place, no joker standing in
-    if not printed and (rules.wild_natural_in_pure or not wild) and _is_sequence(fixed + wild, n, rules.ace_high):
+    longest = rules.sequence_max_size
+    if not printed and (rules.wild_natural_in_pure or not wild) and _is_sequence(fixed + wild, n, rules.ace_high,
+                                                                                  longest):
         return "pure", "a pure sequence"
     # wild cards may stand for themselves (fewer jokers standing in) or for any card
     best: GroupKind | None = None
@@ -70,7 +72,7 @@ def _group(cards: tuple[Card, ...], w: int, rules: Rules) -> tuple[GroupKind | N
         standing_in = n - len(naturals)
         if limit is not None and standing_in > limit:
             continue
-        if naturals and _is_sequence(naturals, n, rules.ace_high):
+        if naturals and _is_sequence(naturals, n, rules.ace_high, longest):
             return "impure", "an impure sequence"
         if _is_set(naturals, n, rules):
             best = "set"
@@ -112,6 +114,8 @@ def _why_not(cards: tuple[Card, ...], fixed: list[Card], w: int, rules: Rules) -
             return f"{text} is not a sequence: {twin} twice"
         if 0 in ranks and 12 in ranks and 1 in ranks:
             return f"{text} is not a sequence: K-A-2 does not wrap around"
+        if rules.sequence_max_size is not None and n > rules.sequence_max_size:
+            return f"{text} is not a sequence: more than {rules.sequence_max_size} cards"
         return f"{text} is not a sequence: the gaps need more jokers than it holds"
     return f"{text} is neither a sequence (one suit) nor a set (one rank)"
 

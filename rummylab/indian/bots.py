@@ -277,6 +277,7 @@ def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None
         "set_max": none if rules.set_max_size is None else rules.set_max_size,
         "max_jokers": none if rules.max_jokers_per_group is None else rules.max_jokers_per_group,
         "jokers_only": rules.jokers_only_group, "min_life": rules.min_life_length, "points": list(rules.points),
+        "run_max": rules.sequence_max_size or 13,
         "p_drop": _RANDOM["drop"], "p_wrong": _RANDOM["wrong_show"], "p_leave": _RANDOM["leave"],
         "p_miss": _RANDOM["miss"], "p_reconnect": _RANDOM["reconnect"], "greedy_drops": True,
     }

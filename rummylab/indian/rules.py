@@ -41,6 +41,8 @@ class Rules:
     min_life_length: int = 3
     """The fewest cards of a sequence that counts as a life (rummyon: 4); shorter sequences
     are still valid groups."""
+    sequence_max_size: int | None = None
+    """The longest sequence, jokers included (None: no limit; the brief: 4)."""
     no_second_life_rule: str = "all_cards"
     """Without both lives: "all_cards" count, or "exclude_pure" (every card but a pure sequence)."""
     valid_show_points: int = 2
@@ -85,6 +87,12 @@ class Rules:
             raise ValueError(f"max_jokers_per_group={self.max_jokers_per_group}: None or 0 to 13")
         if not 3 <= self.min_life_length <= 13:
             raise ValueError(f"min_life_length={self.min_life_length}: 3 to 13")
+        if self.sequence_max_size is not None:
+            if not 3 <= self.sequence_max_size <= 13:
+                raise ValueError(f"sequence_max_size={self.sequence_max_size}: None or 3 to 13")
+            if self.sequence_max_size < self.min_life_length:
+                raise ValueError(f"sequence_max_size={self.sequence_max_size} is below "
+                                 f"min_life_length={self.min_life_length}: no sequence could be a life")
         if self.no_second_life_rule not in NO_SECOND_LIFE_RULES:
             raise ValueError(f"no_second_life_rule={self.no_second_life_rule!r}: one of {NO_SECOND_LIFE_RULES}")
         for name in ("valid_show_points", "cap", "wrong_show_points"):
@@ -146,11 +154,12 @@ class Rules:
 DEFAULT = Rules()
 """The defaults of docs/rules.md: what most sources say."""
 
-BRIEF = Rules(no_second_life_rule="exclude_pure", elimination="exceed", toss_suit_order="SDCH")
+BRIEF = Rules(no_second_life_rule="exclude_pure", elimination="exceed", toss_suit_order="SDCH", sequence_max_size=4)
 """The brief's Indian rummy on every point where it differs from most sources: a loser with a
 pure sequence but no second sequence does not count the pure sequence; a player is out only
-above 101 (201); toss ties go S > D > C > H. (Its joker, leaver, re-join and toss-pack rules are
-the defaults already.)"""
+above 101 (201); toss ties go S > D > C > H; a sequence is 3 or 4 cards. (Its joker, leaver,
+re-join and toss-pack rules are the defaults already; docs/rules.md says which brief lines are
+not modelled, and why.)"""
 
 
 PRESETS = (DEFAULT, BRIEF)
