@@ -18,7 +18,7 @@ import pytest
 from rummylab.cli import main
 from rummylab.serve import free_port
 
-from .conftest import TEACHER_TOKEN, _lesson_env, _stop, _wait_http, shot
+from .conftest import TEACHER_TOKEN, _lesson_env, _stop, _wait_http
 
 TIMEOUT = 120_000
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -26,8 +26,8 @@ DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 HER_EXERCISE = '''exercise(
     "throw_one", "You hold AS 2S 3S 7H 7D 7C 9C TC JC KD QH. Which card do you throw?",
     answer=gin.best_discards("AS 2S 3S 7H 7D 7C 9C TC JC KD QH").discards,
-    hint="Which cards are in no meld?",
-    mistakes={"JC": "JC finishes the run 9C TC JC: <keep> it, throw a loose high card."},
+    hint="Which cards are in no meld <i>at all</i>?",
+    mistakes={"JC": "JC finishes the run 9C TC JC: keep it, and throw a loose high card."},
     explain="KD or QH: both are loose, and each is worth 10.",
 )'''
 
@@ -90,9 +90,9 @@ def test_her_own_lesson_served(page: Any, her_class: dict[str, Any], capsys: pyt
     box = ".rl-exercise-throw_one"
     page.fill(f"{box} .rl-answer input", "jc")
     page.click(f"{box} .rl-check")
-    _feedback(page, box, "<keep> it")  # her explanation, escaped
+    _feedback(page, box, "keep it, and throw")  # her explanation
     page.click(f"{box} .rl-hint")
-    _feedback(page, box, "Which cards are in no meld?")
+    _feedback(page, box, "Which cards are in no meld <i>at all</i>?")  # escaped, as she wrote it
     page.fill(f"{box} .rl-answer input", "q♥")
     page.click(f"{box} .rl-check")
     _feedback(page, box, "KD or QH")
@@ -100,7 +100,12 @@ def test_her_own_lesson_served(page: Any, her_class: dict[str, Any], capsys: pyt
         page.fill(f"{box} .rl-answer input", "JC")
         page.click(f"{box} .rl-check")
         _feedback(page, box, "finishes the run")
-        shot(page, "authoring-served", ".rl-exercise-throw_one").replace(DOCS_IMG / "authoring-served.png")
+        top = page.locator(".rl-exercise-prompt").last.bounding_box()
+        end = page.locator(box).bounding_box()
+        assert top and end
+        height = end["y"] + end["height"] - top["y"] + 24
+        page.screenshot(path=str(DOCS_IMG / "authoring-served.png"),
+                        clip={"x": 0, "y": top["y"] - 4, "width": 900, "height": height})
     # the teacher's log has the traceback the student did not see
     assert "ZeroDivisionError" in her_class["log"].read_text()
     # the teacher page shows the typed answers, escaped

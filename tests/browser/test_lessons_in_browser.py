@@ -112,9 +112,11 @@ def test_lesson_runs_in_jupyterlab(page: Any, jupyterlab: tuple[str, str]) -> No
     shot(page, "jupyterlab-lesson")
 
 
-PROMPTS = r"""() => { const p = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
-                       .map(e => e.innerText.trim());
-                     return {done: p.length > 0 && p.every(t => /^\[\d+\]:$/.test(t)),
+PROMPTS = r"""() => { const cells = [...window.jupyterapp.shell.currentWidget.content.widgets]
+                       .filter(c => c.model.type === 'code');  // collapsed inputs too (no visible prompt)
+                     const p = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+                       .map(e => e.textContent.trim());
+                     return {done: cells.length > 0 && cells.every(c => c.model.executionCount !== null),
                              busy: p.some(t => t.includes('*'))}; }"""
 
 
