@@ -194,3 +194,15 @@ def classroom(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> I
                "proc": proc, "log": log}
     finally:
         _stop(proc)
+
+
+def answer(page: Any, exercise: str, typed: str, expect: str) -> str:
+    """Type an answer in an exercise's box, press Check, and wait for feedback that says ``expect``;
+    the feedback's text."""
+    box = f".rl-exercise-{exercise}"
+    page.fill(f"{box} .rl-answer input", typed)
+    page.click(f"{box} .rl-check")
+    feedback = f"{box} .rl-answer-feedback"
+    page.wait_for_function(f"() => (document.querySelector({feedback!r}) || {{}}).innerText?.includes({expect!r})",
+                           timeout=30_000)
+    return str(page.inner_text(feedback))

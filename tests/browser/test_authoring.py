@@ -18,7 +18,7 @@ import pytest
 from rummylab.cli import main
 from rummylab.serve import free_port
 
-from .conftest import TEACHER_TOKEN, _lesson_env, _stop, _wait_http
+from .conftest import TEACHER_TOKEN, _lesson_env, _stop, _wait_http, answer
 
 TIMEOUT = 120_000
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -76,30 +76,19 @@ def test_her_own_lesson_served(page: Any, her_class: dict[str, Any], capsys: pyt
     assert body.count("Which card do you throw?") == 1  # the question is said once
     assert "Type your answer in the box below" in body and "run the cell" not in body
     # an answer before a name is kept, and the student is asked for a name
-    box = ".rl-exercise-my_first_lesson_deadwood"
-    page.fill(f"{box} .rl-answer input", "13")
-    page.click(f"{box} .rl-check")
-    _feedback(page, box, "Type your name")
+    answer(page, "my_first_lesson_deadwood", "13", "Type your name")
     page.fill(".rl-name input", "Ada <b>L</b>")
     page.click(".rl-name-ok")
     page.wait_for_function("() => document.querySelector('.rl-name-note').innerText.includes('earlier answer')",
                            timeout=30_000)
-    page.fill(f"{box} .rl-answer input", "10")
-    page.click(f"{box} .rl-check")
-    _feedback(page, box, "Right")
+    answer(page, "my_first_lesson_deadwood", "10", "Right")
     box = ".rl-exercise-throw_one"
-    page.fill(f"{box} .rl-answer input", "jc")
-    page.click(f"{box} .rl-check")
-    _feedback(page, box, "keep it, and throw")  # her explanation
+    answer(page, "throw_one", "jc", "keep it, and throw")  # her explanation
     page.click(f"{box} .rl-hint")
     _feedback(page, box, "Which cards are in no meld <i>at all</i>?")  # escaped, as she wrote it
-    page.fill(f"{box} .rl-answer input", "q♥")
-    page.click(f"{box} .rl-check")
-    _feedback(page, box, "KD or QH")
+    answer(page, "throw_one", "q♥", "KD or QH")
     if os.environ.get("RUMMYLAB_DOC_SHOTS"):
-        page.fill(f"{box} .rl-answer input", "JC")
-        page.click(f"{box} .rl-check")
-        _feedback(page, box, "finishes the run")
+        answer(page, "throw_one", "JC", "finishes the run")
         top = page.locator(".rl-exercise-prompt").last.bounding_box()
         end = page.locator(box).bounding_box()
         assert top and end

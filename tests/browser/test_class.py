@@ -10,7 +10,7 @@ from typing import Any
 
 from rummylab.classroom import kernel_processes
 
-from .conftest import CLASS_CODE, TEACHER_TOKEN, shot
+from .conftest import CLASS_CODE, TEACHER_TOKEN, answer, shot
 
 TIMEOUT = 120_000
 
@@ -47,15 +47,8 @@ def test_a_class_with_a_code_and_a_teacher_page(page: Any, classroom: dict[str, 
     page.click(".rl-name-ok")
     page.wait_for_function("() => document.querySelector('.rl-name-note').innerText.includes('Hello, Ada')",
                            timeout=30_000)
-    box = ".rl-exercise-deck_size"
-    page.fill(f"{box} .rl-answer input", "54")
-    page.click(f"{box} .rl-check")
-    page.wait_for_function(f"() => document.querySelector('{box} .rl-answer-feedback').innerText.includes('jokers')",
-                           timeout=30_000)
-    page.fill(f"{box} .rl-answer input", "52")
-    page.click(f"{box} .rl-check")
-    page.wait_for_function(f"() => document.querySelector('{box} .rl-answer-feedback').innerText.includes('Right')",
-                           timeout=30_000)
+    answer(page, "deck_size", "54", "jokers")
+    answer(page, "deck_size", "52", "Right")
     # the one warm kernel is taken: a second student gets a kernel of their own at once (the lesson
     # runs for them), never a wait for the warm kernel's replacement
     other = page.context.browser.new_context()

@@ -21,7 +21,7 @@ import pytest
 
 from rummylab.serve import free_port
 
-from .conftest import _unavailable, _wait_http
+from .conftest import _unavailable, _wait_http, answer
 
 PASSWORD = "class-password-7"
 TEACHER_PASSWORD = "the-teachers-own-password-of-32-characters"
@@ -96,12 +96,7 @@ def a_student_answers(page: Any, user: str, name: str | None, start: float) -> f
         page.click(".rl-name-ok")
         page.wait_for_function(f"document.querySelector('.rl-name-note').innerText.includes('Hello, {name}')",
                                timeout=30_000)
-    box = ".rl-exercise-deck_size"
-    page.fill(f"{box} .rl-answer input", "52")
-    page.click(f"{box} .rl-check")
-    page.wait_for_function(f"() => document.querySelector('{box} .rl-answer-feedback').innerText.includes('Right')",
-                           timeout=30_000)
-    feedback = page.inner_text(f"{box} .rl-answer-feedback")
+    feedback = answer(page, "deck_size", "52", "Right")
     assert "saved later" not in feedback and "kept" not in feedback and "your name" not in feedback, feedback
     return waited
 
