@@ -78,15 +78,6 @@ def _enable(alt: Any) -> None:
     _OFFLINE = mode
 
 
-def to_svg(chart: Any) -> str:
-    """The chart drawn as an SVG document, offline (vl-convert)."""
-    import altair as alt
-    import vl_convert as vlc
-
-    version = "_".join(alt.SCHEMA_VERSION.split(".")[:2])  # e.g. v5_20
-    return str(vlc.vegalite_to_svg(chart.to_dict(), vl_version=version))
-
-
 def _cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "rummylab"

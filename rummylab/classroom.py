@@ -22,6 +22,11 @@ from voila.voila_identity_provider import VoilaIdentityProvider, VoilaLoginHandl
 
 from .lessons.exercises import LESSON_ENV
 
+OWN_PAGE = "rummylab-voila"
+"""Voilà's own lesson page, served offline: for a lesson whose widgets have front ends of their
+own (the light page sends it there: ``page.js``; ``serve.offline_template`` writes it)."""
+
+
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits a class can read out without confusion (no O/0, no I/1)."""
 MAX_STUDENTS = 60
@@ -223,7 +228,6 @@ def _own_front_ends() -> None:
 
     import voila.notebook_renderer
 
-    from .serve import OWN_PAGE
 
     renderer = voila.notebook_renderer.NotebookRenderer
     initialize = renderer.initialize

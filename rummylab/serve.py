@@ -79,14 +79,11 @@ Voilà's own page loads 5.2 MB of JupyterLab's: with a class's browsers on one l
 four CPU-seconds a student, most of the time to a first widget."""
 PAGE_MODULES = ("kernel.js", "lessons.js", "controls.js", "page.js")
 """The lesson page's modules, each after those it imports."""
-OWN_PAGE = "rummylab-voila"
-"""Voilà's own lesson page, served offline: for a lesson whose widgets have front ends of their
-own (the light page sends it there: ``page.js``)."""
-
-
 def offline_template(root: Path | None = None) -> Path:
     """A Jupyter data dir holding the ``rummylab`` Voilà template (the lesson page, and the
     lesson index without Voilà's CDN link) and ``OWN_PAGE``; returns the dir."""
+    from .classroom import OWN_PAGE
+
     root = root or Path(tempfile.mkdtemp(prefix="rummylab-voila-"))
     target = root / "voila" / "templates" / TEMPLATE
     target.mkdir(parents=True, exist_ok=True)

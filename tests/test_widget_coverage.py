@@ -8,8 +8,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from rummylab.classroom import OWN_PAGE
 from rummylab.lessons.preflight import page_models
-from rummylab.serve import APP, OWN_PAGE, offline_template
+from rummylab.serve import APP, offline_template
 
 BASE = "@jupyter-widgets/base"  # the view module of layouts and styles: applied with their widget
 

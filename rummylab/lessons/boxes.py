@@ -8,8 +8,23 @@ import html
 import traceback
 from typing import Any
 
-from . import exercises
-from .exercises import ANSWER_MAX, EXERCISES, NAME, Feedback, check, get
+from .exercises import (
+    ANSWER_BOX,
+    ANSWER_MAX,
+    EXERCISES,
+    NAME,
+    PENDING,
+    Exercise,
+    Feedback,
+    check,
+    current_lesson,
+    get,
+    hub_user,
+    record,
+    set_student,
+    student,
+)
+from .exercises import _log as log_for_teacher
 from .kinds import Kind
 
 
@@ -28,23 +43,23 @@ def name_box() -> Any:
     hub her login is already set (checks count without typing); a name typed is shown instead."""
     import ipywidgets as w
 
-    text = _css(w.Text(value=exercises.student() or "", placeholder="your name", description="Name",
+    text = _css(w.Text(value=student() or "", placeholder="your name", description="Name",
                        continuous_update=False, layout=w.Layout(width="320px")), "rl-name")
     button, note = _css(w.Button(description="That's me"), "rl-name-ok"), _css(w.HTML(), "rl-name-note")
-    greeted: list[str | None] = [exercises.student()]
-    login = exercises.hub_user()
+    greeted: list[str | None] = [student()]
+    login = hub_user()
     if login is not None:
         note.value = (f"Hello, {html.escape(login)}: your checked answers count for the class. Type another name "
                       "to be shown by it.")
 
     def save(_: Any) -> None:
         try:
-            kept = len(exercises.PENDING)
-            name = exercises.set_student(text.value)
+            kept = len(PENDING)
+            name = set_student(text.value)
         except ValueError as exc:
             note.value = f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
             return
-        saved = kept - len(exercises.PENDING)
+        saved = kept - len(PENDING)
         if name == greeted[0] and not saved:
             return  # Enter, then the button: the greeting stays as it was
         greeted[0] = name
@@ -82,7 +97,7 @@ def _safely(run: Any, out: Any) -> Any:
         try:
             run(arg)
         except Exception:  # a teacher's exercise may raise anything: the page must say something
-            exercises._log("rummylab: an answer box failed:\n" + traceback.format_exc())
+            log_for_teacher("rummylab: an answer box failed:\n" + traceback.format_exc())
             out.value = _note("Something went wrong checking this answer: tell your teacher.", "#b71c1c")
 
     return act
@@ -114,6 +129,9 @@ def answer_box(exercise: str, with_prompt: bool = True) -> Any:
     return box
 
 
+ANSWER_BOX[:] = [answer_box]
+
+
 def _as_text(value: Any) -> str:
     """A widget's value as the text recorded for the teacher."""
     if isinstance(value, list | tuple | set | frozenset):
@@ -143,9 +161,9 @@ def respond(name: str, widget: Any, *, button: str = "Send") -> Any:
         if not typed:
             out.value = _note("Write something first.")
             return
-        ex = exercises.Exercise(name=name, prompt="", answer=None, kind=_RESPONSE, explain="",
-                                lesson=exercises.current_lesson())
-        note = exercises.record(ex, None, typed)
+        ex = Exercise(name=name, prompt="", answer=None, kind=_RESPONSE, explain="",
+                                lesson=current_lesson())
+        note = record(ex, None, typed)
         out.value = Feedback(None, "Sent to your teacher." + (f" ({note})" if note else ""))._repr_html_()
 
     send.on_click(_safely(run, out))

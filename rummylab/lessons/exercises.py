@@ -35,6 +35,11 @@ def in_app() -> bool:
     return os.environ.get(APP_ENV, "") not in ("", "0")
 
 
+ANSWER_BOX: list[Callable[..., Any]] = []
+"""The answer box a blank check shows (``boxes.answer_box``, which registers itself: the widgets
+sit above the checks, so this module does not import them)."""
+
+
 @dataclass(frozen=True, repr=False)
 class Feedback:
     """The verdict on an answer: right, wrong (with why), or None while no answer is written.
@@ -61,10 +66,8 @@ class Feedback:
         from IPython.display import display
 
         display({"text/plain": str(self), "text/html": self._repr_html_()}, raw=True)
-        if self.right is None and self.exercise in EXERCISES:
-            from .boxes import answer_box
-
-            display(answer_box(self.exercise, with_prompt=False))
+        if self.right is None and self.exercise in EXERCISES and ANSWER_BOX:
+            display(ANSWER_BOX[0](self.exercise, with_prompt=False))
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

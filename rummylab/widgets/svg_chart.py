@@ -6,7 +6,14 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..charts import to_svg
+
+def to_svg(chart: Any) -> str:
+    """The chart drawn as an SVG document, offline (vl-convert)."""
+    import altair as alt
+    import vl_convert as vlc
+
+    version = "_".join(alt.SCHEMA_VERSION.split(".")[:2])  # e.g. v5_20
+    return str(vlc.vegalite_to_svg(chart.to_dict(), vl_version=version))
 
 
 class SvgChart(w.HTML):  # type: ignore[misc]
