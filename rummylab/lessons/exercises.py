@@ -282,7 +282,7 @@ def _flush() -> str:
     """Hand the checks kept for a name to the store; "" or a sentence for the student when they
     are saved later (the store keeps them until the database takes them)."""
     from ..hub_client import open_store
-    from ..progress import HUB_USER_ENV, default_db
+    from ..progress import default_db
 
     db = default_db()
     name = student()
@@ -297,7 +297,7 @@ def _flush() -> str:
     while PENDING:
         lesson, exercise, right, typed = PENDING.pop(0)
         try:
-            if not store.record(name, lesson, exercise, right, typed, hub_user=os.environ.get(HUB_USER_ENV) or None):
+            if not store.record(name, lesson, exercise, right, typed, hub_user=hub_user()):
                 note = "Your answer is saved later: the class's database cannot be reached just now."
         except ValueError as exc:  # the store keeps the check all the same
             note = f"Your answer is kept and will be saved later ({exc})."
