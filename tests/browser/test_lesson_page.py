@@ -16,7 +16,8 @@ from typing import Any
 import nbformat
 import pytest
 
-from rummylab.serve import OWN_PAGE, free_port, voila_command
+from rummylab.classroom import OWN_PAGE
+from rummylab.serve import free_port, voila_command
 
 from .conftest import _lesson_env, _stop, _wait_http, shot
 
