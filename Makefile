@@ -8,11 +8,14 @@ BIN     := $(VENV)/bin
 # `make test` keeps its minutes for the tests.
 UV      := $(BIN)/uv pip install --quiet --python $(BIN)/python
 SOURCES := pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxi ext/rummylab/*.pxd)
+# The lesson page's template, built from rummylab/app (rummylab/page_template.py; the editable install
+# builds it too, and a wheel's build_py): rebuilt alone when the page changes, without the kernels.
+PAGE    := rummylab/share/jupyter/voila/templates/rummylab/index.html.j2
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: lab test install lint unit-tests pure-python-tests system-packages browser postgresql proxy bench class clean
 
-lab: $(VENV)/.installed-lab
+lab: $(VENV)/.installed-lab $(PAGE)
 	$(BIN)/jupyter lab notebooks/ --ip=127.0.0.1 $(ROOT_FLAG)
 
 # Chromium and PostgreSQL install beside the venv; lint runs beside the compiled suite (it needs
@@ -22,7 +25,7 @@ test:
 	$(MAKE) -j2 lint unit-tests
 	$(MAKE) pure-python-tests
 
-install: $(VENV)/.installed-lab
+install: $(VENV)/.installed-lab $(PAGE)
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,7 +45,7 @@ $(VENV)/.installed-lab: $(VENV)/.build-tools $(SOURCES)
 
 # The test set-up covers `make lab` as well. Under `make -j2` (as `make test` runs it) the kernel
 # compiles while pip installs the dependencies.
-$(VENV)/.installed-test: $(VENV)/.dependencies-test $(VENV)/.kernel
+$(VENV)/.installed-test: $(VENV)/.dependencies-test $(VENV)/.kernel $(PAGE)
 	$(CHECK_KERNEL)
 	touch $@ $(VENV)/.installed-lab
 
@@ -59,6 +62,9 @@ $(VENV)/.dependencies-test: $(VENV)/.build-tools pyproject.toml
 $(VENV)/.kernel: $(VENV)/.build-tools $(SOURCES)
 	$(UV) --no-deps --no-build-isolation -e .
 	touch $@
+
+$(PAGE): rummylab/page_template.py $(wildcard rummylab/app/*.j2 rummylab/app/static/*)
+	$(PYTHON) rummylab/page_template.py
 
 # Debian's packages the tests use: Chromium for the real-browser tests (never a downloaded browser
 # build), PostgreSQL's server for the progress store's (tests/pg.py starts a throwaway cluster).
@@ -102,11 +108,11 @@ pure-python-tests: $(VENV)/.installed-test
 LESSON ?= 00
 STUDENTS ?= 1
 IP ?= 127.0.0.1
-class: $(VENV)/.installed-lab
+class: $(VENV)/.installed-lab $(PAGE)
 	$(BIN)/rummylab serve notebooks --port 8866 --lesson $(LESSON) --students $(STUDENTS) --ip $(IP)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/meld_speed.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info rummylab/*.so ext/*.c ext/*.html
+	rm -rf $(VENV) build *.egg-info rummylab/*.so ext/*.c ext/*.html $(PAGE)

@@ -1,24 +1,40 @@
-"""Builds the compiled kernels (ext/*.pyx -> rummylab._kernel, _wild, _play) and packs
-the lessons (notebooks/*.ipynb -> rummylab/notebooks in the wheel)."""
+"""Builds the compiled kernels (ext/*.pyx -> rummylab._kernel, _wild, _play), packs the lessons
+(notebooks/*.ipynb -> rummylab/notebooks in the wheel) and builds the lesson page template
+(rummylab/page_template.py)."""
 
+import importlib.util
 import shutil
 from pathlib import Path
+from types import ModuleType
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
+HERE = Path(__file__).resolve().parent
+
+
+def page_template() -> ModuleType:
+    """rummylab/page_template.py, loaded by its path (importing rummylab would need its dependencies)."""
+    spec = importlib.util.spec_from_file_location("_rummylab_page_template", HERE / "rummylab" / "page_template.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 class BuildWithLessons(build_py):
-    """The lessons ship inside the package, so `pip install rummylab` brings them."""
+    """The lessons ship inside the package, so `pip install rummylab` brings them, and so does the
+    lesson page template: built into the wheel, or in place for an editable install (gitignored)."""
 
     def run(self) -> None:
         super().run()
         target = Path(self.build_lib) / "rummylab" / "notebooks"
         target.mkdir(parents=True, exist_ok=True)
-        for nb in sorted(Path("notebooks").glob("*.ipynb")):
+        for nb in sorted((HERE / "notebooks").glob("*.ipynb")):
             shutil.copy(nb, target / nb.name)
+        page_template().build(HERE / "rummylab" if self.editable_mode else Path(self.build_lib) / "rummylab")
 
 
 COMPILE_ARGS = ["-O2", "-g0"]
@@ -28,17 +44,18 @@ third slower (every `make test` builds the kernel twice: in the venv and for Bin
 within their run-to-run spread (2026-11-25)."""
 
 
-setup(
-    ext_modules=cythonize(
-        [Extension("rummylab._kernel", ["ext/_kernel.pyx"], include_dirs=[numpy.get_include()],
-                   extra_compile_args=COMPILE_ARGS),
-         Extension("rummylab._wild", ["ext/_wild.pyx"], extra_compile_args=COMPILE_ARGS),
-         Extension("rummylab._play", ["ext/_play.pyx"], include_dirs=[numpy.get_include()],
-                   extra_compile_args=COMPILE_ARGS)],
-        compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False},
-        include_path=["ext"],  # ext/rummylab/_kernel.pxd: the play loops call the meld search
-        nthreads=2,
-    ),
-    cmdclass={"build_py": BuildWithLessons},
-    options={"build_ext": {"parallel": 2}},  # the two kernels compile side by side
-)
+if __name__ == "__main__":  # as setuptools runs it (tests/test_page_template.py imports BuildWithLessons)
+    setup(
+        ext_modules=cythonize(
+            [Extension("rummylab._kernel", ["ext/_kernel.pyx"], include_dirs=[numpy.get_include()],
+                       extra_compile_args=COMPILE_ARGS),
+             Extension("rummylab._wild", ["ext/_wild.pyx"], extra_compile_args=COMPILE_ARGS),
+             Extension("rummylab._play", ["ext/_play.pyx"], include_dirs=[numpy.get_include()],
+                       extra_compile_args=COMPILE_ARGS)],
+            compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False},
+            include_path=["ext"],  # ext/rummylab/_kernel.pxd: the play loops call the meld search
+            nthreads=2,
+        ),
+        cmdclass={"build_py": BuildWithLessons},
+        options={"build_ext": {"parallel": 2}},  # the two kernels compile side by side
+    )

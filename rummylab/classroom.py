@@ -24,7 +24,7 @@ from .lessons.exercises import LESSON_ENV
 
 OWN_PAGE = "rummylab-voila"
 """Voilà's own lesson page, served offline: for a lesson whose widgets have front ends of their
-own (the light page sends it there: ``page.js``; ``serve.offline_template`` writes it)."""
+own (the light page sends it there: ``page.js``; shipped in the package: ``page_template``)."""
 
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"

@@ -37,19 +37,6 @@ class password alone anyone could log in as the teacher."""
 SPAWNERS = {"local": "jupyterhub.spawner.LocalProcessSpawner", "simple": "jupyterhub.spawner.SimpleLocalProcessSpawner"}
 """local: each student a system account (a school's hub). simple: no accounts, every student's server
 runs as the hub's own user with no isolation (a trial or a test; JupyterHub says: never in production)."""
-def install_template(root: Path) -> Path:
-    """(Re)write the rummylab page template into the Jupyter data folder ``root`` (the hub's state
-    folder's ``jupyter``, never site-packages), from the page of this rummylab (``app/``) and this
-    Voilà; returns the folder, put on the student servers' ``JUPYTER_PATH``. ValueError when it
-    cannot be written."""
-    from .serve import offline_template
-
-    try:
-        return offline_template(root)
-    except OSError as exc:
-        raise ValueError(f"cannot write the lesson page template into {root}: {exc.strerror}") from None
-
-
 def proxy_command() -> list[str]:
     """configurable-http-proxy: in the venv's ``node_modules`` (``make test`` puts it there), else on PATH."""
     for candidate in (Path(sys.prefix) / "node_modules" / ".bin" / "configurable-http-proxy",
@@ -137,10 +124,11 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     chosen = find_lessons(folder, [lesson])[0]
     if spawner not in SPAWNERS:
         raise ValueError(f"spawner {spawner!r}: one of {', '.join(SPAWNERS)}")
+    from .page_template import data_dir
+
     state = Path(state_dir).resolve()
     state.mkdir(parents=True, exist_ok=True)
-    # the hub starts: its student servers get the page of the rummylab installed (readable by them)
-    jupyter = install_template(state / "jupyter")
+    templates = data_dir()  # the student servers read the page template where rummylab is installed
     public = "127.0.0.1" if ip in EVERY_ADDRESS or ip in LOOPBACK else ip
     service_url = f"http://{public}:{port}/services/{SERVICE}/"
 
@@ -178,7 +166,7 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     c.Spawner.args = singleuser_args()
     # the kernels know the service's URL and nothing else of the class (env_keep passes no secret)
     c.Spawner.environment = {"RUMMYLAB_DB": f"rummylab+{service_url}", "RUMMYLAB_APP": "1",
-                             "RUMMYLAB_CHARTS": "svg", "JUPYTER_PATH": str(jupyter)}
+                             "RUMMYLAB_CHARTS": "svg", "JUPYTER_PATH": str(templates)}
     c.Spawner.http_timeout = 120
 
 
@@ -245,7 +233,7 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
 def run_hub(config: Path, state_dir: Path) -> int:
     """Run JupyterHub on ``config`` until interrupted; its proxy and the student servers stop with it."""
     cmd = [sys.executable, "-m", "jupyterhub", "-f", str(config)]
-    proc = subprocess.Popen(cmd, cwd=state_dir)  # the config sets the hub's umask (after the page template)
+    proc = subprocess.Popen(cmd, cwd=state_dir)  # the config sets the hub's umask
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt

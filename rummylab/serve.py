@@ -1,8 +1,8 @@
 """Serve the lessons as a click-through app with Voilà, on 127.0.0.1 only, fully offline.
 
 Voilà runs the kernels (warm ones for a class) and renders each lesson; the ``rummylab``
-template made here draws the lesson with a light page of its own (``rummylab/app``) and the
-lesson index without Voilà's CDN links.
+template, shipped in the package (``page_template``), draws the lesson with a light page of its own
+(``rummylab/app``) and the lesson index without Voilà's CDN links.
 """
 
 from __future__ import annotations
@@ -15,12 +15,8 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
-
-TEMPLATE = "rummylab"
-
 
 LAB_EXTRA = 'pip install "rummylab[lab]"'
 
@@ -54,84 +50,6 @@ def require_voila() -> None:
     """A clear one-line error (not a traceback) when the lab extra is not installed."""
     if importlib.util.find_spec("voila") is None:
         raise ValueError(f"serving lessons needs Voilà, which is not installed: {LAB_EXTRA}")
-
-
-def _voila_templates() -> Path:
-    import voila
-
-    for root in [Path(sys.prefix) / "share" / "jupyter", *(Path(p) for p in _jupyter_paths())]:
-        if (root / "voila" / "templates" / "lab" / "index.html.j2").exists():
-            return root / "voila" / "templates"
-    raise RuntimeError(f"Voilà's lab template was not found (voila {voila.__version__})")
-
-
-def _jupyter_paths() -> list[str]:
-    from jupyter_core.paths import jupyter_path
-
-    return list(jupyter_path())
-
-
-APP = Path(__file__).resolve().parent / "app"
-"""The lesson page: a Voilà template (the server renders each cell's output as HTML), and the
-ES modules of ``PAGE_MODULES``, which draw every core widget live from the kernel in about 1200
-lines of JavaScript.
-Voilà's own page loads 5.2 MB of JupyterLab's: with a class's browsers on one laptop, that was
-four CPU-seconds a student, most of the time to a first widget."""
-PAGE_MODULES = ("kernel.js", "lessons.js", "controls.js", "page.js")
-"""The lesson page's modules, each after those it imports."""
-def offline_template(root: Path | None = None) -> Path:
-    """A Jupyter data dir holding the ``rummylab`` Voilà template (the lesson page, and the
-    lesson index without Voilà's CDN link) and ``OWN_PAGE``; returns the dir."""
-    from .classroom import OWN_PAGE
-
-    root = root or Path(tempfile.mkdtemp(prefix="rummylab-voila-"))
-    target = root / "voila" / "templates" / TEMPLATE
-    target.mkdir(parents=True, exist_ok=True)
-    (target / "index.html.j2").write_text(_lesson_page(), encoding="utf-8")
-    shutil.copytree(APP / "static", target / "static", dirs_exist_ok=True)
-    (target / "page.html").write_text(_offline_page())
-    (target / "conf.json").write_text('{"base_template": "lab"}\n')
-    own = root / "voila" / "templates" / OWN_PAGE
-    own.mkdir(parents=True, exist_ok=True)
-    (own / "page.html").write_text(_offline_page())
-    lab = (_voila_templates() / "lab" / "index.html.j2").read_text()
-    (own / "index.html.j2").write_text(_without_cdn(lab))
-    (own / "conf.json").write_text('{"base_template": "lab"}\n')
-    return root
-
-
-def _without_cdn(template: str) -> str:
-    """A Voilà template without its links to a CDN (Font Awesome: icons the lessons do not use)."""
-    return "".join(line for line in template.splitlines(keepends=True) if not ("<link" in line and "://" in line))
-
-
-_IMPORT_OR_EXPORT = re.compile(r'^(?:import (?:\{[^}]*\} from )?"\./[\w.]+\.js";|export \{[^}]*\};)\n', re.M)
-
-
-def _lesson_page() -> str:
-    """The lesson page's template with its style and script inside it (one module: the modules of
-    ``PAGE_MODULES`` one after another, without their imports and exports of each other)."""
-    static = APP / "static"
-    script = "\n".join(_IMPORT_OR_EXPORT.sub("", (static / name).read_text(encoding="utf-8")) for name in PAGE_MODULES)
-    css = (static / "lessons.css").read_text(encoding="utf-8")
-    page = (APP / "index.html.j2").read_text(encoding="utf-8")
-
-    def raw(text: str) -> str:
-        return "{% raw %}" + text + "{% endraw %}"
-
-    return (page.replace("/* lessons.css */", raw(css), 1)
-            .replace("/* kernel.js + lessons.js */", raw(script), 1))
-
-
-def _offline_page() -> str:
-    """The page the lesson index (tree) extends: Voilà's lab page without its CDN link."""
-    templates = _voila_templates()
-    base = (templates / "base" / "page.html").read_text()
-    lab = (templates / "lab" / "page.html").read_text()
-    start = lab.index("{% block stylesheets %}")
-    styles = lab[start:lab.index("{% endblock %}", lab.rindex("{% endif %}")) + len("{% endblock %}")]
-    kept = "".join(line for line in base.splitlines(keepends=True) if not ("<link" in line and "://" in line))
-    return kept.replace("{% block stylesheets %}\n    {% endblock %}", styles, 1)
 
 
 def wait_for_http(url: str, timeout: float = 180) -> bool:
@@ -198,10 +116,11 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     hub's login (``hub_login.HubLogin``; a class code is not used)."""
     from .charts import CHARTS_ENV
     from .lessons.exercises import APP_ENV
+    from .page_template import TEMPLATE, data_dir
     from .progress import DB_ENV
 
     path = path or lessons_dir()
-    data_dir = offline_template()
+    templates = data_dir()  # read where installed, never written
     base_url = check_base_url(base_url)
     env = dict(os.environ)
     if not hub_login:  # the kernels copy Voilà's environment: no hub token (a teacher's) for a student
@@ -209,7 +128,7 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     env[DB_ENV] = str(progress_db(path, db))
     env.setdefault(CHARTS_ENV, "svg")  # charts as SVG from the kernels: the page loads no Vega
     env[APP_ENV] = "1"  # exercises say "type your answer below", not "run the cell again"
-    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(data_dir), env.get("JUPYTER_PATH", "")]))
+    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(templates), env.get("JUPYTER_PATH", "")]))
     cmd = [sys.executable, "-m", "rummylab.classroom", str(path), "--no-browser", f"--port={port}",
            f"--Voila.ip={ip}", f"--template={TEMPLATE}",
            # a cell that raises shows one short line and the lesson goes on; the log has the traceback

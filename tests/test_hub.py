@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import stat
 import threading
 from collections.abc import Iterator
@@ -14,7 +15,12 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("jupyterhub")
+try:
+    import jupyterhub  # noqa: F401
+except ImportError:  # make test installs it: under CI its absence fails the run
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("JupyterHub is not installed: pip install 'rummylab[hub]'", allow_module_level=True)
 
 from rummylab import hub, lessons  # noqa: E402
 from rummylab.cli import main  # noqa: E402
@@ -55,7 +61,7 @@ def test_a_student_server_holds_no_secret(tmp_path: Path) -> None:
     assert c.Authenticator.allowed_users == {"student01", "student02", "teacher"}
     assert c.Authenticator.admin_users == {"teacher"}  # her own password, not the class's
     template = Path(env["JUPYTER_PATH"]) / "voila" / "templates" / "rummylab" / "index.html.j2"
-    assert "rl-lesson-page" in template.read_text() and template.is_relative_to(tmp_path)  # never in site-packages
+    assert "rl-lesson-page" in template.read_text()  # shipped in the package, read where installed
 
 
 def test_the_kernels_client_of_the_service() -> None:
@@ -216,7 +222,6 @@ def test_serve_options_behind_a_hub_or_a_proxy(tmp_path: Path, monkeypatch: pyte
 def test_serve_as_a_hub_service_needs_the_hubs_login(tmp_path: Path) -> None:
     """``rummylab serve`` started as JupyterHub would start a service: it listens on the hub's port
     under its prefix, each page redirects to the hub's OAuth, and its kernels hold no hub variable."""
-    import os
     import subprocess
     import sys
     import time

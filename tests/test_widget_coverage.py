@@ -5,12 +5,11 @@ until the page draws or applies it."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from rummylab.classroom import OWN_PAGE
 from rummylab.lessons.preflight import page_models
-from rummylab.serve import APP, offline_template
+from rummylab.page_template import APP, DATA
 
 BASE = "@jupyter-widgets/base"  # the view module of layouts and styles: applied with their widget
 
@@ -72,10 +71,9 @@ def test_anywidgets_are_drawn() -> None:
     assert anywidget.AnyWidget._model_name.default_value in page_models()
 
 
-def test_voilas_own_page_is_served_offline(tmp_path: Path) -> None:
-    """The template a lesson with third-party widget front ends gets links nothing outside."""
-    own = offline_template(tmp_path) / "voila" / "templates" / OWN_PAGE
-    for name in ("index.html.j2", "page.html"):
-        assert not [line for line in (own / name).read_text().splitlines() if "<link" in line and "://" in line]
-    assert '"base_template": "lab"' in (own / "conf.json").read_text()
+def test_voilas_own_page_is_shipped_offline() -> None:
+    """The template a lesson with third-party widget front ends gets is the one page.js names, and
+    links nothing outside (tests/test_page_template.py)."""
+    own = DATA / "voila" / "templates" / OWN_PAGE
+    assert not [line for line in (own / "index.html.j2").read_text().splitlines() if "<link" in line and "://" in line]
     assert f'"{OWN_PAGE}"' in (APP / "static" / "page.js").read_text()

@@ -53,7 +53,7 @@ def typed_in(nb: Any) -> list[str]:
 def page_models() -> set[str]:
     """The widget models the light class page draws (its renderers, e.g. ``IntSliderModel(view)``)
     or keeps without a view (jslink's ``LinkModel(manager, model)``)."""
-    from ..serve import APP
+    from ..page_template import APP
 
     names: set[str] = set()
     drawn = re.compile(r"^\s*(?:async\s+)?(\w+Model)\s*\(\s*(?:view|manager)\b", re.M)
