@@ -134,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "progress.sqlite in --state-dir; postgresql://... for many machines)")
     hb.add_argument("--teacher-group", default="teachers", help="the hub group that sees the teacher page "
                     "(the hub user 'teacher' is in it)")
+    hb.add_argument("--class", dest="classes", action="append", default=[], metavar="NAME=STUDENT,...",
+                    help="a class: a hub group of students the teacher page can show alone (repeat for more; "
+                    "groups made on the hub's admin page count too)")
     hb.add_argument("--ip", default="127.0.0.1", help="the address the hub listens on")
     hb.add_argument("--port", type=int, default=8000)
     hb.add_argument("--state-dir", default="rummylab-hub", help="the hub's own files (its database, cookie secret)")
@@ -375,7 +378,7 @@ def _hub(args: argparse.Namespace) -> str:
     from .serve import LOOPBACK
 
     options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
-                                   args.port, args.state_dir, args.spawner)
+                                   args.port, args.state_dir, args.spawner, args.classes)
     lesson = options["lesson"]
     password = (f"{made_up} (set {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV} to choose them)" if made_up else
                 f"passwords: from {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -110,11 +111,13 @@ def singleuser_args() -> list[str]:
 def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teacher_password: str,
               students: int = 0,
               teacher_group: str = TEACHER_GROUP, ip: str = "127.0.0.1", port: int = 8000,
-              state_dir: str = ".", spawner: str = "local") -> None:
+              state_dir: str = ".", spawner: str = "local", classes: dict[str, list[str]] | None = None) -> None:
     """Fill the JupyterHub config ``c``: students log in with ``password``, the hub user ``teacher``
     (an admin, in ``teacher_group``) with ``teacher_password`` only; each
     student's server opens at ``lesson`` of ``lessons`` (copied into her home at spawn), checks go
-    to the rummylab service, which alone holds ``db``. Internal ports are picked at start."""
+    to the rummylab service, which alone holds ``db`` and reads the hub's groups (``classes``, a
+    group's name -> its students, and any made on the hub's admin page) for the teacher page's
+    classes. Internal ports are picked at start."""
     from .classroom import find_lessons
     from .serve import EVERY_ADDRESS, LOOPBACK
 
@@ -149,9 +152,14 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
         c.Authenticator.allowed_users = {*names, TEACHER}
     else:
         c.Authenticator.allow_all = True  # anyone with the class password, under any name
-    c.JupyterHub.load_groups = {teacher_group: {"users": [TEACHER]}}
+    groups = check_classes(classes or {}, names, teacher_group)
+    c.JupyterHub.load_groups = {teacher_group: {"users": [TEACHER]},
+                                **{name: {"users": members} for name, members in groups.items()}}
     c.JupyterHub.load_roles = [{"name": "rummylab-teachers", "groups": [teacher_group],
-                                "scopes": [f"access:services!service={SERVICE}"]}]
+                                "scopes": [f"access:services!service={SERVICE}"]},
+                               # the service reads the classes (the hub's groups and their members), nothing more
+                               {"name": "rummylab-service", "services": [SERVICE],
+                                "scopes": ["list:groups", "read:groups"]}]
     c.JupyterHub.services = [{
         "name": SERVICE, "url": f"http://127.0.0.1:{_free_port()}",
         "command": [sys.executable, "-m", "rummylab.hub_service"],
@@ -168,6 +176,35 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     c.Spawner.environment = {"RUMMYLAB_DB": f"rummylab+{service_url}", "RUMMYLAB_APP": "1",
                              "RUMMYLAB_CHARTS": "svg", "JUPYTER_PATH": str(templates)}
     c.Spawner.http_timeout = 120
+
+
+_NAME = re.compile(r"[A-Za-z0-9][\w.-]{0,63}")
+
+
+def check_classes(classes: dict[str, list[str]], students: list[str], teacher_group: str) -> dict[str, list[str]]:
+    """``classes`` (a hub group's name -> its students) checked: names of letters, digits, ``-._``,
+    the students among ``students`` when the class list is fixed; ValueError names a bad one."""
+    for name, members in classes.items():
+        if not _NAME.fullmatch(name) or name == teacher_group:
+            raise ValueError(f"--class {name!r}: a name of letters, digits, - _ or ., not the teacher group")
+        if not members or not all(_NAME.fullmatch(m) for m in members):
+            raise ValueError(f"--class {name}: its students, e.g. {name}=student01,student02")
+        unknown = sorted(set(members) - set(students)) if students else []
+        if unknown:
+            raise ValueError(f"--class {name}: {', '.join(unknown)} not among the students "
+                             f"({students[0]} to {students[-1]})")
+    return {name: sorted(set(members)) for name, members in classes.items()}
+
+
+def parse_classes(given: list[str]) -> dict[str, list[str]]:
+    """``--class NAME=USER,USER`` options as {NAME: [USER, ...]} (a name given twice: its students joined)."""
+    classes: dict[str, list[str]] = {}
+    for item in given:
+        name, sep, members = item.partition("=")
+        if not sep:
+            raise ValueError(f"--class {item!r}: NAME=student01,student02")
+        classes.setdefault(name.strip(), []).extend(m.strip() for m in members.split(",") if m.strip())
+    return classes
 
 
 def config_text(**options: Any) -> str:
@@ -195,7 +232,8 @@ def write_config(path: Path | str, **options: Any) -> Path:
 
 
 def hub_options(lessons: str | None, lesson: str | None, students: int, db: str | None, teacher_group: str,
-                ip: str, port: int, state_dir: str, spawner: str) -> tuple[dict[str, Any], str | None]:
+                ip: str, port: int, state_dir: str, spawner: str,
+                classes: list[str] | None = None) -> tuple[dict[str, Any], str | None]:
     """The options of ``configure`` from the command line, and the passwords made up, to print
     (None when the environment gave both). ValueError names a bad option."""
     from .classroom import find_lessons, first_lesson
@@ -211,9 +249,10 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
     state = Path(state_dir).resolve()
     store = db or f"sqlite:///{state / 'progress.sqlite'}"
     parse(store)  # a bad address is said now
-    student_names(students)
+    names = student_names(students)
     if not teacher_group.replace("-", "").replace("_", "").isalnum():
         raise ValueError(f"--teacher-group {teacher_group!r}: letters, digits, - or _")
+    groups = check_classes(parse_classes(classes or []), names, teacher_group)
     given = os.environ.get(PASSWORD_ENV, "")
     password = given or secrets.token_urlsafe(9)
     if len(password) < 8:
@@ -225,6 +264,8 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
     options = {"lessons": str(folder), "lesson": chosen, "db": store, "password": password,
                "teacher_password": teacher_password, "students": students, "teacher_group": teacher_group,
                "ip": ip, "port": port, "state_dir": str(state), "spawner": spawner}
+    if groups:
+        options["classes"] = groups
     made_up = [f"class password: {password}"] if not given else []
     made_up += [f"teacher password: {teacher_password}"] if not teacher_given else []
     return options, "; ".join(made_up) or None

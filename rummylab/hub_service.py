@@ -3,7 +3,8 @@ progress database. Lesson kernels POST checks to ``api/checks`` with their stude
 the service asks the hub whose token it is and records that hub user (and the name she typed, as
 her display name). Teachers (a hub group, given
 ``access:services!service=rummylab`` by a role) log in with the hub's OAuth and see the teacher page
-of the whole hub, a lesson at a time; anyone else gets 403.
+of the whole hub, a lesson or a class (a hub group, read from the hub's API) at a time; anyone else
+gets 403.
 
 JupyterHub starts it (``python -m rummylab.hub_service``) with its ``JUPYTERHUB_*`` variables and
 ``RUMMYLAB_DB`` (``rummylab.hub.configure``)."""
@@ -11,6 +12,7 @@ JupyterHub starts it (``python -m rummylab.hub_service``) with its ``JUPYTERHUB_
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import secrets
@@ -110,19 +112,70 @@ def _record(db: str, rows: list[dict[str, Any]]) -> bool:
         return False
 
 
+GROUPS_MAX_AGE = 15.0
+"""Seconds the hub's groups are kept before they are asked again (the teacher page refreshes every 5)."""
+PAGE_SIZE = 200
+"""Groups asked for at a time (JupyterHub's largest page by default)."""
+
+
+class HubGroups:
+    """The hub's groups and their members (a class is a group of students), asked of the hub's API
+    with the service's own token (its role: ``list:groups``, ``read:groups``), kept
+    ``GROUPS_MAX_AGE`` seconds."""
+
+    def __init__(self, hub_auth: HubAuth) -> None:
+        self.auth = hub_auth
+        self._kept: tuple[float, dict[str, list[str]]] | None = None
+
+    async def __call__(self) -> dict[str, list[str]]:
+        """{group: its members}; an error (``tornado.httpclient.HTTPClientError``, ``OSError``,
+        ``ValueError``) when the hub cannot say."""
+        from tornado.httpclient import AsyncHTTPClient
+
+        now = time.monotonic()
+        if self._kept is not None and now - self._kept[0] < GROUPS_MAX_AGE:
+            return self._kept[1]
+        groups: dict[str, list[str]] = {}
+        offset: int | None = 0
+        while offset is not None:
+            query = urllib.parse.urlencode({"offset": offset, "limit": PAGE_SIZE})
+            reply = await AsyncHTTPClient().fetch(
+                f"{self.auth.api_url.rstrip('/')}/groups?{query}", request_timeout=10,
+                headers={"Authorization": f"token {self.auth.api_token}",
+                         "Accept": "application/jupyterhub-pagination+json"})
+            page = json.loads(reply.body)
+            if not isinstance(page, dict) or not isinstance(page.get("items"), list):
+                raise ValueError("the hub's API did not answer with a page of groups")
+            for group in page["items"]:
+                groups[str(group["name"])] = [str(user) for user in group.get("users") or []]
+            following = (page.get("_pagination") or {}).get("next")
+            offset = int(following["offset"]) if following else None
+        self._kept = (now, groups)
+        return groups
+
+
 class Teacher(HubOAuthenticated, web.RequestHandler):
     """The teacher page: the hub's OAuth, then only users with the service's access scope (the
-    teacher group's role): a student gets 403."""
+    teacher group's role): a student gets 403. ``?lesson=`` shows a lesson, ``?class=`` a hub group's
+    students."""
 
-    def initialize(self, db: str, hub_auth: HubOAuth, class_url: str) -> None:
-        self.db, self.hub_auth, self.class_url = db, hub_auth, class_url
+    def initialize(self, db: str, hub_auth: HubOAuth, class_url: str, groups: HubGroups) -> None:
+        self.db, self.hub_auth, self.class_url, self.groups = db, hub_auth, class_url, groups
 
     @web.authenticated
     async def get(self) -> None:
         from .teacher import teacher_page
 
         wanted = self.get_argument("lesson", default="").strip()
-        page = await asyncio.get_running_loop().run_in_executor(None, teacher_page, self.db, wanted, self.class_url)
+        wanted_class = self.get_argument("class", default="").strip()
+        groups, note = None, ""
+        try:
+            groups = await self.groups()
+        except Exception as exc:  # noqa: BLE001 - the page still shows, every class at once
+            print(f"rummylab service: the hub's groups could not be read: {exc}", file=sys.stderr, flush=True)
+            note = "The classes (the hub's groups) could not be read just now: the hub's log says why."
+        page = await asyncio.get_running_loop().run_in_executor(
+            None, functools.partial(teacher_page, self.db, wanted, self.class_url, groups, wanted_class, note))
         self.set_header("Cache-Control", "no-store")
         self.finish(page)
 
@@ -142,7 +195,7 @@ def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = N
     Progress(db)  # a bad address fails now, in the hub's log, not at the first check
     hub_auth = hub_auth or HubOAuth(cache_max_age=60)
     return web.Application([
-        (prefix, Teacher, {"db": db, "hub_auth": hub_auth, "class_url": class_url}),
+        (prefix, Teacher, {"db": db, "hub_auth": hub_auth, "class_url": class_url, "groups": HubGroups(hub_auth)}),
         (prefix + "api/checks", Checks, {"db": db, "hub_auth": hub_auth}),
         (prefix + "oauth_callback", Callback, {"hub_auth": hub_auth}),
     ], cookie_secret=secrets.token_bytes(32), login_url=hub_auth.login_url, xsrf_cookies=False)

@@ -283,3 +283,108 @@ def test_serve_as_a_hub_service_needs_the_hubs_login(tmp_path: Path) -> None:
             proc.wait(20)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_the_teacher_page_shows_a_class_at_a_time(tmp_path: Path) -> None:
+    """On a hub a class is a hub group of students: a link for each with a member who has checks,
+    relative (any prefix) and keeping the lesson shown; ``?class=`` shows only its members' rows."""
+    from rummylab.teacher import teacher_page
+
+    db = tmp_path / "progress.sqlite"
+    p = Progress(db)
+    evil = "<i>7c</i>'"
+    p.record("Ada", "00-start-here", "deck_size", True, "52", hub_user="student01")
+    p.record("student02", "00-start-here", "deck_size", False, "54", hub_user="student02")
+    p.record("student03", "02-melds-and-deadwood", "deadwood_count", True, "7", hub_user="student03")
+    p.record("Guest", "00-start-here", "deck_size", True, "52")  # no hub user: in no class
+    groups = {"class-7a": ["student01", "student03"], "class-7b": ["student02"], evil: ["student03"],
+              "teachers": ["teacher"], "class-8a": ["student09"]}  # no checks: no link
+    page = teacher_page(db, "", "http://hub/", groups)
+    nav = page[page.index("<nav class='rl-classes'>"):]
+    nav = nav[:nav.index("</nav>")]
+    assert "href='?' aria-current=page>all classes" in nav and "href='?class=class-7a'>class-7a" in nav
+    assert "href='?class=class-7b'>" in nav and "class-8a" not in nav and "teachers" not in nav
+    assert "<i>" not in page and "&lt;i&gt;7c&lt;/i&gt;&#x27;" in nav and "href='?class=%3Ci%3E7c%3C%2Fi%3E%27'" in nav
+    assert "Guest" in page and "Ada (student01)" in page  # every class
+
+    page = teacher_page(db, "", "http://hub/", groups, "class-7a")
+    students = page[page.index("class='rl-students'"):]
+    assert "Ada (student01)" in students and "student03" in students
+    assert "student02" not in students and "Guest" not in students
+    assert "<a href='?class=class-7a' aria-current=page>class-7a</a>" in page
+    assert "href='?lesson=02-melds-and-deadwood&amp;class=class-7a'" in page  # the lesson links keep the class
+
+    page = teacher_page(db, "00", "http://hub/", groups, "class-7b")
+    students = page[page.index("class='rl-students'"):]
+    assert "student02" in students and "Ada" not in students and "deadwood_count" not in page
+    assert "href='?lesson=00-start-here'>all classes" in page  # the class links keep the lesson
+    assert "href='?lesson=00-start-here&amp;class=class-7a'>class-7a" in page
+
+    page = teacher_page(db, "", "http://hub/", groups, "class-9z")  # no such group: every class, said
+    assert "No hub group &#x27;class-9z&#x27;: showing every class." in page and "Guest" in page
+    page = teacher_page(db, "", "http://hub/", None, "", note="The classes could not be read just now.")
+    assert "rl-classes" not in page and "The classes could not be read just now." in page
+
+
+def test_the_service_reads_the_hubs_groups_with_its_own_token() -> None:
+    """Every page of the hub's groups, with the service's token; kept a while; an error when the hub refuses."""
+    import tornado.httpclient
+    import tornado.web
+
+    from rummylab.hub_service import HubGroups
+
+    asked: list[str] = []
+
+    class Groups(tornado.web.RequestHandler):
+        def get(self) -> None:
+            asked.append(self.request.uri or "")
+            if self.request.headers.get("Authorization") != "token the-services-token":
+                self.set_status(403)
+                self.finish({"message": "no"})
+                return
+            offset = int(self.get_argument("offset"))
+            items = [{"kind": "group", "name": f"class-{i}", "users": [f"student{i:02d}"]} for i in range(3)]
+            following = {"offset": offset + 2, "limit": 2} if offset == 0 else None
+            self.finish({"items": items[offset:offset + 2], "_pagination": {"offset": offset, "next": following}})
+
+    class Auth:
+        def __init__(self, url: str, token: str) -> None:
+            self.api_url, self.api_token = url, token
+
+    async def run() -> None:
+        port = free_port()
+        server = tornado.web.Application([(r"/hub/api/groups", Groups)]).listen(port, address="127.0.0.1")
+        try:
+            url = f"http://127.0.0.1:{port}/hub/api"
+            groups = HubGroups(Auth(url, "the-services-token"))  # type: ignore[arg-type]
+            assert await groups() == {"class-0": ["student00"], "class-1": ["student01"], "class-2": ["student02"]}
+            await groups()  # kept: not asked again
+            assert len(asked) == 2 and "offset=2" in asked[1]
+            with pytest.raises(tornado.httpclient.HTTPClientError, match="403"):
+                await HubGroups(Auth(url, "a-students-token"))()  # type: ignore[arg-type]
+        finally:
+            server.stop()
+
+    asyncio.run(run())
+
+
+def test_classes_on_the_hub(tmp_path: Path) -> None:
+    """``--class NAME=STUDENT,...``: a hub group; the service's role reads groups and nothing more."""
+    from traitlets.config import Config
+
+    options, _ = hub.hub_options(str(lessons_dir()), "00", 3, None, "teachers", "127.0.0.1", 8000,
+                                 str(tmp_path), "simple", ["7a=student01,student02", "7b=student03"])
+    assert options["classes"] == {"7a": ["student01", "student02"], "7b": ["student03"]}
+    c = Config()
+    hub.configure(c, **{**options, "password": "a-class-password", "teacher_password": "t" * 32})
+    assert c.JupyterHub.load_groups == {"teachers": {"users": ["teacher"]}, "7a": {"users": ["student01", "student02"]},
+                                        "7b": {"users": ["student03"]}}
+    service_roles = [r for r in c.JupyterHub.load_roles if r.get("services")]
+    assert service_roles == [{"name": "rummylab-service", "services": ["rummylab"],
+                              "scopes": ["list:groups", "read:groups"]}]
+    for given, message in [(["7a=student04"], "student04 not among the students"), (["7a"], "NAME=student01"),
+                           (["teachers=student01"], "not the teacher group"), (["7a="], "its students"),
+                           (["<b>=student01"], "a name of letters")]:
+        with pytest.raises(ValueError, match=message):
+            hub.hub_options(str(lessons_dir()), "00", 3, None, "teachers", "127.0.0.1", 8000, str(tmp_path),
+                            "simple", given)

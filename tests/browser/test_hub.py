@@ -1,9 +1,10 @@
 """rummylab on a real JupyterHub (configurable-http-proxy, a shared class password) on 127.0.0.1,
 its progress in PostgreSQL (the ``pg_cluster`` fixture's): two students in Chromium through the
 proxy, known by their hub logins without typing a name (one types a display name), their checks in
-PostgreSQL under their hub users, the teacher page for the teacher group only, and nobody in a
-server that is not theirs. It prints what a student costs (her server's and kernel's memory) and
-how long she waits from logging in to her first widget (README: Past one laptop)."""
+PostgreSQL under their hub users, the teacher page for the teacher group only (a class, a hub group,
+at a time), and nobody in a server that is not theirs. It prints what a student costs (her server's
+and kernel's memory) and how long she waits from logging in to her first widget (README: Past one
+laptop)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory, pg_cluster
     db = pg_cluster.create_db(f"hub{os.getpid()}")
     env = dict(os.environ, RUMMYLAB_HUB_PASSWORD=PASSWORD, RUMMYLAB_HUB_TEACHER_PASSWORD=TEACHER_PASSWORD)
     cmd = [sys.executable, "-m", "rummylab.cli", "hub", str(lessons_copy), "--students=2", f"--port={port}",
-           f"--state-dir={state}", "--spawner=simple", f"--db={db}"]
+           f"--state-dir={state}", "--spawner=simple", f"--db={db}", "--class=class-7b=student02"]
     log = state / "hub.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=state)
@@ -170,5 +171,10 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         tpage.click(".rl-lessons a[href='?lesson=00-start-here']")
         tpage.wait_for_selector(".rl-lessons a[aria-current=page][href='?lesson=00-start-here']", timeout=TIMEOUT)
         assert f"{url}/services/rummylab/?lesson=00-start-here" == tpage.url
+        # a class at a time: the hub group class-7b (--class), read by the service from the hub's API
+        tpage.click(".rl-classes a[href='?lesson=00-start-here&class=class-7b']")
+        tpage.wait_for_selector(".rl-classes a[aria-current=page]", timeout=TIMEOUT)
+        students = tpage.inner_text(".rl-students")
+        assert "Bea (student02)" in students and "student01" not in students, students
     finally:
         teacher.close()
