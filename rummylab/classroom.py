@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_core.utils import ensure_async
+from jupyter_server.utils import url_path_join
 from voila.voila_identity_provider import VoilaIdentityProvider, VoilaLoginHandler
 
 from .lessons.exercises import LESSON_ENV
@@ -69,21 +70,25 @@ def check_code(code: str, what: str = "class code") -> str:
 
 
 class ClassCodeLogin(VoilaLoginHandler):
-    """The page a visitor without the class code sees: it asks for the code."""
+    """The page a visitor without the class code sees: it asks for the code. Its form posts to the
+    login page under the class's base URL (``--base-url``: where the browser sees it)."""
 
     def _render(self, message: dict[str, str] | None = None) -> None:
         error = ("<p class='error' id='wrong-code'>That is not the class code: ask your teacher.</p>"
                  if message and message.get("error") else "")
-        self.write(LOGIN_PAGE.format(error=error, action=html.escape(self.request.path),
+        self.write(LOGIN_PAGE.format(error=error, action=html.escape(url_path_join(self.base_url, "login")),
                                      xsrf=self.xsrf_form_html(),
                                      next=html.escape(self.get_argument("next", default=self.base_url))))
 
 
 class ClassCodeProvider(VoilaIdentityProvider):
-    """Voilà's token login with the class-code page."""
+    """Voilà's token login with the class-code page, served under Voilà's prefix (Voilà routes an
+    identity provider's handlers as given, where its login URL has the base URL)."""
 
     def get_handlers(self) -> list[tuple[str, object]]:
-        return [(r"/login", ClassCodeLogin), (r"/logout", self.logout_handler_class)]
+        prefix = getattr(self.parent, "server_url", None) or "/"
+        return [(url_path_join(prefix, "login"), ClassCodeLogin),
+                (url_path_join(prefix, "logout"), self.logout_handler_class)]
 
     def process_login_form(self, handler: Any) -> Any:
         """A visitor who typed the class code (read out in capitals: any case will do)."""

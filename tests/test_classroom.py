@@ -188,3 +188,62 @@ def test_the_teacher_page_needs_its_token_shows_answers_and_filters_by_lesson(tm
     assert "deadwood_count" in pages["02"][1] and "deck_size" not in pages["02"][1]
     code, page = pages["99"]
     assert code == 200 and "no checks recorded for that lesson" in page and "deck_size" in page
+
+
+def test_the_class_code_page_is_under_the_base_url(tmp_path: Path) -> None:
+    """Behind a proxy (``--base-url``) a visitor is sent to the class-code page under that path, its
+    form posts there, the code lets her in and takes her where she was going; nothing answers at /login."""
+    import http.cookiejar
+    import re
+    import subprocess
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    from rummylab.serve import free_port, wait_for_http
+
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    (lessons / "00-start-here.ipynb").write_bytes((lessons_dir() / "00-start-here.ipynb").read_bytes())
+    port, base = free_port(), "/school/class-7b/"
+    cmd, env = voila_command(lessons, port, tmp_path / "p.sqlite", code="K7QF3M", base_url=base)
+    log = tmp_path / "voila.log"
+
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None  # the redirect itself is the answer
+
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(Stay, urllib.request.HTTPCookieProcessor(jar))
+    url = f"http://127.0.0.1:{port}"
+
+    def ask(path: str, form: dict[str, str] | None = None) -> tuple[int, str, str]:
+        data = urllib.parse.urlencode(form).encode() if form is not None else None
+        try:
+            with opener.open(url + path, data=data, timeout=30) as r:
+                return r.status, "", r.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.headers.get("Location", ""), exc.read().decode()
+
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        assert wait_for_http(f"{url}{base}voila/static/voila.js", 120), log.read_text()[-3000:]
+        code, where, _ = ask(f"{base}voila/render/00-start-here.ipynb")
+        assert code == 302 and where == f"{base}login?next=%2Fschool%2Fclass-7b%2Fvoila%2Frender%2F00-start-here.ipynb"
+        code, _, page = ask(where)
+        assert code == 200 and "class-code" in page
+        assert f'action="{base}login"' in page and 'value="/school/class-7b/voila/render/00-start-here.ipynb"' in page
+        assert ask("/login")[0] == 404  # nothing outside the base URL
+        xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page)
+        assert xsrf, page
+        form = {"_xsrf": xsrf.group(1), "next": f"{base}voila/tree", "password": "nope"}
+        code, _, page = ask(f"{base}login", form)
+        assert code == 401 and "wrong-code" in page and f'action="{base}login"' in page
+        code, where, _ = ask(f"{base}login", {**form, "password": "k7qf3m"})  # read out in capitals: any case
+        assert code == 302 and where == f"{base}voila/tree"
+        code, _, page = ask(base)  # in: the lesson index, under the base URL
+        assert code == 200 and "00-start-here" in page
+    finally:
+        proc.terminate()
+        proc.wait(20)
