@@ -14,7 +14,17 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from rummylab.backend import compiled_module  # noqa: E402
 
-AGREEMENT_N = int(os.environ.get("RUMMYLAB_AGREEMENT_N", "20000"))
+SOAK = int(os.environ.get("RUMMYLAB_SOAK", "1"))
+"""How many times the suite's sample sizes the long checks play: 1 in ``make test`` (enough to
+catch a regression within its ten minutes), more in ``benchmarks/soak.py`` (run and recorded)."""
+
+
+def soak(n: int) -> int:
+    """``n`` games or hands, times ``SOAK``."""
+    return n * SOAK
+
+
+AGREEMENT_N = int(os.environ.get("RUMMYLAB_AGREEMENT_N", str(soak(10_000))))
 """Seeded hands per (generator, size) in the kernel == twin == oracle check."""
 
 IN_CI = bool(os.environ.get("CI"))
@@ -63,8 +73,8 @@ LONGEST_FIRST = (
     "tests/test_binder.py",
     "tests/browser/",
     "tests/test_simulation.py::test_compiled_thirteen_loop_plays_the_engines_games",
-    "tests/test_bots_finish.py::test_ten_thousand_three_thirteen",
-    "tests/test_bots_finish.py::test_ten_thousand",
+    "tests/test_bots_finish.py::test_thousands_of_three_thirteen",
+    "tests/test_bots_finish.py::test_thousands",
     "tests/test_three_thirteen_game.py::test_full_games_keep_every_invariant",
     "tests/test_odds.py::test_cli",
     "tests/test_notebooks.py::test_lesson_runs_under_any_seed_and_size[11",

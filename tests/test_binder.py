@@ -52,10 +52,31 @@ def test_binder_build_and_lessons(tmp_path: Path) -> None:
     packed = run([str(venv / "bin" / "python"), "-c", "from rummylab.serve import lessons_dir; print(lessons_dir())"],
                  tmp_path, env)
     assert "site-packages" in packed, packed
-    # every lesson top to bottom in the Binder environment's own kernel, by the teacher's preflight
-    out = run([str(venv / "bin" / "rummylab"), "lessons", "check", str(work), "--quick"], tmp_path, env)
-    assert f"ready for class: {len(notebooks)} lessons, all checked" in out, out
+    # the first lesson in the Binder environment's own kernel, by the teacher's preflight (test_notebooks
+    # runs every lesson; the environments hold the same packages: test_binder_installs_what_the_package_needs)
+    first = work / "first"
+    first.mkdir()
+    shutil.copy(work / notebooks[0], first / notebooks[0])
+    out = run([str(venv / "bin" / "rummylab"), "lessons", "check", str(first), "--quick"], tmp_path, env)
+    assert "ready for class: 1 lesson, all checked" in out, out
     _serves_a_packed_lesson(venv, tmp_path, env)
+
+
+def test_binder_installs_what_the_package_needs() -> None:
+    """binder/requirements.txt: the build requirements, the dependencies and the lab extra of
+    pyproject.toml, with the same version ranges (Binder cannot read an extra from a build)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    wanted = {*project["build-system"]["requires"], *project["project"]["dependencies"],
+              *project["project"]["optional-dependencies"]["lab"]}
+    lines = (ROOT / "binder" / "requirements.txt").read_text().splitlines()
+    given = {line.split("#")[0].strip() for line in lines} - {""}
+
+    def name(req: str) -> str:
+        return req.split(";")[0].replace(" ", "")
+
+    assert {name(r) for r in wanted if "python_version < '3.11'" not in r} == given
 
 
 def _serves_a_packed_lesson(venv: Path, tmp_path: Path, env: dict[str, str]) -> None:

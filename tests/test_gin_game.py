@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
+from conftest import soak
 
 import rummylab as rl
 from rummylab.cards import FULL_DECK
@@ -112,13 +112,13 @@ def check_game(final: g.State) -> None:
 BOT_PAIRS = [(GreedyBot, GreedyBot), (StrongBot, GreedyBot), (GreedyBot, StrongBot)]
 
 
-SIM_HANDS = int(os.environ.get("RUMMYLAB_SIM_HANDS", "10000"))
-"""Hands per simulation test; raise it for a longer soak (RUMMYLAB_SIM_HANDS=1000000)."""
+SIM_HANDS = soak(4000)
+"""Hands per simulation test (benchmarks/soak.py plays more)."""
 
 
 @pytest.mark.slow
 def test_random_games_keep_every_invariant() -> None:
-    """>= 10,000 hands: cards accounted for at every step, rightful points, dead-hand redeals, replay."""
+    """SIM_HANDS hands: cards accounted for at every step, rightful points, dead-hand redeals, replay."""
     hands = 0
     seed = 0
     rules_cycle = [DEFAULT, CLASSIC, Rules(undercut_on_tie=False, knock_limit=7, target=60)]

@@ -8,7 +8,7 @@ from collections import Counter
 from itertools import pairwise
 
 import pytest
-from conftest import PARTS
+from conftest import PARTS, soak
 
 import rummylab
 from rummylab import gin, indian
@@ -328,10 +328,10 @@ VARIANTS = (indian.DEFAULT, indian.BRIEF,
 @pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_thousands_of_games_keep_the_rules(fmt: str, part: int) -> None:
-    """2,000 seeded games per format (every PARTS-th from ``part``), 2-6 players, three rule
+    """``soak(600)`` seeded games per format (every PARTS-th from ``part``), 2-6 players, three rule
     sets, random bots with drops, leaves, reconnects, missed turns and wrong shows, and greedy
     ones: invariants after every action (no forbidden joker pick-up, every card accounted for)."""
-    games = 2000
+    games = soak(600)
     eliminated = rejoined = shows = autoplayed = 0
     for g in range(part, games, PARTS):
         players = 2 + g % 5

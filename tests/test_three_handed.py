@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 
 import pytest
+from conftest import soak
 
 from rummylab import gin, play
 from rummylab import three_handed as th
@@ -58,13 +58,13 @@ def test_sitter_advice_is_a_legal_hint_for_the_captain() -> None:
     assert advised > 0
 
 
-SIM_HANDS = int(os.environ.get("RUMMYLAB_SIM_HANDS", "10000"))
-"""Hands per simulation test; raise it for a longer soak (RUMMYLAB_SIM_HANDS=1000000)."""
+SIM_HANDS = soak(4000)
+"""Hands per simulation test (benchmarks/soak.py plays more)."""
 
 
 @pytest.mark.slow
 def test_games_keep_every_invariant() -> None:
-    """>= 10,000 hands: the sitter never scores, the box deals every hand, dead hands keep the roles,
+    """SIM_HANDS hands: the sitter never scores, the box deals every hand, dead hands keep the roles,
     scores add up, replay gives the same game."""
     hands, seed = 0, 0
     kinds = [GreedyBot, StrongBot, GreedyBot]

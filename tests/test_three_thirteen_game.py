@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 
 import pytest
-from conftest import PARTS
+from conftest import PARTS, soak
 
 import rummylab
 from rummylab import three_thirteen as tt
@@ -15,7 +14,8 @@ from rummylab.cards import DECK
 from rummylab.three_thirteen import game as g
 from rummylab.three_thirteen.bots import GreedyBot, PlannerBot, simulate
 
-GAMES = int(os.environ.get("RUMMYLAB_313_GAMES", "2000"))
+GAMES = soak(600)
+"""Seeded games of the invariants check (benchmarks/soak.py plays more)."""
 
 
 def test_deal_per_round_and_decks_by_players() -> None:
