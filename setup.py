@@ -1,4 +1,4 @@
-"""Builds the compiled kernels (ext/*.pyx -> rummylab._kernel, _wild, _play), packs the lessons
+"""Builds the compiled kernels (ext/*.pyx -> rummylab.kernel._kernel and _wild, rummylab.sim._play), packs the lessons
 (notebooks/*.ipynb -> rummylab/notebooks in the wheel) and builds the lesson page template
 (rummylab/page_template.py)."""
 
@@ -47,13 +47,13 @@ within their run-to-run spread (2026-11-25)."""
 if __name__ == "__main__":  # as setuptools runs it (tests/test_page_template.py imports BuildWithLessons)
     setup(
         ext_modules=cythonize(
-            [Extension("rummylab._kernel", ["ext/_kernel.pyx"], include_dirs=[numpy.get_include()],
+            [Extension("rummylab.kernel._kernel", ["ext/_kernel.pyx"], include_dirs=[numpy.get_include()],
                        extra_compile_args=COMPILE_ARGS),
-             Extension("rummylab._wild", ["ext/_wild.pyx"], extra_compile_args=COMPILE_ARGS),
-             Extension("rummylab._play", ["ext/_play.pyx"], include_dirs=[numpy.get_include()],
+             Extension("rummylab.kernel._wild", ["ext/_wild.pyx"], extra_compile_args=COMPILE_ARGS),
+             Extension("rummylab.sim._play", ["ext/_play.pyx"], include_dirs=[numpy.get_include()],
                        extra_compile_args=COMPILE_ARGS)],
             compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False},
-            include_path=["ext"],  # ext/rummylab/_kernel.pxd: the play loops call the meld search
+            include_path=["ext"],  # ext/rummylab/kernel/*.pxd: the play loops call the searches
             nthreads=2,
         ),
         cmdclass={"build_py": BuildWithLessons},

@@ -15,8 +15,8 @@ from unittest import mock
 import numpy as np
 import polars as pl
 
-from rummylab.backend import play_loops
 from rummylab.gin import bots, three_handed
+from rummylab.sim import play_loops
 
 PAIRS = [("greedy", "random"), ("strong", "greedy"), ("strong", "random")]
 

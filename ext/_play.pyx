@@ -18,8 +18,8 @@ import hashlib
 
 import numpy as np
 
-from rummylab._kernel cimport MeldKernel
-from rummylab._wild cimport Table, WildKernel, _add, _dead, _remove, _table_init
+from rummylab.kernel._kernel cimport MeldKernel
+from rummylab.kernel._wild cimport Table, WildKernel, _add, _dead, _remove, _table_init
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil

@@ -246,7 +246,7 @@ cdef class WildKernel:
         return self._twin().arrangement(once, twice, wild_rank, jokers, joker_value, wild_value, thrice)
 
     def _twin(self):
-        from rummylab._wild_py import WildKernel as Twin
+        from rummylab.kernel._wild_py import WildKernel as Twin
         return Twin(self.points, ace_high=self.ace_high,
                     max_wilds=None if self.max_wilds == UNLIMITED else self.max_wilds,
                     min_non_wild=self.min_non_wild, identical_in_set=self.identical_in_set,

@@ -17,7 +17,7 @@ import polars as pl
 from .cards import SeedLike, rng_from
 from .gin import bots as gin_bots
 from .gin.rules import DEFAULT, Rules
-from .simulation import check_count
+from .sim import check_count
 
 ENDINGS = {"knock": ("knock", "undercut", "tie"), "gin": ("gin", "big_gin"), "dead": ("dead",)}
 """How a hand ends, as the questions group HandRecord kinds."""

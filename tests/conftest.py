@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from rummylab.backend import compiled_module  # noqa: E402
+from rummylab.kernel import compiled_module  # noqa: E402
 
 SOAK = int(os.environ.get("RUMMYLAB_SOAK", "1"))
 """How many times the suite's sample sizes the long checks play: 1 in ``make test`` (enough to

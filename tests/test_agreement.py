@@ -9,7 +9,7 @@ from oracle import MeldSpec, Oracle, is_run, is_set, mask_to_pairs, oracle_deadw
 
 import rummylab as rl
 from rummylab import gin
-from rummylab.melds import MeldRules
+from rummylab.kernel.melds import MeldRules
 
 GENERATORS = {"uniform": rl.random_hands, "dense": rl.dense_hands}
 

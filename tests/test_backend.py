@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import rummylab
-from rummylab.backend import compiled_module
+from rummylab.kernel import compiled_module
 
 
 def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -39,7 +39,7 @@ BLOCK_KERNEL = (
     "import sys\n"
     "class Block:\n"
     "    def find_spec(self, name, path=None, target=None):\n"
-    "        if name == 'rummylab._kernel': raise ImportError('blocked for the test')\n"
+    "        if name == 'rummylab.kernel._kernel': raise ImportError('blocked for the test')\n"
     "sys.meta_path.insert(0, Block())\n"
 )
 
@@ -65,7 +65,7 @@ def _public(obj: object) -> set[str]:
 @pytest.mark.skipif(compiled_module() is None, reason="needs the compiled kernel")
 def test_twins_offer_exactly_the_compiled_methods() -> None:
     """Methods and option attributes alike, so no caller needs to ask which kernel it has."""
-    from rummylab import _kernel, _kernel_py, _wild, _wild_py  # type: ignore[attr-defined]
+    from rummylab.kernel import _kernel, _kernel_py, _wild, _wild_py  # type: ignore[attr-defined]
 
     points = (1,) * 13
     assert _public(_kernel.MeldKernel(points)) == _public(_kernel_py.MeldKernel(points))

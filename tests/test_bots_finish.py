@@ -14,7 +14,6 @@ import pytest
 from conftest import soak
 
 import rummylab
-from rummylab.backend import play_loops
 from rummylab.gin import bots as gin_bots
 from rummylab.gin import game as gin
 from rummylab.gin import three_handed as th
@@ -22,6 +21,7 @@ from rummylab.gin.analysis import gin_kernel
 from rummylab.indian import bots as indian_bots
 from rummylab.indian import game as indian
 from rummylab.indian.analysis import loser_count, masks
+from rummylab.sim import play_loops
 from rummylab.three_thirteen import bots as tt_bots
 from rummylab.three_thirteen import game as tt
 from rummylab.three_thirteen.analysis import penalty_of_cards

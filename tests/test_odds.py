@@ -15,7 +15,7 @@ from oracle import Oracle, oracle_deadwood
 import rummylab
 import rummylab as rl
 from rummylab import odds
-from rummylab.melds import MeldRules
+from rummylab.kernel.melds import MeldRules
 
 
 def brute_histogram(n: int, suits: int, ranks: int) -> dict[int, int]:

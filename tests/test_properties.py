@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from oracle import MeldSpec, Oracle
 
 from rummylab.cards import DECK, deck_masks
-from rummylab.melds import MeldRules
+from rummylab.kernel.melds import MeldRules
 
 
 def hands(lo: int, hi: int) -> st.SearchStrategy[list[int]]:

@@ -12,12 +12,12 @@ import pytest
 from conftest import soak
 
 from rummylab import three_thirteen
-from rummylab.backend import play_loops
 from rummylab.gin import CLASSIC, DEFAULT, three_handed
 from rummylab.gin import bots as gin_bots
 from rummylab.indian import BRIEF as INDIAN_BRIEF
 from rummylab.indian import DEFAULT as INDIAN
 from rummylab.indian import Rules as IndianRules
+from rummylab.sim import play_loops
 from rummylab.three_thirteen import bots as tt_bots
 
 COMPILED = play_loops() is not None
@@ -114,7 +114,7 @@ def test_thirteen_tables_give_each_bot_hundreds_of_games() -> None:
 @pytest.mark.once
 @needs_compiled
 def test_mersenne_twister_and_generator_draws_match_python_and_numpy() -> None:
-    from rummylab import _play  # type: ignore[attr-defined]
+    from rummylab.sim import _play  # type: ignore[attr-defined]
 
     for text in ["gin:0:0", "gin:2147483647:12", "gin:5:first-dealer", "x" * 300, ""]:
         cards = list(range(52))
@@ -138,7 +138,7 @@ def test_chunks_change_nothing() -> None:
 @pytest.mark.once
 def test_dask_plays_the_same_games() -> None:
     """A real LocalCluster on 127.0.0.1 with two worker processes, started and stopped here."""
-    with mock.patch("rummylab.simulation.CHUNK_GAMES", 50):
+    with mock.patch("rummylab.sim.CHUNK_GAMES", 50):
         local = gin_bots.simulate(300, ("strong", "random"), seed=4)
         on_dask = gin_bots.simulate(300, ("strong", "random"), seed=4, scheduler="dask", workers=2)
     assert on_dask.equals(local)
@@ -239,8 +239,8 @@ def test_indian_stalled_deal_ends_with_random_natural_throws() -> None:
 @pytest.mark.once
 @needs_compiled
 def test_indian_trace_and_shuffles_match_numpy() -> None:
-    from rummylab import _play  # type: ignore[attr-defined]
     from rummylab.indian import bots as indian_bots
+    from rummylab.sim import _play  # type: ignore[attr-defined]
 
     for n in (0, 1, 2, 13, 14, 300):
         a, b = np.random.default_rng(n), np.random.default_rng(n)

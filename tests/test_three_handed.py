@@ -9,9 +9,9 @@ import pytest
 from conftest import soak
 
 from rummylab import gin, play
-from rummylab import three_handed as th
 from rummylab.gin import THREE_HANDED
 from rummylab.gin import game as g
+from rummylab.gin import three_handed as th
 from rummylab.gin.bots import GreedyBot, RandomBot, StrongBot
 
 R = th.Roles(box="P1", captain="P2", sitting_out="P3")

@@ -261,8 +261,8 @@ def test_the_best_discard_is_the_least_over_each_discard(options: dict) -> None:
     """With jokers, a wild rank or none, and two lives required (pure and impure runs): the one
     search after a discard == the least single search over each card (and a joker) left out,
     on both backends, for seeded random and dense two-deck hands of 14 cards."""
-    from rummylab._wild_py import IMPOSSIBLE
-    from rummylab.backend import WildOptions, wild_kernel
+    from rummylab.kernel import WildOptions, wild_kernel
+    from rummylab.kernel._wild_py import IMPOSSIBLE
 
     base = {"points": (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10), "ace_high": True, "identical_in_set": False,
             "set_max": 4, "min_runs": 2, "min_pure_runs": 1, **options}

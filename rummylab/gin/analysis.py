@@ -11,7 +11,7 @@ import numpy as np
 
 from ..cards import FULL_DECK, Card, CardsLike, parse_cards
 from ..display import result_html
-from ..melds import Meld, MeldRules, melds_of
+from ..kernel.melds import Meld, MeldRules, melds_of
 
 GIN_MELDS = MeldRules()
 """Gin melds: sets of 3-4, runs of 3+ with the ace low only; A=1, 2-10, J/Q/K=10."""

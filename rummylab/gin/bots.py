@@ -7,10 +7,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..backend import play_loops
 from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, bits_of, rng_from
 from ..play import play_out
-from ..simulation import play_all, turns_frame
+from ..sim import play_all, play_loops, turns_frame
 from .analysis import gin_kernel
 from .game import (
     BIG_GIN,

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import Card, SeedLike, mask_cards, rng_from
-from ..melds import Meld, melds_of
+from ..kernel.melds import Meld, melds_of
 from .analysis import GIN_MELDS, gin_kernel
 from .bots import Bot, make_bot
 from .game import Kind, Phase, State

@@ -10,7 +10,7 @@ from typing import Literal
 
 from ..cards import DECK, RANK_MASK, Card, CardsLike, mask_cards, parse_cards
 from ..display import result_html
-from ..melds import Meld, melds_of
+from ..kernel.melds import Meld, melds_of
 from .analysis import GIN_MELDS, gin_kernel
 from .rules import DEFAULT, Rules
 

@@ -16,9 +16,8 @@ from typing import Any, Literal
 import numpy as np
 
 from .. import play
-from ..backend import play_loops
 from ..cards import DECK, SeedLike, rng_from
-from ..simulation import play_all
+from ..sim import play_all, play_loops
 from . import game as g
 from .analysis import gin_kernel
 from .bots import (

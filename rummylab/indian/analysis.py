@@ -9,11 +9,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._wild_py import loser_count as _loser_count
-from ..backend import IMPOSSIBLE
 from ..cards import ACES, Card, CardsLike, cards_str, check_mask, parse_cards, two_deck_masks
 from ..display import chips, result_html
-from ..wild_melds import WildMeld, melds_of
+from ..kernel import IMPOSSIBLE
+from ..kernel._wild_py import loser_count as _loser_count
+from ..kernel.wild_melds import WildMeld, melds_of
 from .rules import DEFAULT, HAND_SIZE, POINTS, Rules, wild_rank_index
 
 GroupKind = Literal["pure", "impure", "set"]

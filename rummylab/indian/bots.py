@@ -8,10 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from ..backend import play_loops
 from ..cards import RANKS, Card, SeedLike, rng_from, without
 from ..play import check_seed, play_out, stalled_throw
-from ..simulation import check_count, run_chunks, stacked, turns_frame
+from ..sim import check_count, play_loops, run_chunks, stacked, turns_frame
 from .analysis import best_declaration, masks
 from .game import (
     CHIPS_PER_DEAL,

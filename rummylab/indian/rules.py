@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._wild_py import WildKernel
-from ..backend import wild_kernel
 from ..cards import RANKS, Card, parse_cards
+from ..kernel import WildOptions, wild_kernel
+from ..kernel._wild_py import WildKernel
 
 POINTS = (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 """Loser points ace to king: A, K, Q, J = 10; 2-10 face value. Jokers count nothing."""
@@ -141,6 +141,14 @@ class Rules:
     @property
     def points(self) -> tuple[int, ...]:
         return POINTS
+
+    def kernel_options(self, *, every_card_one: bool = False) -> WildOptions:
+        """What the wild-card search is told: a declaration needs two sequences, one of them pure."""
+        return WildOptions(points=(1,) * 13 if every_card_one else self.points, ace_high=self.ace_high,
+                           max_wilds=self.max_jokers_per_group, min_non_wild=0 if self.jokers_only_group else 1,
+                           identical_in_set=self.set_allow_duplicate_suits, set_max=self.set_max_size,
+                           min_runs=2, min_pure_runs=1, wild_natural_in_pure=self.wild_natural_in_pure,
+                           min_life_length=self.min_life_length, run_max=self.sequence_max_size)
 
     def kernel(self, backend: str | None = None) -> WildKernel:
         """The search for the least loser count with two lives ("cython", "python" or selected)."""

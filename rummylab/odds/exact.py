@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ..melds import MeldRules
+from ..kernel.melds import MeldRules
 from .scale import run_tasks
 
 GIN = MeldRules()

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ..backend import IMPOSSIBLE
 from ..cards import random_hands
+from ..kernel import IMPOSSIBLE
 from .scale import run_tasks
 
 

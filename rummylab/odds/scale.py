@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
-from ..simulation import dask_client
+from ..sim import dask_client
 
 
 def _bar(total: int, desc: str, progress: bool) -> Any:

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._wild_py import WildKernel, _remove
 from ..cards import FULL_DECK, RANKS, Card, CardsLike, deck_masks, parse_cards
 from ..display import result_html
-from ..wild_melds import WildMeld, melds_of
+from ..kernel._wild_py import WildKernel, _remove
+from ..kernel.wild_melds import WildMeld, melds_of
 from .rules import DEFAULT as DEFAULT
 from .rules import Rules as Rules
 

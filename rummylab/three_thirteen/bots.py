@@ -8,11 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from .._wild_py import _add, _dead, _remove
-from ..backend import play_loops
 from ..cards import DECK, Card, SeedLike, deck_masks, rng_from, without
+from ..kernel._wild_py import _add, _dead, _remove
 from ..play import play_out, stalled_throw
-from ..simulation import play_all, turns_frame
+from ..sim import play_all, play_loops, turns_frame
 from .analysis import DEFAULT, Rules, penalty_after_discard, penalty_of_cards, penalty_of_masks
 from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Action, Kind, Phase, State, new_game
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._wild_py import WildKernel
-from ..backend import wild_kernel
+from ..kernel import WildOptions, wild_kernel
+from ..kernel._wild_py import WildKernel
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +40,13 @@ class Rules:
     def deck_count(self, players: int) -> int:
         """Decks for this many players: enough for round 11's hands and an upcard."""
         return self.decks or (1 if players <= 2 else 2 if players * 13 + 1 <= 104 else 3)
+
+    def kernel_options(self, *, every_card_one: bool = False) -> WildOptions:
+        """What the wild-card search is told. "A meld needs a non-wild card": with it, a card of the
+        wild rank is wild even among its own rank."""
+        return WildOptions(points=(1,) * 13 if every_card_one else self.points, ace_high=self.ace_high,
+                           max_wilds=self.max_wilds_per_meld, min_non_wild=self.min_non_wild,
+                           wild_as_self=self.min_non_wild == 0)
 
     def kernel(self, backend: str | None = None) -> WildKernel:
         """The wild-card search for these rules ("cython", "python", or the selected backend)."""

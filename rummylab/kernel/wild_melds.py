@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import BIT_CARD, RANKS, SUITS, Card, bits_of
+from ..cards import BIT_CARD, RANKS, SUITS, Card, bits_of
 
 
 @dataclass(frozen=True)

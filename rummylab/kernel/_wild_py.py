@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from itertools import product
 from typing import Any
 
-from .cards import ACES, FULL_DECK, RANK_MASK, bits_of
+from ..cards import ACES, FULL_DECK, RANK_MASK, bits_of
 
 UNLIMITED = 99
 IMPOSSIBLE = 1 << 29  # the penalty when no arrangement meets the runs required

@@ -7,14 +7,28 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import ModuleType
 from typing import Any, TypeVar
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from .cards import DECK, SeedLike, rng_from
+from ..cards import DECK, SeedLike, rng_from
+from ..kernel import BACKEND
 
 R = TypeVar("R")
+
+
+def play_loops() -> ModuleType | None:
+    """The compiled play loops (``rummylab.sim._play``) under the compiled backend, else None: the
+    Python engine plays (the same games, slower)."""
+    if BACKEND != "cython":
+        return None
+    try:
+        from . import _play  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _play
 
 CHUNK_GAMES = 2_000
 """Games per chunk (a Dask task, a step of the progress bar)."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..cards import RANK_MASK, Card, cards_str, mask_cards
+from . import meld_kernel
 from ._kernel_py import MeldKernel
-from .backend import meld_kernel
-from .cards import RANK_MASK, Card, cards_str, mask_cards
 
 GIN_POINTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 """Deadwood values ace to king: A = 1, 2-10 face value, J/Q/K = 10."""

@@ -1,9 +1,11 @@
-"""The search kernels behind rummylab: compiled (Cython) or their pure-Python twins.
+"""The search kernels behind rummylab: compiled (Cython, ``_kernel`` and ``_wild``) or their
+pure-Python twins (``_kernel_py``, ``_wild_py``), and the one selector between them.
 
 ``BACKEND`` is ``"cython"`` or ``"python"``. ``RUMMYLAB_PURE_PYTHON=1`` forces the twins;
 ``RUMMYLAB_REQUIRE_COMPILED=1`` makes a missing build an ImportError instead of a warning.
 ``meld_kernel`` (one deck, no wild cards) and ``wild_kernel`` (wild cards, up to three
-decks) are the one place where a game's rules become kernel arguments.
+decks) take meld options, never a game: a game's ``Rules`` says what it needs of the wild-card
+search with ``kernel_options()``. (Imported as ``rummylab.kernel`` too.)
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import os
 import warnings
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from . import _kernel_py, _wild_py
 
@@ -50,18 +52,6 @@ def compiled_module() -> ModuleType | None:
     """The compiled meld kernel module, or None when it is not built."""
     built = compiled_modules()
     return built[0] if built else None
-
-
-def play_loops() -> ModuleType | None:
-    """The compiled play loops (``rummylab._play``) under the compiled backend, else None: the
-    Python engine plays (the same games, slower)."""
-    if BACKEND != "cython":
-        return None
-    try:
-        from . import _play  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _play
 
 
 def _select() -> str:
@@ -143,34 +133,33 @@ class WildOptions:
     """A card of the wild rank may stand for itself (a natural card); else it is always wild."""
 
 
-def wild_options(rules: Any, *, every_card_one: bool = False) -> WildOptions:
-    """The search options of a Three Thirteen or Indian rummy ``Rules`` (``every_card_one``:
-    each card costs 1, so a penalty of 0 means every card is grouped)."""
-    from .indian.rules import Rules as IndianRules
-    from .three_thirteen.rules import Rules as ThirteenRules
+class KernelRules(Protocol):
+    """A game's rules that use the wild-card search (Three Thirteen's, Indian rummy's): frozen."""
 
-    if isinstance(rules, ThirteenRules):
-        # "a meld needs a non-wild card": a card of the wild rank is wild, even among its own rank
-        return WildOptions(points=(1,) * 13 if every_card_one else rules.points, ace_high=rules.ace_high,
-                           max_wilds=rules.max_wilds_per_meld, min_non_wild=rules.min_non_wild,
-                           wild_as_self=rules.min_non_wild == 0)
-    if isinstance(rules, IndianRules):
-        return WildOptions(points=(1,) * 13 if every_card_one else rules.points, ace_high=rules.ace_high,
-                           max_wilds=rules.max_jokers_per_group, min_non_wild=0 if rules.jokers_only_group else 1,
-                           identical_in_set=rules.set_allow_duplicate_suits, set_max=rules.set_max_size,
-                           min_runs=2, min_pure_runs=1, wild_natural_in_pure=rules.wild_natural_in_pure,
-                           min_life_length=rules.min_life_length, run_max=rules.sequence_max_size)
-    raise ValueError(f"no wild-card search for {type(rules).__name__}: Three Thirteen or Indian rummy rules")
+    def __hash__(self) -> int: ...
+
+    def kernel_options(self, *, every_card_one: bool = False) -> WildOptions: ...
 
 
-def wild_kernel(options: WildOptions | Any, backend: str | None = None, *, every_card_one: bool = False) -> WildKernel:
+def wild_options(rules: KernelRules, *, every_card_one: bool = False) -> WildOptions:
+    """The search options of a game's ``Rules`` (``every_card_one``: each card costs 1, so a
+    penalty of 0 means every card is grouped)."""
+    options = getattr(rules, "kernel_options", None)
+    if options is None:
+        raise ValueError(f"no wild-card search for {type(rules).__name__}: Three Thirteen or Indian rummy rules")
+    found: WildOptions = options(every_card_one=every_card_one)
+    return found
+
+
+def wild_kernel(options: WildOptions | KernelRules, backend: str | None = None, *,
+                every_card_one: bool = False) -> WildKernel:
     """The wild-card search for ``WildOptions`` or a game's ``Rules`` (``every_card_one``: see
     ``wild_options``)."""
     return _kernel_of(options, backend or BACKEND, every_card_one)
 
 
 @functools.lru_cache(maxsize=256)
-def _kernel_of(options: WildOptions | Any, backend: str, every_card_one: bool) -> WildKernel:
+def _kernel_of(options: WildOptions | KernelRules, backend: str, every_card_one: bool) -> WildKernel:
     if not isinstance(options, WildOptions):
         options = wild_options(options, every_card_one=every_card_one)
     return _wild_kernel(options, backend)

@@ -1,0 +1,136 @@
+"""The package's layers import downwards: no import circle, and each layer imports only those below it
+(docs/architecture.md draws them). Every import counts, at the top of a module or inside a function,
+except those for type checkers only."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "rummylab"
+
+LAYERS = (
+    ("cards", "display", "_startup"),
+    ("kernel",),
+    ("play", "bots"),
+    ("sim",),
+    ("gin", "three_thirteen", "indian"),
+    ("odds", "questions", "charts", "widgets"),
+    ("progress", "hub_client"),
+    ("page_template",),
+    ("lessons",),
+    ("classroom", "serve", "hub", "hub_login", "hub_server", "hub_service", "teacher"),
+    ("cli", "__main__"),
+)
+"""Bottom to top: a module may import its own layer's modules and those of the layers below."""
+
+
+COMPILED = ("_kernel", "_wild", "_play")
+"""The compiled modules (rummylab.kernel's searches, rummylab.sim's play loops): no .py to read."""
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its own name)."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The package's modules that ``name`` imports (compiled modules by their own names)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+                   and "TYPE_CHECKING" in ast.unparse(block.test) for node in ast.walk(block)}
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known or a.name in COMPILED else base
+                       for a in node.names]
+        else:
+            continue
+        for target in targets:
+            if target.split(".")[0] == "rummylab" and target != name:
+                out.add(target)
+    return out
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imports(name, path, known) for name, path in known.items()}
+
+
+def layer_of(module: str) -> int:
+    parts = module.split(".")
+    top = parts[1] if len(parts) > 1 else ""
+    for i, names in enumerate(LAYERS):
+        if top in names:
+            return i
+    raise AssertionError(f"{module}: in no layer of tests/test_layers.py LAYERS (add it where it belongs)")
+
+
+def test_every_module_is_in_a_layer() -> None:
+    for name in modules():
+        if name != "rummylab":
+            layer_of(name)
+
+
+def test_imports_point_down() -> None:
+    upward = [(m, t) for m, targets in graph().items() if m != "rummylab"
+              for t in targets if t != "rummylab" and layer_of(t) > layer_of(m)]
+    assert not upward, "imports that point up a layer: " + ", ".join(f"{m} -> {t}" for m, t in upward)
+
+
+def test_no_import_circle() -> None:
+    edges = defaultdict(set)
+    for module, targets in graph().items():
+        for target in targets:
+            # importing a.b.c runs the package a.b first: an edge to a package is to its __init__ only
+            edges[module].add(target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                circles.append(sorted(part))
+
+    for v in list(edges):
+        if v not in index:
+            visit(v)
+    assert not circles, f"modules that import each other: {circles}"
+
+
+def test_the_kernel_knows_no_game() -> None:
+    games = ("gin", "three_thirteen", "indian", "play", "bots", "sim")
+    for module, targets in graph().items():
+        if module.startswith("rummylab.kernel"):
+            assert not [t for t in targets if t.split(".")[1] in games], (module, targets)
