@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -18,32 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .lessons.files import copy_lessons, lessons_dir  # noqa: F401  (serve's before: the CLI and tests use them)
+
 LAB_EXTRA = 'pip install "rummylab[lab]"'
-
-
-def lessons_dir() -> Path:
-    """The lessons: those packed in the installed package, else the source checkout's notebooks/."""
-    packed = Path(__file__).resolve().parent / "notebooks"
-    if any(packed.glob("*.ipynb")):
-        return packed
-    return Path(__file__).resolve().parent.parent / "notebooks"
-
-
-def copy_lessons(folder: Path | str, force: bool = False) -> list[Path]:
-    """Copy the lessons into ``folder`` (made if needed) for a class; existing files are kept
-    unless ``force``. Returns the files written."""
-    target = Path(folder)
-    if target.exists() and not target.is_dir():
-        raise ValueError(f"{target} is a file, not a folder")
-    target.mkdir(parents=True, exist_ok=True)
-    written = []
-    for nb in sorted(lessons_dir().glob("*.ipynb")):
-        out = target / nb.name
-        if out.exists() and not force:
-            continue
-        shutil.copy(nb, out)
-        written.append(out)
-    return written
 
 
 def require_voila() -> None:

@@ -67,7 +67,7 @@ def key(folder: Path | str | None = None, lesson: str | None = None, sample: int
     """The key of the lessons in ``folder`` (default: the packaged ones), or of one ``lesson``
     (a name such as ``02`` or ``02-melds-and-deadwood``): each lesson is run, small (``sample``
     hands where it samples), to read its exercises. ValueError for a lesson that fails to run."""
-    from ..serve import lessons_dir
+    from .files import lessons_dir
     from .runner import kernel, lessons_in, run_lesson
 
     paths = lessons_in(folder or lessons_dir())
