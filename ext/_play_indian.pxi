@@ -38,7 +38,7 @@ DEF I_MAX_PLAYERS = 6
 DEF I_PACK = 108             # two decks and up to four printed jokers
 DEF I_MAX_ACTIONS = 20000    # per game, as rummylab.indian.bots.play; reaching it is a bug
 DEF I_NONE = 99              # an option with no limit
-DEF I_STALLED = 2            # rummylab.play.STALLED
+DEF I_STALLED = 2            # rummylab.bots.STALLED
 
 INDIAN_GAME_COLUMNS = ("game", "deals", "winner") + tuple(f"score_{p}" for p in range(6)) + tuple(
     f"chips_{p}" for p in range(6))

@@ -32,24 +32,6 @@ FAMILIES = {
 """Each family's name in a history, and the module that declares its ``GAME``."""
 
 
-STALLED = 2
-"""A deal (a round) is stalled once its stock has been rebuilt from the discard pile this
-many times: then a bot that drew from the stock throws a random natural card half the time,
-so that no deal goes on for ever (best-points play alone can circle: hands each needing the
-cards the others keep). Deals of ordinary play never get there."""
-
-
-def stalled_throw(state: Any, hand: Iterable[Card], rng: Any) -> Card | None:
-    """In a stalled deal, for a player who drew from the stock, half the time (by ``rng``, a numpy
-    Generator): one of the hand's distinct natural cards (any card if all are wild), in Card
-    order; else None."""
-    if state.reshuffles < STALLED or state.taken is not None or rng.random() >= 0.5:
-        return None
-    w = state.wild_rank
-    cards = sorted({c for c in hand if not (c.is_joker or c.rank == w)}) or sorted(set(hand))
-    return cards[int(rng.integers(len(cards)))]
-
-
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message names the rule."""
 

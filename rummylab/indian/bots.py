@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from ..bots import stalled_throw
 from ..cards import RANKS, Card, SeedLike, rng_from, without
-from ..play import check_seed, play_out, stalled_throw
+from ..play import check_seed, play_out
 from ..sim import check_count, play_loops, run_chunks, stacked, turns_frame
 from .analysis import best_declaration, masks
 from .game import (
@@ -76,7 +77,7 @@ class GreedyBot:
     """Shows whenever a valid declaration exists, takes the discard when it lowers its loser
     points, throws the card that leaves the fewest points; with ``drops``, drops first when
     its dealt hand has no pure sequence and no joker (the common advice). In a stalled deal
-    (``rummylab.play.STALLED``) it sometimes throws a random natural card instead."""
+    (``rummylab.bots.STALLED``) it sometimes throws a random natural card instead."""
 
     name = "greedy"
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
+from ..bots import stalled_throw
 from ..cards import DECK, Card, SeedLike, deck_masks, rng_from, without
 from ..kernel._wild_py import _add, _dead, _remove
-from ..play import play_out, stalled_throw
+from ..play import play_out
 from ..sim import play_all, play_loops, turns_frame
 from .analysis import DEFAULT, Rules, penalty_after_discard, penalty_of_cards, penalty_of_masks
 from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Action, Kind, Phase, State, new_game
@@ -20,7 +21,7 @@ _DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
 
 class GreedyBot:
     """Takes the discard when it lowers its penalty, goes out when it can, else discards the
-    card whose loss costs least (the highest such card); in a stalled round (``rummylab.play.STALLED``) it
+    card whose loss costs least (the highest such card); in a stalled round (``rummylab.bots.STALLED``) it
     sometimes throws a random natural card instead."""
 
     name = "greedy"
