@@ -122,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--teacher-port", type=int, default=None,
                    help="the teacher page's port (default: --port + 1, or a free port when that one is taken)")
     s.add_argument("--teacher-token", default=None, help="the teacher page's token (default: made up)")
+    s.add_argument("--hub-server", action="store_true", help="a student's own server on JupyterHub (rummylab "
+                   "hub --warm): where the hub says, behind its login, no teacher page (the hub service has it)")
     s.set_defaults(run=_serve)
     hb = sub.add_parser("hub", help="the lessons on JupyterHub: each student a hub user, the teacher page a hub "
                         "service (pip install 'rummylab[hub]' and npm's configurable-http-proxy)")
@@ -137,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     hb.add_argument("--class", dest="classes", action="append", default=[], metavar="NAME=STUDENT,...",
                     help="a class: a hub group of students the teacher page can show alone (repeat for more; "
                     "groups made on the hub's admin page count too)")
+    hb.add_argument("--warm", type=int, default=0, help="each student's server keeps this many kernels with the "
+                    "lesson of the day already run (1 to 4; 75 to 180 MB each): her lesson opens at once, once her "
+                    "server has started (0: a kernel starts when she opens it)")
     hb.add_argument("--ip", default="127.0.0.1", help="the address the hub listens on")
     hb.add_argument("--port", type=int, default=8000)
     hb.add_argument("--state-dir", default="rummylab-hub", help="the hub's own files (its database, cookie secret)")
@@ -367,7 +372,7 @@ def _serve(args: argparse.Namespace) -> str:
     db = args.db or (None if args.path or os.environ.get(DB_ENV, "").strip() else "progress.sqlite")
     status = serve(args.path, args.port, db, ip=args.ip, code=args.code, students=args.students,
                    lessons=args.lesson, teacher_port=args.teacher_port, teacher_token=args.teacher_token,
-                   base_url=args.base_url)
+                   base_url=args.base_url, hub_server=args.hub_server)
     if status:
         raise SystemExit(status)
     return "rummylab: stopped"
@@ -378,7 +383,7 @@ def _hub(args: argparse.Namespace) -> str:
     from .serve import LOOPBACK
 
     options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
-                                   args.port, args.state_dir, args.spawner, args.classes)
+                                   args.port, args.state_dir, args.spawner, args.classes, args.warm)
     lesson = options["lesson"]
     password = (f"{made_up} (set {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV} to choose them)" if made_up else
                 f"passwords: from {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV}")

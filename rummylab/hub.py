@@ -9,7 +9,9 @@ database and serves the teacher page to a teacher group.
 What Voilà's server-extension mode does not do, unlike ``rummylab serve``: no warm kernels (each
 page starts its kernel and runs the lesson when opened: pools need Voilà's own app); a lesson's
 cell errors are still shown as one short line, with the traceback in the student server's log.
-A left page's kernel is shut down (``hub_server.LeftPagesClosedKernels``).
+A left page's kernel is shut down (``hub_server.LeftPagesClosedKernels``). ``--warm N`` makes each
+student's server ``rummylab serve --hub-server`` instead (``warm_command``): Voilà's own app, behind
+the hub's login, with N kernels that have run the lesson of the day before she opens it.
 """
 
 from __future__ import annotations
@@ -108,16 +110,32 @@ def singleuser_args() -> list[str]:
     return args
 
 
+MAX_WARM = 4
+"""Warm kernels a student's server may keep (``--warm``): each holds about ``serve.KERNEL_MB``."""
+
+
+def warm_command(lesson: str, warm: int) -> list[str]:
+    """A student's server that keeps ``warm`` kernels with ``lesson`` run ahead of time: ``rummylab
+    serve`` on her home (where the lessons are copied), as a hub server (``serve --hub-server``:
+    the hub's port, prefix and login, her own kernels' hub login, no teacher page)."""
+    if not 1 <= warm <= MAX_WARM:
+        raise ValueError(f"--warm {warm}: 1 to {MAX_WARM} kernels a student (0: none)")
+    return [sys.executable, "-m", "rummylab.cli", "serve", ".", "--hub-server", f"--students={warm}",
+            f"--lesson={lesson}"]
+
+
 def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teacher_password: str,
               students: int = 0,
               teacher_group: str = TEACHER_GROUP, ip: str = "127.0.0.1", port: int = 8000,
-              state_dir: str = ".", spawner: str = "local", classes: dict[str, list[str]] | None = None) -> None:
+              state_dir: str = ".", spawner: str = "local", classes: dict[str, list[str]] | None = None,
+              warm: int = 0) -> None:
     """Fill the JupyterHub config ``c``: students log in with ``password``, the hub user ``teacher``
     (an admin, in ``teacher_group``) with ``teacher_password`` only; each
     student's server opens at ``lesson`` of ``lessons`` (copied into her home at spawn), checks go
     to the rummylab service, which alone holds ``db`` and reads the hub's groups (``classes``, a
     group's name -> its students, and any made on the hub's admin page) for the teacher page's
-    classes. Internal ports are picked at start."""
+    classes. With ``warm``, each student's server is ``rummylab serve`` (``warm_command``), not a
+    Jupyter server with Voilà. Internal ports are picked at start."""
     from .classroom import find_lessons
     from .serve import EVERY_ADDRESS, LOOPBACK
 
@@ -169,9 +187,9 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     if spawner == "simple":
         c.SimpleLocalProcessSpawner.home_dir_template = str(state / "homes" / "{username}")
     c.Spawner.pre_spawn_hook = copy_lessons_hook(folder)
-    c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
+    c.Spawner.cmd = warm_command(chosen, warm) if warm else [sys.executable, "-m", "jupyterhub.singleuser"]
     c.Spawner.default_url = f"/voila/render/{chosen}"
-    c.Spawner.args = singleuser_args()
+    c.Spawner.args = [] if warm else singleuser_args()
     # the kernels know the service's URL and nothing else of the class (env_keep passes no secret)
     c.Spawner.environment = {"RUMMYLAB_DB": f"rummylab+{service_url}", "RUMMYLAB_APP": "1",
                              "RUMMYLAB_CHARTS": "svg", "JUPYTER_PATH": str(templates)}
@@ -233,7 +251,7 @@ def write_config(path: Path | str, **options: Any) -> Path:
 
 def hub_options(lessons: str | None, lesson: str | None, students: int, db: str | None, teacher_group: str,
                 ip: str, port: int, state_dir: str, spawner: str,
-                classes: list[str] | None = None) -> tuple[dict[str, Any], str | None]:
+                classes: list[str] | None = None, warm: int = 0) -> tuple[dict[str, Any], str | None]:
     """The options of ``configure`` from the command line, and the passwords made up, to print
     (None when the environment gave both). ValueError names a bad option."""
     from .classroom import find_lessons, first_lesson
@@ -266,6 +284,9 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
                "ip": ip, "port": port, "state_dir": str(state), "spawner": spawner}
     if groups:
         options["classes"] = groups
+    if warm:
+        warm_command(chosen, warm)  # a bad number is said now
+        options["warm"] = warm
     made_up = [f"class password: {password}"] if not given else []
     made_up += [f"teacher password: {teacher_password}"] if not teacher_given else []
     return options, "; ".join(made_up) or None

@@ -22,30 +22,39 @@ HUB_PREFIX = "JUPYTERHUB_"
 _TAKEN: list[HubOAuth] = []
 """The hub's OAuth client ``main`` made before Voilà starts (its warm kernels copy the environment
 before Voilà makes its identity provider)."""
-def service_env(environ: Any = os.environ) -> dict[str, Any] | None:
+def service_env(environ: Any = os.environ, single_user: bool = False) -> dict[str, Any] | None:
     """Where a hub service listens: {"ip", "port", "base_url"}, when JupyterHub started this process
-    as a service (``JUPYTERHUB_SERVICE_NAME``, its token and URL set), else None. ValueError for a
-    URL that names no port."""
-    if not (environ.get("JUPYTERHUB_SERVICE_NAME") and environ.get("JUPYTERHUB_API_TOKEN")
-            and environ.get("JUPYTERHUB_SERVICE_URL")):
+    as a service (``JUPYTERHUB_SERVICE_NAME``, its token and URL set), or with ``single_user`` as a
+    user's server (``JUPYTERHUB_USER``), else None. ValueError for a URL that names no port."""
+    name = environ.get("JUPYTERHUB_SERVICE_NAME") or (single_user and environ.get("JUPYTERHUB_USER"))
+    if not (name and environ.get("JUPYTERHUB_API_TOKEN") and environ.get("JUPYTERHUB_SERVICE_URL")):
         return None
     url = urllib.parse.urlsplit(environ["JUPYTERHUB_SERVICE_URL"])
     try:
         port = url.port or {"http": 80, "https": 443}[url.scheme]
     except (ValueError, KeyError):
         raise ValueError(f"JUPYTERHUB_SERVICE_URL {environ['JUPYTERHUB_SERVICE_URL']!r}: not an http URL") from None
-    prefix = environ.get("JUPYTERHUB_SERVICE_PREFIX") or f"/services/{environ['JUPYTERHUB_SERVICE_NAME']}/"
+    prefix = environ.get("JUPYTERHUB_SERVICE_PREFIX") or (
+        f"/services/{name}/" if environ.get("JUPYTERHUB_SERVICE_NAME") else f"/user/{name}/")
     return {"ip": url.hostname or "127.0.0.1", "port": port, "base_url": prefix}
+
+
+STUDENTS_OWN = ("JUPYTERHUB_API_TOKEN", "JUPYTERHUB_USER")
+"""What the kernels of a student's own server keep (``hub_client`` sends her checks with them to
+the rummylab service): her login and her server's token, as Jupyter's own single-user server
+gives her kernels; never the variables of a service (its token is the service's)."""
 
 
 def take_hub_env() -> HubOAuth:
     """The hub's OAuth client, made from the ``JUPYTERHUB_*`` variables, which then leave this
-    process: every kernel copies its environment."""
+    process: every kernel copies its environment. A user's own server (no
+    ``JUPYTERHUB_SERVICE_NAME``) keeps ``STUDENTS_OWN``."""
     auth = HubOAuth(cache_max_age=60)
     for name in auth.trait_names():  # each default reads its variable now, while it is here
         with contextlib.suppress(Exception):  # a trait this hub does not use
             getattr(auth, name)
-    for name in [n for n in os.environ if n.startswith(HUB_PREFIX)]:
+    keep = STUDENTS_OWN if not os.environ.get("JUPYTERHUB_SERVICE_NAME") and os.environ.get("JUPYTERHUB_USER") else ()
+    for name in [n for n in os.environ if n.startswith(HUB_PREFIX) and n not in keep]:
         del os.environ[name]
     return auth
 
@@ -65,11 +74,30 @@ class HubLogin(JupyterHubIdentityProvider):  # type: ignore[misc]
 
 
 def main() -> None:
-    """``classroom.run_voila``, the hub's variables taken out of this process first."""
+    """``classroom.run_voila``, the hub's variables taken out of this process first; a user's server
+    opens at the hub's default URL (``Spawner.default_url``: the lesson of the day)."""
+    start = os.environ.get("JUPYTERHUB_DEFAULT_URL", "")
     _TAKEN[:] = [take_hub_env()]
+    if start:
+        _open_at(start)
     from .classroom import run_voila
 
     run_voila()
+
+
+def _open_at(default_url: str) -> None:
+    """Voilà's root (its lesson index) redirects to ``default_url`` under its base URL, as a Jupyter
+    server's does: the hub sends a user to her server's root once it has started."""
+    import voila.app
+    from tornado.web import RedirectHandler
+
+    init_handlers = voila.app.Voila.init_handlers
+
+    def with_start(self: Any) -> list[Any]:
+        return [(self.server_url, RedirectHandler, {"url": url_path_join(self.base_url, default_url)}),
+                *init_handlers(self)]
+
+    voila.app.Voila.init_handlers = with_start
 
 
 if __name__ == "__main__":  # run as the module Voilà imports HubLogin from, so both see one _TAKEN

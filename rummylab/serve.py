@@ -64,12 +64,15 @@ def progress_db(path: Path | str, db: Path | str | None = None) -> Path | str:
     """Where a class's checks go: ``db`` (a SQLite file as an absolute path, a PostgreSQL URL as
     given), else ``RUMMYLAB_DB``, else ``progress.sqlite`` in the served folder. ValueError for a
     bad address."""
+    from .hub_client import is_service_url
     from .progress import DB_ENV, parse
 
     db = db if db is not None else (os.environ.get(DB_ENV, "").strip() or None)
     if db is None:
         folder = Path(path) if Path(path).is_dir() else Path(path).parent
         return (folder / "progress.sqlite").resolve()
+    if is_service_url(db):  # a hub's rummylab service (a student's server on a hub): kernels send it checks
+        return str(db)
     target = parse(db)
     return target.path if target.path is not None else str(db)
 
@@ -137,18 +140,24 @@ def check_base_url(base_url: str) -> str:
 
 def serve(path: Path | str | None = None, port: int | None = None, db: Path | str | None = None, *,
           ip: str | None = None, code: str | None = None, students: int = 0, lessons: list[str] | None = None,
-          teacher_port: int | None = None, teacher_token: str | None = None, base_url: str | None = None) -> int:
+          teacher_port: int | None = None, teacher_token: str | None = None, base_url: str | None = None,
+          hub_server: bool = False) -> int:
     """Serve a class until interrupted (Ctrl+C): the lessons with Voilà, warm kernels for the
     lessons of the day, a class code when students connect from other devices, and a teacher
     page. Started by JupyterHub as a service, it listens where the hub says, under its prefix, and
-    every page needs the hub's login (``hub_login``). Returns Voilà's exit status."""
+    every page needs the hub's login (``hub_login``). With ``hub_server``, it is a student's own
+    server on a hub (``rummylab hub --warm``): the same, her kernels keep her own hub login for her
+    checks, and the hub service has the teacher page. Returns Voilà's exit status."""
     require_voila()
     from .classroom import check_code, find_lessons, first_lesson, new_code
 
     path = Path(path or lessons_dir())
     if not path.exists():
         raise ValueError(f"{path}: no such lesson or folder")
-    hub = hub_service()
+    hub = hub_service(single_user=hub_server)
+    if hub_server and not hub:
+        raise ValueError("--hub-server: JupyterHub did not start this server (JUPYTERHUB_USER, "
+                         "JUPYTERHUB_API_TOKEN and JUPYTERHUB_SERVICE_URL are not all set)")
     if hub:  # the hub's port, prefix and login; the options given still win
         ip, port, base_url = ip or hub["ip"], port or hub["port"], base_url or hub["base_url"]
     ip, port, base_url = ip or "127.0.0.1", port or 8866, check_base_url(base_url or "/")
@@ -172,11 +181,13 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
     if chosen:
         print(f"  warming {', '.join(chosen)}: {students} kernel(s) each, about "
               f"{KERNEL_MB * students * len(chosen) / 1000:.1f} GB; each lesson is run ahead of time", flush=True)
-    print(f"  teacher page: http://{shown}:{tport}/?token={teacher_token}", flush=True)
+    if not hub_server:
+        print(f"  teacher page: http://{shown}:{tport}/?token={teacher_token}", flush=True)
     proc = subprocess.Popen(cmd, env=env)
     signal.signal(signal.SIGTERM, _interrupt)  # a stopped class stops its Voilà and kernels too
     try:
-        _run_teacher_page(progress_db(path, db), teacher_token, class_url, ip, tport, proc)
+        if not hub_server:  # a student's server on a hub: the hub service has the teacher page
+            _run_teacher_page(progress_db(path, db), teacher_token, class_url, ip, tport, proc)
         return proc.wait()
     except KeyboardInterrupt:
         proc.terminate()
@@ -187,17 +198,18 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
             return 0
 
 
-def hub_service() -> dict[str, Any] | None:
+def hub_service(single_user: bool = False) -> dict[str, Any] | None:
     """Where JupyterHub says this service listens ({"ip", "port", "base_url"}), when it started
-    ``rummylab serve`` as one, else None (``hub_login.service_env``)."""
-    if not os.environ.get("JUPYTERHUB_SERVICE_NAME"):
+    ``rummylab serve`` as one (or, with ``single_user``, as a user's server), else None
+    (``hub_login.service_env``)."""
+    if not os.environ.get("JUPYTERHUB_SERVICE_NAME") and not single_user:
         return None
     try:
         from .hub_login import service_env
     except ImportError:
         raise ValueError("JupyterHub started rummylab serve as a service, but JupyterHub is not installed here: "
                          'pip install "rummylab[hub]"') from None
-    return service_env()
+    return service_env(single_user=single_user)
 
 
 def _interrupt(signum: int, frame: Any) -> None:

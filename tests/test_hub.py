@@ -388,3 +388,35 @@ def test_classes_on_the_hub(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match=message):
             hub.hub_options(str(lessons_dir()), "00", 3, None, "teachers", "127.0.0.1", 8000, str(tmp_path),
                             "simple", given)
+
+
+def test_warm_student_servers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``--warm N``: each student's server is ``rummylab serve --hub-server`` on her home, opening at
+    the lesson of the day; ``serve --hub-server`` needs the hub's variables of a user's server."""
+    from traitlets.config import Config
+
+    from rummylab.hub_login import service_env
+
+    options, _ = hub.hub_options(str(lessons_dir()), "02", 2, None, "teachers", "127.0.0.1", 8000,
+                                 str(tmp_path), "simple", warm=1)
+    c = Config()
+    hub.configure(c, **{**options, "password": "a-class-password", "teacher_password": "t" * 32})
+    assert c.Spawner.cmd[1:] == ["-m", "rummylab.cli", "serve", ".", "--hub-server", "--students=1",
+                                 "--lesson=02-melds-and-deadwood.ipynb"] and c.Spawner.args == []
+    assert c.Spawner.default_url == "/voila/render/02-melds-and-deadwood.ipynb"
+    assert "secret" not in repr(c.Spawner.environment)
+    with pytest.raises(ValueError, match="--warm 5"):
+        hub.hub_options(str(lessons_dir()), "02", 2, None, "teachers", "127.0.0.1", 8000, str(tmp_path), "simple",
+                        warm=5)
+
+    server = {"JUPYTERHUB_USER": "student01", "JUPYTERHUB_API_TOKEN": "her-servers-token",
+              "JUPYTERHUB_SERVICE_URL": "http://127.0.0.1:40123/user/student01/",
+              "JUPYTERHUB_SERVICE_PREFIX": "/user/student01/"}
+    assert service_env(server) is None  # a teacher's terminal in her own server: not a hub server
+    assert service_env(server, single_user=True) == {"ip": "127.0.0.1", "port": 40123,
+                                                     "base_url": "/user/student01/"}
+    for name in [n for n in os.environ if n.startswith("JUPYTERHUB_")]:
+        monkeypatch.delenv(name)
+    assert main(["serve", str(lessons_dir()), "--hub-server"]) == 2
+    assert "--hub-server: JupyterHub did not start this server" in capsys.readouterr().err

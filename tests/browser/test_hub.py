@@ -30,10 +30,26 @@ TIMEOUT = 120_000
 LESSON = "00-start-here.ipynb"
 
 
+ONE_OF_EACH = """
+# the browser test: student01's server as without --warm (Voila in a Jupyter server), student02's warm
+import sys
+from rummylab.hub import singleuser_args
+_copy_lessons = c.Spawner.pre_spawn_hook
+def _one_of_each(spawner):
+    _copy_lessons(spawner)
+    if spawner.user.name == "student01":
+        spawner.cmd, spawner.args = [sys.executable, "-m", "jupyterhub.singleuser"], singleuser_args()
+c.Spawner.pre_spawn_hook = _one_of_each
+"""
+"""Both kinds of student server on one hub."""
+
+
 @pytest.fixture(scope="module")
 def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory, pg_cluster: Any) -> Iterator[dict[str, Any]]:
-    """``rummylab hub`` on the lessons (shared password, students student01/02, the simple spawner,
-    a new database on the test's PostgreSQL cluster), stopped by its PID: {"url", "db", "proc"}."""
+    """JupyterHub on ``rummylab hub``'s config for the lessons (shared password, students student01/02,
+    the simple spawner, a new database on the test's PostgreSQL cluster, student02 in the class
+    class-7b, ``--warm 1``), edited as a teacher may (``ONE_OF_EACH``), stopped by its PID:
+    {"url", "db", "proc"}."""
     import psutil
     try:
         import jupyterhub  # noqa: F401
@@ -46,11 +62,18 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory, pg_cluster
     port = free_port()
     db = pg_cluster.create_db(f"hub{os.getpid()}")
     env = dict(os.environ, RUMMYLAB_HUB_PASSWORD=PASSWORD, RUMMYLAB_HUB_TEACHER_PASSWORD=TEACHER_PASSWORD)
-    cmd = [sys.executable, "-m", "rummylab.cli", "hub", str(lessons_copy), "--students=2", f"--port={port}",
-           f"--state-dir={state}", "--spawner=simple", f"--db={db}", "--class=class-7b=student02"]
+    config = state / "jupyterhub_config.py"
+    written = subprocess.run(
+        [sys.executable, "-m", "rummylab.cli", "hub", str(lessons_copy), "--students=2", f"--port={port}",
+         f"--state-dir={state}", "--spawner=simple", f"--db={db}", "--class=class-7b=student02", "--warm=1",
+         f"--config-only={config}"], env=env, capture_output=True, text=True, check=False)
+    assert written.returncode == 0, written.stderr
+    with open(config, "a", encoding="utf-8") as edit:
+        edit.write(ONE_OF_EACH)
     log = state / "hub.log"
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=state)
+        proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(config)], env=env, stdout=out,
+                                stderr=subprocess.STDOUT, cwd=state)
     try:
         _wait_http(f"http://127.0.0.1:{port}/hub/health", proc, log)
         yield {"url": f"http://127.0.0.1:{port}", "db": db, "proc": proc, "log": log, "psutil": psutil,
@@ -124,6 +147,8 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         assert reply.status == 403 and second.locator(".rl-analyzer").count() == 0
         reply = second.goto(f"{url}/services/rummylab/", timeout=TIMEOUT)
         assert reply.status == 403 and second.locator(".rl-teacher-page").count() == 0
+        reply = page.goto(f"{url}/user/student02/voila/render/{LESSON}", timeout=TIMEOUT)  # a warm one neither
+        assert reply.status == 403 and page.locator(".rl-analyzer").count() == 0
     finally:
         other.close()
 
@@ -145,14 +170,24 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         values = " ".join(env.values())
         assert PASSWORD not in values and TEACHER_PASSWORD not in values and hub["db_password"] not in values
 
-    # what a student costs: her single-user server and her lesson kernel (README: Past one laptop)
-    servers = [p for p in psutil.Process(hub["proc"].pid).children(recursive=True)
-               if "jupyterhub.singleuser" in " ".join(p.cmdline())]
-    server_mb = sum(p.memory_info().rss for p in servers) / len(servers) / 2**20
-    kernel_mb = sum(p.memory_info().rss for p in kernels) / len(kernels) / 2**20
-    cpu = sum(p.cpu_times().user + p.cpu_times().system for p in [*servers, *kernels]) / len(servers)
-    print(f"\nrummylab hub: a student costs {server_mb:.0f} MB (server) + {kernel_mb:.0f} MB (kernel), "
-          f"{cpu:.1f} CPU-seconds to her first check; login to first widget {waited:.1f} s and {waited2:.1f} s")
+    # what a student costs: her server and her lesson kernel, as Voilà in a Jupyter server (student01)
+    # and warm (student02: rummylab serve, its warm kernel's hub variables only hers) (README: Past one laptop)
+    costs = []
+    for user, mark in (("student01", "jupyterhub.singleuser"), ("student02", "--hub-server")):
+        server = next(p for p in psutil.Process(hub["proc"].pid).children(recursive=True)
+                      if mark in " ".join(p.cmdline()) and p.environ().get("JUPYTERHUB_USER") == user)
+        mine = [p for p in server.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
+        assert mine, user
+        if user == "student02":
+            hubs = {k for p in mine for k in p.environ() if k.startswith("JUPYTERHUB_")}
+            assert hubs == {"JUPYTERHUB_API_TOKEN", "JUPYTERHUB_USER"}, hubs
+        whole = [server, *server.children(recursive=True)]
+        cpu = sum(p.cpu_times().user + p.cpu_times().system for p in whole)
+        kernel_mb = sum(p.memory_info().rss for p in mine) / 2**20
+        costs.append(f"{server.memory_info().rss / 2**20:.0f} MB (server) + {kernel_mb:.0f} MB ({len(mine)} "
+                     f"kernel(s)), {cpu:.1f} CPU-s")
+    print(f"\nrummylab hub: a student costs {costs[0]} to her first check, {waited:.1f} s from login to her first "
+          f"widget; warm (--warm 1): {costs[1]}, {waited2:.1f} s")
 
     # the teacher page through the proxy, for the teacher group, across the hub, a lesson at a time
     teacher = browser.new_context()
