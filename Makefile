@@ -7,7 +7,7 @@ BIN     := $(VENV)/bin
 # uv installs into the venv (pip would take four times as long): a teacher waits less, and
 # `make test` keeps its minutes for the tests.
 UV      := $(BIN)/uv pip install --quiet --python $(BIN)/python
-SOURCES := pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxi ext/rummylab/*/*.pxd)
+SOURCES := pyproject.toml setup.py rummylab/sim/codes.py $(wildcard ext/*.pyx ext/*.pxi ext/rummylab/*/*.pxd)
 # The lesson page's template, built from rummylab/app (rummylab/page_template.py; the editable install
 # builds it too, and a wheel's build_py): rebuilt alone when the page changes, without the kernels.
 PAGE    := rummylab/share/jupyter/voila/templates/rummylab/index.html.j2
@@ -115,4 +115,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/meld_speed.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info rummylab/*.so ext/*.c ext/*.html $(PAGE)
+	rm -rf $(VENV) build *.egg-info rummylab/*/*.so ext/*.c ext/*.html ext/_codes.pxi $(PAGE)

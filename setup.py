@@ -1,9 +1,11 @@
-"""Builds the compiled kernels (ext/*.pyx -> rummylab.kernel._kernel and _wild, rummylab.sim._play), packs the lessons
+"""Builds the compiled kernels (ext/*.pyx -> rummylab.kernel._kernel and _wild, rummylab.sim._play,
+whose shared codes ext/_codes.pxi are written from rummylab/sim/codes.py first), packs the lessons
 (notebooks/*.ipynb -> rummylab/notebooks in the wheel) and builds the lesson page template
 (rummylab/page_template.py)."""
 
 import importlib.util
 import shutil
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,13 +17,28 @@ from setuptools.command.build_py import build_py
 HERE = Path(__file__).resolve().parent
 
 
-def page_template() -> ModuleType:
-    """rummylab/page_template.py, loaded by its path (importing rummylab would need its dependencies)."""
-    spec = importlib.util.spec_from_file_location("_rummylab_page_template", HERE / "rummylab" / "page_template.py")
+def _load(name: str, path: Path) -> ModuleType:
+    """A module of rummylab loaded by its path (importing rummylab would need its dependencies)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
+
+
+def page_template() -> ModuleType:
+    """rummylab/page_template.py."""
+    return _load("_rummylab_page_template", HERE / "rummylab" / "page_template.py")
+
+
+def write_codes() -> None:
+    """ext/_codes.pxi from rummylab/sim/codes.py, the one definition of the numbers the play loops
+    share with the Python side (rewritten only when it changes, so an unchanged build stays built)."""
+    text = _load("_rummylab_codes", HERE / "rummylab" / "sim" / "codes.py").pxi()
+    target = HERE / "ext" / "_codes.pxi"
+    if not target.exists() or target.read_text() != text:
+        target.write_text(text)
 
 
 class BuildWithLessons(build_py):
@@ -45,6 +62,7 @@ within their run-to-run spread (2026-11-25)."""
 
 
 if __name__ == "__main__":  # as setuptools runs it (tests/test_page_template.py imports BuildWithLessons)
+    write_codes()
     setup(
         ext_modules=cythonize(
             [Extension("rummylab.kernel._kernel", ["ext/_kernel.pyx"], include_dirs=[numpy.get_include()],

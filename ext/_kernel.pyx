@@ -13,8 +13,10 @@ cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
     int __builtin_ctzll(unsigned long long) nogil
 
-DEF NMASKS = 8192
-DEF NO_CARD = 127          # discard_gain of an empty suit: nothing to discard there
+cdef enum:
+    NMASKS = 8192
+    NO_CARD = 127          # discard_gain of an empty suit: nothing to discard there
+
 
 cdef inline int _min(int a, int b) noexcept nogil:
     return a if a < b else b

@@ -36,8 +36,9 @@ cdef extern from "numpy/random/bitgen.h":
 
 # -- CPython's random.Random, for the deals -----------------------------------------
 
-DEF MT_N = 624
-DEF MT_M = 397
+cdef enum:
+    MT_N = 624
+    MT_M = 397
 
 cdef struct Twister:
     uint32_t mt[MT_N]
@@ -227,6 +228,7 @@ cdef object _rows_array(Rows *r):
     return out
 
 
+include "_codes.pxi"
 include "_play_gin.pxi"
 include "_play_gin_score.pxi"
 include "_play_box.pxi"

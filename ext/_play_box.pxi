@@ -10,6 +10,7 @@ cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
     cdef GinTable t
     cdef int hand_no = 0, status, box = first_roles[0], captain = first_roles[1], sitter = first_roles[2]
     cdef int winner, scorer, points
+    cdef int64_t kind, turns
     cdef int scores[3]
     cdef int64_t *row
     scores[0] = scores[1] = scores[2] = 0
@@ -26,8 +27,10 @@ cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
         if status:
             return status
         row = run.hands.data + (run.hands.n - 1) * run.hands.width
-        winner, points = <int>row[2], <int>row[4]
-        row[2], row[3], row[4], row[5], row[6], row[7], row[8] = box, captain, sitter, row[3], winner, points, row[6]
+        winner, points, kind, turns = <int>row[HAND_WINNER], <int>row[HAND_POINTS], row[HAND_KIND], row[HAND_TURNS]
+        row[BOX_GAME], row[BOX_HAND] = game, hand_no
+        row[BOX_BOX], row[BOX_CAPTAIN], row[BOX_SITTING_OUT] = box, captain, sitter
+        row[BOX_KIND], row[BOX_WINNING_SEAT], row[BOX_POINTS], row[BOX_TURNS] = kind, winner, points, turns
         if winner >= 0:
             scorer = box if winner == 0 else captain
             scores[scorer] += points
@@ -60,7 +63,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         raise ValueError("need a 52-card deck, three bots, and three rngs and first roles per game")
     for p in range(3):
         codes[p] = bots[p]
-        if codes[p] not in (RANDOM, GREEDY, STRONG):
+        if codes[p] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG):
             raise ValueError(f"bot code {bots[p]!r}: 0, 1 or 2")
         _bot_options(&run, 0, knock_at[p], first_upcard[p])
         knocks[p], uppers[p] = run.knock_at[0], run.first_upcard[0]
@@ -74,12 +77,13 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
     run.hands.data = run.turns.data = NULL
     try:
         gens = <bitgen_t **>malloc(max(n, 1) * 3 * sizeof(bitgen_t *))
-        if gens == NULL or _rows_init(&run.hands, 10, n * 12) or (trace and _rows_init(&run.turns, 9, n * 300)):
+        if (gens == NULL or _rows_init(&run.hands, HAND_WIDTH, n * 12)
+                or (trace and _rows_init(&run.turns, TURN_WIDTH, n * 300))):
             raise MemoryError("no memory for the game records")
         for i in range(n):
             for p in range(3):
                 gens[3 * i + p] = NULL
-                if codes[p] == RANDOM:
+                if codes[p] == BOT_RANDOM:
                     gens[3 * i + p] = <bitgen_t *>PyCapsule_GetPointer(rngs[i][p].bit_generator.capsule,
                                                                        "BitGenerator")
         with nogil:
@@ -93,7 +97,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         if status == -2:
             raise RuntimeError(f"three-handed game {first_game + i} with seed {seeds[i]} did not finish: "
                                f"a hand went on for {MAX_ACTIONS} actions")
-        return _rows_array(&run.hands)[:, :9].copy(), (_rows_array(&run.turns) if trace else None)
+        return _rows_array(&run.hands)[:, :BOX_WIDTH].copy(), (_rows_array(&run.turns) if trace else None)
     finally:
         free(gens)
         free(run.hands.data)

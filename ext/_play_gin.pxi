@@ -1,45 +1,12 @@
 # Gin rummy for two (included by _play.pyx): rummylab.gin.game's rules, rummylab.gin.bots' bots.
 
-DEF BIG = 1 << 30
-DEF MAX_ACTIONS = 100000     # per hand; the bots never cycle, so reaching it is a bug
+# The shared codes (phases, actions, bots, how a hand ends, the rows' columns) are in _codes.pxi,
+# generated from rummylab/sim/codes.py.
 
-# phases (rummylab.gin.game.Phase)
-DEF FIRST_UPCARD = 0
-DEF DRAW = 1
-DEF DISCARD = 2
-DEF HAND_OVER = 3
-DEF GAME_OVER = 4
-
-# bots (rummylab.gin.bots.BOT_CODES)
-DEF RANDOM = 0
-DEF GREEDY = 1
-DEF STRONG = 2
-
-# actions (rummylab.gin.bots.ACTIONS)
-DEF TAKE_UPCARD = 0
-DEF PASS = 1
-DEF DRAW_STOCK = 2
-DEF DRAW_DISCARD = 3
-DEF DISCARD_CARD = 4
-DEF KNOCK = 5
-DEF BIG_GIN = 6
-
-# how a hand ends (rummylab.gin.bots.ENDS)
-DEF END_KNOCK = 0
-DEF END_UNDERCUT = 1
-DEF END_GIN = 2
-DEF END_BIG_GIN = 3
-DEF END_DEAD = 4
-DEF END_TIE = 5             # undercut_on_tie off: nobody wins the hand
-
-DEF MAX_MELDS = 8
-DEF MAX_OPTIONS = 64
-
-HAND_COLUMNS = ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1",
-                "dealer")
-BOX_COLUMNS = ("game", "hand", "box", "captain", "sitting_out", "kind", "winning_seat", "points", "turns")
-TURN_COLUMNS = ("game", "hand", "turn", "player", "action", "card", "deadwood_before", "deadwood_after",
-                "stock_left")
+cdef enum:
+    BIG = 1 << 30
+    MAX_MELDS = 8
+    MAX_OPTIONS = 64
 
 
 cdef struct GinRules:
@@ -248,18 +215,18 @@ cdef int _smart_act(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, u
     card[0] = 0
     if t.phase == FIRST_UPCARD:
         if run.first_upcard[me]:
-            return TAKE_UPCARD if run.first_upcard[me] == 1 else PASS
-        return TAKE_UPCARD if _wants(k, t) else PASS
+            return A_TAKE_UPCARD if run.first_upcard[me] == 1 else A_PASS
+        return A_TAKE_UPCARD if _wants(k, t) else A_PASS
     if t.phase == DRAW:
-        return DRAW_DISCARD if t.passes != 2 and _wants(k, t) else DRAW_STOCK
+        return A_DRAW_DISCARD if t.passes != 2 and _wants(k, t) else A_DRAW_STOCK
     m = t.hands[t.to_play]
     if R.big_gin_bonus >= 0 and _dw(k, m) == 0:
-        return BIG_GIN
-    if bot == STRONG:
+        return A_BIG_GIN
+    if bot == BOT_STRONG:
         dw = _strong_discard(k, t, card)
-        return KNOCK if _strong_knocks(t, R, run, dw) else DISCARD_CARD
+        return A_KNOCK if _strong_knocks(t, R, run, dw) else A_DISCARD
     dw = _best_removal(k, m, t.taken, card)
-    return KNOCK if dw <= _knock_limit(R, run, me) else DISCARD_CARD
+    return A_KNOCK if dw <= _knock_limit(R, run, me) else A_DISCARD
 
 
 cdef int _random_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:
@@ -269,11 +236,11 @@ cdef int _random_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg,
     cdef bint big
     card[0] = 0
     if t.phase == FIRST_UPCARD:
-        return TAKE_UPCARD if _below(bg, 2) == 0 else PASS
+        return A_TAKE_UPCARD if _below(bg, 2) == 0 else A_PASS
     if t.phase == DRAW:
         if t.passes == 2:
-            return DRAW_STOCK
-        return DRAW_STOCK if _below(bg, 2) == 0 else DRAW_DISCARD
+            return A_DRAW_STOCK
+        return A_DRAW_STOCK if _below(bg, 2) == 0 else A_DRAW_DISCARD
     m = t.hands[t.to_play]
     can = m & ~t.taken
     rest = can if k._deadwood(m, True) <= R.knock_limit else 0  # no knock at all: one search says so
@@ -288,11 +255,11 @@ cdef int _random_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg,
     idx = _below(bg, n_d + n_k + (1 if big else 0))
     if idx < n_d:
         card[0] = _nth_bit(can, idx)
-        return DISCARD_CARD
+        return A_DISCARD
     if idx < n_d + n_k:
         card[0] = _nth_bit(knocks, idx - n_d)
-        return KNOCK
-    return BIG_GIN
+        return A_KNOCK
+    return A_BIG_GIN
 
 
 # -- the game -------------------------------------------------------------------------
@@ -312,11 +279,11 @@ cdef int _gin_end_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run
     row = _rows_add(&run.hands)
     if row == NULL:
         return -1
-    row[0], row[1], row[2], row[3], row[4] = game, hand_no, winner, end, kp + dp
-    row[5], row[6] = knocker, t.turns
-    row[7] = kdw if knocker == 0 else ddw
-    row[8] = ddw if knocker == 0 else kdw
-    row[9] = t.dealer
+    row[HAND_GAME], row[HAND_HAND], row[HAND_WINNER], row[HAND_KIND] = game, hand_no, winner, end
+    row[HAND_POINTS], row[HAND_KNOCKER], row[HAND_TURNS] = kp + dp, knocker, t.turns
+    row[HAND_DEADWOOD_0] = kdw if knocker == 0 else ddw
+    row[HAND_DEADWOOD_1] = ddw if knocker == 0 else kdw
+    row[HAND_DEALER] = t.dealer
     t.phase = GAME_OVER if t.scores[0] >= R.target or t.scores[1] >= R.target else HAND_OVER
     return 0
 
@@ -327,7 +294,7 @@ cdef int _gin_apply(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, i
     cdef int me = t.to_play
     cdef uint64_t top
     cdef int64_t *row
-    if action == TAKE_UPCARD or action == DRAW_DISCARD:
+    if action == A_TAKE_UPCARD or action == A_DRAW_DISCARD:
         top = t.pile[t.n_pile - 1]
         t.n_pile -= 1
         t.pile_cards &= ~top
@@ -335,17 +302,17 @@ cdef int _gin_apply(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, i
         t.picked[me] |= top
         t.taken = top
         t.phase = DISCARD
-    elif action == PASS:
+    elif action == A_PASS:
         t.to_play = 1 - me
         t.passes += 1
         if t.passes == 2:
             t.phase = DRAW
-    elif action == DRAW_STOCK:
+    elif action == A_DRAW_STOCK:
         t.n_stock -= 1
         t.hands[me] |= t.stock[t.n_stock]
         t.taken = 0
         t.phase = DISCARD
-    elif action == DISCARD_CARD:
+    elif action == A_DISCARD:
         t.hands[me] &= ~card
         t.picked[me] &= ~card
         t.pile[t.n_pile] = card
@@ -357,20 +324,22 @@ cdef int _gin_apply(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, i
             row = _rows_add(&run.hands)
             if row == NULL:
                 return -1
-            row[0], row[1], row[2], row[3], row[4], row[5], row[6] = game, hand_no, -1, END_DEAD, 0, -1, t.turns
-            row[7], row[8], row[9] = _dw(k, t.hands[0]), _dw(k, t.hands[1]), t.dealer
+            row[HAND_GAME], row[HAND_HAND], row[HAND_WINNER], row[HAND_KIND] = game, hand_no, -1, END_DEAD
+            row[HAND_POINTS], row[HAND_KNOCKER], row[HAND_TURNS] = 0, -1, t.turns
+            row[HAND_DEADWOOD_0], row[HAND_DEADWOOD_1] = _dw(k, t.hands[0]), _dw(k, t.hands[1])
+            row[HAND_DEALER] = t.dealer
             t.last_end = END_DEAD
             t.phase = HAND_OVER
         else:
             t.phase = DRAW
             t.to_play = 1 - me
             t.passes = 0
-    elif action == KNOCK:
+    elif action == A_KNOCK:
         t.pile[t.n_pile] = card
         t.n_pile += 1
         t.pile_cards |= card
         return _gin_end_hand(k, t, R, run, game, hand_no, me, t.hands[me] & ~card)
-    else:  # BIG_GIN
+    else:  # A_BIG_GIN
         return _gin_end_hand(k, t, R, run, game, hand_no, me, t.hands[me])
     return 0
 
@@ -383,7 +352,7 @@ cdef int _gin_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, in
     cdef int64_t *row
     while t.phase != HAND_OVER and t.phase != GAME_OVER:
         me = t.to_play
-        if run.bots[me] == RANDOM:
+        if run.bots[me] == BOT_RANDOM:
             action = _random_act(k, t, R, run.rngs[me], &card)
         else:
             action = _smart_act(k, t, R, run, &card)
@@ -392,13 +361,14 @@ cdef int _gin_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, in
             row = _rows_add(&run.turns)
             if row == NULL:
                 return -1
-            row[0], row[1], row[2], row[3], row[4] = game, hand_no, t.turns, run.players[me], action
-            row[5] = __builtin_ctzll(card) if card else -1
+            row[TURN_GAME], row[TURN_HAND], row[TURN_TURN], row[TURN_PLAYER] = game, hand_no, t.turns, run.players[me]
+            row[TURN_ACTION], row[TURN_CARD] = action, __builtin_ctzll(card) if card else -1
         if _gin_apply(k, t, R, run, game, hand_no, action, card):
             return -1
         if run.trace:
             row = run.turns.data + (run.turns.n - 1) * run.turns.width
-            row[6], row[7], row[8] = before, _hand_dw(k, t.hands[me]), t.n_stock
+            row[TURN_DEADWOOD_BEFORE], row[TURN_DEADWOOD_AFTER] = before, _hand_dw(k, t.hands[me])
+            row[TURN_STOCK_LEFT] = t.n_stock
         steps += 1
         if steps > MAX_ACTIONS:
             return -2
@@ -452,7 +422,7 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
         raise ValueError("need a 52-card deck, two bots and a pair of rngs per game")
     for seat in range(2):
         run.bots[seat] = bots[seat]
-        if run.bots[seat] not in (RANDOM, GREEDY, STRONG):
+        if run.bots[seat] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG):
             raise ValueError(f"bot code {bots[seat]!r}: 0, 1 or 2")
         _bot_options(&run, seat, knock_at[seat], first_upcard[seat])
     R.gin_bonus, R.undercut_bonus, R.big_gin_bonus = gin_bonus, undercut_bonus, big_gin_bonus
@@ -461,12 +431,13 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
     run.hands.data = run.turns.data = NULL
     try:
         gens = <bitgen_t **>malloc(max(n, 1) * 2 * sizeof(bitgen_t *))
-        if gens == NULL or _rows_init(&run.hands, 10, n * 12) or (trace and _rows_init(&run.turns, 9, n * 300)):
+        if (gens == NULL or _rows_init(&run.hands, HAND_WIDTH, n * 12)
+                or (trace and _rows_init(&run.turns, TURN_WIDTH, n * 300))):
             raise MemoryError("no memory for the game records")
         for i in range(n):
             for seat in range(2):
                 gens[2 * i + seat] = NULL
-                if run.bots[seat] == RANDOM:
+                if run.bots[seat] == BOT_RANDOM:
                     gens[2 * i + seat] = <bitgen_t *>PyCapsule_GetPointer(
                         rngs[i][seat].bit_generator.capsule, "BitGenerator")
         run.players[0], run.players[1] = 0, 1

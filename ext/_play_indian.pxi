@@ -4,47 +4,11 @@
 # A card is a code: rank * 4 + suit for the 52 cards (so codes sort as rummylab's Card does),
 # I_JOKER for a printed joker. A hand is its count of each code and its two-deck masks.
 
-# phases (rummylab.indian.game.Phase)
-DEF I_DRAW = 0
-DEF I_DISCARD = 1
-DEF I_DEAL_OVER = 2
-DEF I_GAME_OVER = 3
+# The shared codes (phases, actions, bots, how a deal ends, the rows' columns) are in _codes.pxi,
+# generated from rummylab/sim/codes.py.
 
-# bots (rummylab.indian.bots.BOT_CODES)
-DEF I_GREEDY = 0
-DEF I_RANDOM = 1
-
-# actions (rummylab.indian.bots.ACTIONS)
-DEF I_DRAW_STOCK = 0
-DEF I_DRAW_DISCARD = 1
-DEF I_DISCARD_CARD = 2
-DEF I_DECLARE = 3
-DEF I_DROP = 4
-DEF I_MISS_TURN = 5
-DEF I_LEAVE = 6
-DEF I_RECONNECT = 7
-DEF I_NEXT_DEAL = 8
-DEF I_REJOIN = 9
-DEF I_FINISH = 10
-
-# how a deal ends (rummylab.indian.bots.ENDINGS)
-DEF E_VALID = 0
-DEF E_WRONG = 1
-DEF E_DROP = 2
-DEF E_LEFT = 3
-
-DEF I_JOKER = 52
-DEF I_MAX_PLAYERS = 6
-DEF I_PACK = 108             # two decks and up to four printed jokers
-DEF I_MAX_ACTIONS = 20000    # per game, as rummylab.indian.bots.play; reaching it is a bug
-DEF I_NONE = 99              # an option with no limit
-DEF I_STALLED = 2            # rummylab.bots.STALLED
-
-INDIAN_GAME_COLUMNS = ("game", "deals", "winner") + tuple(f"score_{p}" for p in range(6)) + tuple(
-    f"chips_{p}" for p in range(6))
-INDIAN_DEAL_COLUMNS = ("game", "deal", "winner", "ending") + tuple(f"points_{p}" for p in range(6))
-INDIAN_TURN_COLUMNS = ("game", "deal", "turn", "player", "action", "card", "points_before", "points_after",
-                       "stock_left")
+cdef enum:
+    I_JOKER = 52
 
 
 cdef struct IOptions:
@@ -74,8 +38,8 @@ cdef struct IOptions:
     int ace_high
     int wild_natural_pure
     int duplicate_suits
-    int set_max               # I_NONE: no limit
-    int max_jokers            # I_NONE: no limit
+    int set_max               # NO_LIMIT: no limit
+    int max_jokers            # NO_LIMIT: no limit
     int jokers_only
     int min_life
     int run_max               # the longest sequence
@@ -220,42 +184,42 @@ cdef int _i_hand_points(WildKernel k, IRun *run, ITable *t, int p) noexcept nogi
 cdef int _i_apply(WildKernel k, IRun *run, ITable *t, int action, int card, bint valid) noexcept nogil:
     """rummylab.indian.game's moves in the draw and discard phases: 0, or -1 (out of memory)."""
     cdef int me = t.to_play, top
-    if action == I_DRAW_STOCK:
+    if action == I_A_DRAW_STOCK:
         _i_draw_stock(run, t)
         t.missed[me] = 0
-    elif action == I_DRAW_DISCARD:
+    elif action == I_A_DRAW_DISCARD:
         t.n_pile -= 1
         _i_add(t, me, t.pile[t.n_pile])
         t.taken = 1
         t.drawn[me] = 1
         t.missed[me] = 0
         t.phase = I_DISCARD
-    elif action == I_DISCARD_CARD or action == I_DECLARE:
+    elif action == I_A_DISCARD or action == I_A_DECLARE:
         t.taken = 0
         _i_remove(t, me, card)
         t.pile[t.n_pile] = card
         t.n_pile += 1
-        if action == I_DISCARD_CARD:
+        if action == I_A_DISCARD:
             t.phase = I_DRAW
             t.to_play = _i_next_player(run, t, me)
         elif valid:
             t.winner = me
-            t.ending = E_VALID
+            t.ending = I_END_VALID_SHOW
             return _i_score_deal(k, run, t)
         else:  # a wrong show: the declarer pays and is out of the deal; play goes on
             t.deal_points[me] = run.o.wrong_show
             t.in_deal[me] = 0
-            t.ending = E_WRONG
+            t.ending = I_END_WRONG_SHOW
             return _i_after_leaving(k, run, t, me)
-    elif action == I_DROP:
-        t.ending = E_DROP
+    elif action == I_A_DROP:
+        t.ending = I_END_DROP
         return _i_drop(k, run, t, me)
-    elif action == I_MISS_TURN:  # a deal this ends, ends by a player who left
-        t.ending = E_LEFT
+    elif action == I_A_MISS_TURN:  # a deal this ends, ends by a player who left
+        t.ending = I_END_LEFT
         return _i_miss_turn(k, run, t)
-    elif action == I_LEAVE:
+    elif action == I_A_LEAVE:
         t.left[me] = 1
-    elif action == I_RECONNECT:
+    elif action == I_A_RECONNECT:
         t.left[me] = 0
         t.missed[me] = 0
     return 0
@@ -282,7 +246,7 @@ cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nog
             return -2
         if t.phase == I_DEAL_OVER:
             action = _i_table_act(run, t, &player)
-            if action == I_REJOIN:
+            if action == I_A_REJOIN:
                 top = -1
                 for p in range(run.o.players):
                     if not t.eliminated[p] and t.scores[p] > top:
@@ -290,7 +254,7 @@ cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nog
                 t.eliminated[player], t.scores[player] = 0, top + 1
                 t.rejoins[player] += 1
                 t.left[player] = 0
-            elif action == I_NEXT_DEAL:
+            elif action == I_A_NEXT_DEAL:
                 with gil:
                     _i_next_deal(run, t)
                 turn = 0
@@ -300,7 +264,7 @@ cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nog
             continue
         me = t.to_play
         card, valid = -1, False
-        if run.bots[me] == I_GREEDY:
+        if run.bots[me] == I_BOT_GREEDY:
             action = _i_greedy_act(k, dk, run, t, &card, &valid)
         else:
             action = _i_random_act(run, t, &card, &valid)
@@ -316,10 +280,12 @@ cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nog
             row = _rows_add(&run.turns)
             if row == NULL:
                 return -1
-            row[0], row[1], row[2], row[3], row[4] = run.game, deal, turn, me, action
-            row[5] = -1 if card < 0 else (64 if card == I_JOKER else 16 * (card & 3) + (card >> 2))
-            row[6], row[7], row[8] = before, _i_hand_points(k, run, t, me), t.n_stock
-        if action == I_DISCARD_CARD or action == I_DECLARE or action == I_DROP or action == I_MISS_TURN:
+            row[I_TURN_GAME], row[I_TURN_DEAL], row[I_TURN_TURN], row[I_TURN_PLAYER] = run.game, deal, turn, me
+            row[I_TURN_ACTION] = action
+            row[I_TURN_CARD] = -1 if card < 0 else (64 if card == I_JOKER else 16 * (card & 3) + (card >> 2))
+            row[I_TURN_POINTS_BEFORE], row[I_TURN_POINTS_AFTER] = before, _i_hand_points(k, run, t, me)
+            row[I_TURN_STOCK_LEFT] = t.n_stock
+        if action == I_A_DISCARD or action == I_A_DECLARE or action == I_A_DROP or action == I_A_MISS_TURN:
             turn += 1
     row = _rows_add(&run.games)
     if row == NULL:
@@ -337,10 +303,10 @@ cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nog
         win = -1 if win == -2 else win
     else:
         win = t.winner
-    row[0], row[1], row[2] = run.game, t.deal_no, win
+    row[I_GAME_GAME], row[I_GAME_DEALS], row[I_GAME_WINNER] = run.game, t.deal_no, win
     for p in range(I_MAX_PLAYERS):
-        row[3 + p] = t.scores[p] if p < run.o.players else 0
-        row[9 + p] = t.chips[p] if p < run.o.players and run.o.deals else 0
+        row[I_GAME_SCORE_0 + p] = t.scores[p] if p < run.o.players else 0
+        row[I_GAME_CHIPS_0 + p] = t.chips[p] if p < run.o.players and run.o.deals else 0
     return 0
 
 
@@ -386,15 +352,15 @@ def play_indian(WildKernel kernel, WildKernel declaration_kernel, const uint64_t
         raise ValueError("0 to 4 printed jokers")
     for p in range(players):
         run.bots[p] = bots[p]
-        if run.bots[p] not in (I_GREEDY, I_RANDOM):
+        if run.bots[p] not in (I_BOT_GREEDY, I_BOT_RANDOM):
             raise ValueError(f"bot code {bots[p]!r}: 0 (greedy) or 1 (random)")
     run.trace = trace
     run.loser_wild = run.show_wild = -2
     try:
         t = <ITable *>malloc(sizeof(ITable))
         gens = <bitgen_t **>malloc(max(n, 1) * players * sizeof(bitgen_t *))
-        if (t == NULL or gens == NULL or _rows_init(&run.games, 15, n) or _rows_init(&run.deal_rows, 10, n * 4)
-                or (trace and _rows_init(&run.turns, 9, n * 200)) or _table_init(&run.loser_table, 1 << 12)
+        if (t == NULL or gens == NULL or _rows_init(&run.games, I_GAME_WIDTH, n) or _rows_init(&run.deal_rows, I_DEAL_WIDTH, n * 4)
+                or (trace and _rows_init(&run.turns, I_TURN_WIDTH, n * 200)) or _table_init(&run.loser_table, 1 << 12)
                 or _table_init(&run.show_table, 1 << 12)):
             raise MemoryError("no memory for the games")
         for i in range(n):

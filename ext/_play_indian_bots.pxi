@@ -39,7 +39,7 @@ cdef bint _i_sequence(IRun *run, const int *codes, int m, int n) noexcept nogil:
 
 cdef bint _i_set(IRun *run, const int *codes, int m, int n) noexcept nogil:
     cdef int i, j
-    if run.o.set_max != I_NONE and n > run.o.set_max:
+    if run.o.set_max != NO_LIMIT and n > run.o.set_max:
         return False
     if m == 0:
         return run.o.jokers_only
@@ -77,7 +77,7 @@ cdef int _i_group(IRun *run, ITable *t, const int *cards, int n) noexcept nogil:
     for k in range(n_wild + 1):
         for i in range(k):
             naturals[m + i] = wild[i]
-        if run.o.max_jokers != I_NONE and n - m - k > run.o.max_jokers:
+        if run.o.max_jokers != NO_LIMIT and n - m - k > run.o.max_jokers:
             continue
         if m + k and _i_sequence(run, naturals, m + k, n):
             return 2
@@ -166,22 +166,22 @@ cdef int _i_random_act(IRun *run, ITable *t, int *card, bint *valid) noexcept no
     cdef double u
     if t.phase == I_DRAW:
         if t.left[me]:
-            return I_RECONNECT if bg.next_double(bg.state) < run.o.p_reconnect else I_MISS_TURN
+            return I_A_RECONNECT if bg.next_double(bg.state) < run.o.p_reconnect else I_A_MISS_TURN
         u = bg.next_double(bg.state)
         if u < run.o.p_drop:
-            return I_DROP
+            return I_A_DROP
         u -= run.o.p_drop
         if u < run.o.p_leave:
-            return I_LEAVE
+            return I_A_LEAVE
         u -= run.o.p_leave
         if u < run.o.p_miss:
-            return I_MISS_TURN
+            return I_A_MISS_TURN
         n = 0
         if t.n_stock or t.n_pile > 1:
-            options[n] = I_DRAW_STOCK
+            options[n] = I_A_DRAW_STOCK
             n += 1
         if _i_may_take(run, t):
-            options[n] = I_DRAW_DISCARD
+            options[n] = I_A_DRAW_DISCARD
             n += 1
         if n == 0:
             return -1
@@ -197,8 +197,8 @@ cdef int _i_random_act(IRun *run, ITable *t, int *card, bint *valid) noexcept no
             c = <int>_interval(bg, i)
             rest[i], rest[c] = rest[c], rest[i]
         valid[0] = _i_valid_show(run, t, rest)
-        return I_DECLARE
-    return I_DISCARD_CARD
+        return I_A_DECLARE
+    return I_A_DISCARD
 
 
 cdef int _i_greedy_act(WildKernel k, WildKernel dk, IRun *run, ITable *t, int *card,
@@ -209,15 +209,15 @@ cdef int _i_greedy_act(WildKernel k, WildKernel dk, IRun *run, ITable *t, int *c
     cdef int after[53]
     if t.phase == I_DRAW:
         if t.left[me]:
-            return I_MISS_TURN
+            return I_A_MISS_TURN
         if (run.o.greedy_drops and not t.drawn[me] and t.jokers[me] == 0
                 and not (t.once[me] & ((<uint64_t>0x0001000100010001ULL) << t.wild))
                 and k._best_pure(t.once[me], t.wild) < 0):
-            return I_DROP
+            return I_A_DROP
         if t.n_pile and _i_may_take(run, t):
             top = t.pile[t.n_pile - 1]
             if _i_wild(t, top):
-                return I_DRAW_DISCARD
+                return I_A_DRAW_DISCARD
             now = _i_points(k, run, t, me)
             _i_add(t, me, top)
             for c in range(53):
@@ -227,9 +227,9 @@ cdef int _i_greedy_act(WildKernel k, WildKernel dk, IRun *run, ITable *t, int *c
                     _i_add(t, me, c)
                     if v < now:
                         _i_remove(t, me, top)
-                        return I_DRAW_DISCARD
+                        return I_A_DRAW_DISCARD
             _i_remove(t, me, top)
-        return I_DRAW_STOCK if t.n_stock or t.n_pile > 1 else I_DRAW_DISCARD
+        return I_A_DRAW_STOCK if t.n_stock or t.n_pile > 1 else I_A_DRAW_DISCARD
     # a valid declaration first, in Card order; else the discard that leaves the fewest points
     shown = run.o.valid_show if run.o.valid_show < run.o.cap else run.o.cap
     for c in range(53):
@@ -240,22 +240,22 @@ cdef int _i_greedy_act(WildKernel k, WildKernel dk, IRun *run, ITable *t, int *c
                 _i_add(t, me, c)
                 card[0] = c
                 valid[0] = True
-                return I_DECLARE
+                return I_A_DECLARE
             _i_add(t, me, c)
             if after[c] < 0:
                 after[c] = shown
             if not _i_wild(t, c):
                 naturals = True
-    if t.reshuffles >= I_STALLED and not t.taken and run.rngs[me].next_double(run.rngs[me].state) < 0.5:
+    if t.reshuffles >= STALLED and not t.taken and run.rngs[me].next_double(run.rngs[me].state) < 0.5:
         card[0] = _i_random_natural(run.rngs[me], t, naturals)
-        return I_DISCARD_CARD
+        return I_A_DISCARD
     for c in range(53):
         if t.cnt[me][c] and not (naturals and _i_wild(t, c)):
             value = 0 if _i_wild(t, c) else run.o.points[c >> 2]
             if best < 0 or after[c] < best_v or (after[c] == best_v and value > best_value):
                 best, best_v, best_value = c, after[c], value
     card[0] = best
-    return I_DISCARD_CARD
+    return I_A_DISCARD
 
 
 cdef int _i_table_act(IRun *run, ITable *t, int *player) noexcept nogil:
@@ -266,13 +266,13 @@ cdef int _i_table_act(IRun *run, ITable *t, int *player) noexcept nogil:
         if _i_can_rejoin(run, t, p):
             options[n] = p
             n += 1
-    if run.bots[0] == I_GREEDY:
+    if run.bots[0] == I_BOT_GREEDY:
         if n:
             player[0] = options[0]
-            return I_REJOIN
-        return I_FINISH if _i_game_over(run, t) else I_NEXT_DEAL
+            return I_A_REJOIN
+        return I_A_FINISH if _i_game_over(run, t) else I_A_NEXT_DEAL
     choice = _below(run.rngs[0], n + 1)
     if choice < n:
         player[0] = options[choice]
-        return I_REJOIN
-    return I_FINISH if _i_game_over(run, t) else I_NEXT_DEAL
+        return I_A_REJOIN
+    return I_A_FINISH if _i_game_over(run, t) else I_A_NEXT_DEAL

@@ -166,9 +166,9 @@ cdef int _i_score_deal(WildKernel k, IRun *run, ITable *t) noexcept nogil:
     row = _rows_add(&run.deal_rows)
     if row == NULL:
         return -1
-    row[0], row[1], row[2], row[3] = run.game, t.deal_no, t.winner, t.ending
+    row[I_DEAL_GAME], row[I_DEAL_DEAL], row[I_DEAL_WINNER], row[I_DEAL_ENDING] = run.game, t.deal_no, t.winner, t.ending
     for p in range(I_MAX_PLAYERS):
-        row[4 + p] = t.deal_points[p] if p < players else 0
+        row[I_DEAL_POINTS_0 + p] = t.deal_points[p] if p < players else 0
     return 0
 
 

@@ -1,29 +1,7 @@
 # Three Thirteen (included by _play.pyx): rummylab.three_thirteen.game's rules, its bots.
 
-# phases (rummylab.three_thirteen.game.Phase)
-DEF T_DRAW = 0
-DEF T_DISCARD = 1
-DEF T_ROUND_OVER = 2
-DEF T_GAME_OVER = 3
-
-# bots (rummylab.three_thirteen.bots.BOT_CODES)
-DEF T_GREEDY = 0
-DEF T_PLANNER = 1
-
-# actions
-DEF T_DRAW_STOCK = 0
-DEF T_DRAW_DISCARD = 1
-DEF T_DISCARD_CARD = 2
-DEF T_GO_OUT = 3
-
-DEF T_STALLED = 2            # rummylab.three_thirteen.bots.STALLED
-DEF T_MAX_PLAYERS = 8
-DEF T_MAX_CARDS = 156
-DEF T_MAX_ACTIONS = 200000   # per round; the bots never cycle, so reaching it is a bug
-
-ROUND_COLUMNS = ("game", "round", "player", "penalty", "went_out")
-THIRTEEN_TURN_COLUMNS = ("game", "round", "turn", "player", "action", "card", "penalty_before", "penalty_after",
-                         "stock_left")
+# The shared codes (phases, actions, bots, the rows' columns) are in _codes.pxi, generated from
+# rummylab/sim/codes.py.
 
 
 cdef struct TTTable:
@@ -225,7 +203,7 @@ cdef double _tt_after_draw(WildKernel k, TTRun *run, TTTable *t, uint64_t card, 
 cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept nogil:
     """GreedyBot.act and PlannerBot.act in the draw and discard phases."""
     cdef int me = t.to_play, bot = run.bots[me], n, i, m, before, best_i
-    cdef bint keeps = bot == T_PLANNER
+    cdef bint keeps = bot == T_BOT_PLANNER
     cdef uint64_t cards[52]
     cdef int pens[52]
     cdef uint64_t a, b, c
@@ -234,15 +212,15 @@ cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept 
     card[0] = 0
     if t.phase == T_DRAW:
         if t.n_pile and ((t.n_stock == 0 and t.n_pile < 2) or _tt_wants(k, run, t, keeps)):
-            return T_DRAW_DISCARD
-        return T_DRAW_STOCK
+            return T_A_DRAW_DISCARD
+        return T_A_DRAW_STOCK
     n = _tt_ranked(k, run, t, keeps, cards, pens)
     if t.went_out < 0 and pens[0] == 0:
         card[0] = cards[0]
-        return T_GO_OUT
-    if t.reshuffles >= T_STALLED and t.taken == 0 and run.rngs[me].next_double(run.rngs[me].state) < 0.5:
+        return T_A_GO_OUT
+    if t.reshuffles >= STALLED and t.taken == 0 and run.rngs[me].next_double(run.rngs[me].state) < 0.5:
         card[0] = _tt_random_natural(run.rngs[me], t)
-        return T_DISCARD_CARD
+        return T_A_DISCARD
     if t.taken:  # paying: after a take, a discard that leaves less than before it (or no more)
         a, b, c = t.once[me], t.twice[me], t.thrice[me]
         _remove(&a, &b, &c, t.taken)
@@ -261,7 +239,7 @@ cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept 
             n = m
     card[0] = cards[0]
     if not keeps:
-        return T_DISCARD_CARD
+        return T_A_DISCARD
     # the planner: among the near-best (the first four within 5 of the best), the least expected
     # penalty after the next draw, then the dearest card
     m = 0
@@ -270,7 +248,7 @@ cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept 
             cards[m] = cards[i]
             m += 1
     if m == 1:
-        return T_DISCARD_CARD
+        return T_A_DISCARD
     best_i = 0
     best_v = 0
     weight = _tt_unseen(t, unseen)
@@ -279,7 +257,7 @@ cdef int _tt_act(WildKernel k, TTRun *run, TTTable *t, uint64_t *card) noexcept 
         if i == 0 or v < best_v or (v == best_v and run.points[_rank(cards[i])] > run.points[_rank(cards[best_i])]):
             best_i, best_v = i, v
     card[0] = cards[best_i]
-    return T_DISCARD_CARD
+    return T_A_DISCARD
 
 
 cdef int _tt_hand_pen(WildKernel k, TTRun *run, TTTable *t, int p) noexcept nogil:
@@ -300,7 +278,8 @@ cdef int _tt_score(WildKernel k, TTRun *run, TTTable *t, int64_t game) noexcept 
         row = _rows_add(&run.rows)
         if row == NULL:
             return -1
-        row[0], row[1], row[2], row[3], row[4] = game, t.round_no, p, pen, 1 if p == t.went_out else 0
+        row[T_ROUND_GAME], row[T_ROUND_ROUND], row[T_ROUND_PLAYER], row[T_ROUND_PENALTY] = game, t.round_no, p, pen
+        row[T_ROUND_WENT_OUT] = 1 if p == t.went_out else 0
     t.phase = T_GAME_OVER if t.round_no == 11 else T_ROUND_OVER
     return 0
 
@@ -327,14 +306,14 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
                 before = _tt_hand_pen(k, run, t, me)
             a, b, c = t.once[me], t.twice[me], t.thrice[me]
             last = False
-            if action == T_DRAW_STOCK:
+            if action == T_A_DRAW_STOCK:
                 if t.n_stock == 0:
                     with gil:
                         _tt_restock(t, seed)
                 t.n_stock -= 1
                 _add(&a, &b, &c, t.stock[t.n_stock])
                 t.phase = T_DISCARD
-            elif action == T_DRAW_DISCARD:
+            elif action == T_A_DRAW_DISCARD:
                 t.n_pile -= 1
                 t.taken = t.pile[t.n_pile]
                 _add(&a, &b, &c, t.taken)
@@ -346,7 +325,7 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
                 t.taken = 0
                 t.phase = T_DRAW
                 t.to_play = (me + 1) % t.players
-                if action == T_GO_OUT:
+                if action == T_A_GO_OUT:
                     t.went_out, t.final_turns = me, t.players - 1
                 elif t.went_out >= 0:
                     t.final_turns -= 1
@@ -356,10 +335,11 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
                 row = _rows_add(&run.turns)
                 if row == NULL:
                     return -1
-                row[0], row[1], row[2], row[3], row[4] = game, t.round_no, turn, me, action
-                row[5] = __builtin_ctzll(card) if card else -1
-                row[6], row[7], row[8] = before, _tt_hand_pen(k, run, t, me), t.n_stock
-            if action == T_DISCARD_CARD or action == T_GO_OUT:
+                row[T_TURN_GAME], row[T_TURN_ROUND], row[T_TURN_TURN], row[T_TURN_PLAYER] = game, t.round_no, turn, me
+                row[T_TURN_ACTION], row[T_TURN_CARD] = action, __builtin_ctzll(card) if card else -1
+                row[T_TURN_PENALTY_BEFORE], row[T_TURN_PENALTY_AFTER] = before, _tt_hand_pen(k, run, t, me)
+                row[T_TURN_STOCK_LEFT] = t.n_stock
+            if action == T_A_DISCARD or action == T_A_GO_OUT:
                 turn += 1
             if last:
                 if _tt_score(k, run, t, game):
@@ -399,7 +379,7 @@ def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, poin
         raise ValueError(f"{players} players need more than {decks} deck(s) for round 11")
     for p in range(players):
         run.bots[p] = bots[p]
-        if run.bots[p] not in (T_GREEDY, T_PLANNER):
+        if run.bots[p] not in (T_BOT_GREEDY, T_BOT_PLANNER):
             raise ValueError(f"bot code {bots[p]!r}: 0 (greedy) or 1 (planner)")
     for p in range(13):
         run.points[p] = points[p]
@@ -410,8 +390,8 @@ def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, poin
     try:
         t = <TTTable *>malloc(sizeof(TTTable))
         gens = <bitgen_t **>malloc(max(n, 1) * players * sizeof(bitgen_t *))
-        if (t == NULL or gens == NULL or _rows_init(&run.rows, 5, n * 11 * players)
-                or (trace and _rows_init(&run.turns, 9, n * 200 * players)) or _table_init(&run.table, 1 << 12)):
+        if (t == NULL or gens == NULL or _rows_init(&run.rows, T_ROUND_WIDTH, n * 11 * players)
+                or (trace and _rows_init(&run.turns, T_TURN_WIDTH, n * 200 * players)) or _table_init(&run.table, 1 << 12)):
             raise MemoryError("no memory for the games")
         for i in range(n):
             for p in range(players):

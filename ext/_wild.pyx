@@ -17,10 +17,11 @@ cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
 
-DEF UNLIMITED = 99
-DEF BIG = 1 << 29
-DEF DROP = 16  # in ``lives``: one card is still to be discarded, for nothing
-DEF BATCH_MEMO = 1 << 18  # states a batch's memo may hold before it starts afresh (a few MB)
+cdef enum:
+    UNLIMITED = 99
+    BIG = 1 << 29
+    DROP = 16  # in ``lives``: one card is still to be discarded, for nothing
+    BATCH_MEMO = 1 << 18  # states a batch's memo may hold before it starts afresh (a few MB)
 
 
 include "_wild_memo.pxi"

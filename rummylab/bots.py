@@ -6,8 +6,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from .cards import Card
+from .sim import codes
 
-STALLED = 2
+STALLED = codes.STALLED
 """A deal (a round) is stalled once its stock has been rebuilt from the discard pile this
 many times: then a bot that drew from the stock throws a random natural card half the time,
 so that no deal goes on for ever (best-points play alone can circle: hands each needing the

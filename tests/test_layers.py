@@ -13,8 +13,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rummylab"
 LAYERS = (
     ("cards", "display", "_startup"),
     ("kernel",),
-    ("play", "bots"),
-    ("sim",),
+    ("play",),
+    ("sim", "bots"),
     ("gin", "three_thirteen", "indian"),
     ("odds", "questions", "charts", "widgets"),
     ("progress", "hub_client"),

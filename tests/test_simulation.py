@@ -284,3 +284,21 @@ def test_indian_bad_arguments_are_named(kwargs: dict, message: str) -> None:
         indian_bots.simulate(**{"games": 2, **kwargs})
     with pytest.raises(ValueError, match=message):
         indian_bots.trace(**{"games": 2, **kwargs})
+
+
+def test_the_loops_codes_name_the_engines_phases_and_actions() -> None:
+    """rummylab/sim/codes.py names each family's phases and actions by the engine's own members, and
+    the build wrote them for the loops as they are now (ext/_codes.pxi, in a source checkout)."""
+    from pathlib import Path
+
+    from rummylab.gin import game as gin_game
+    from rummylab.indian import game as indian_game
+    from rummylab.sim import codes
+    from rummylab.three_thirteen import game as tt_game
+
+    for family, module in ((codes.GIN, gin_game), (codes.THIRTEEN, tt_game), (codes.INDIAN, indian_game)):
+        assert all(name in module.Phase.__members__ for name in family.phases), family.phases
+        assert all(name in module.Kind.__members__ for name in family.actions), family.actions
+    built = Path(__file__).resolve().parent.parent / "ext" / "_codes.pxi"
+    if built.exists():
+        assert built.read_text() == codes.pxi(), "ext/_codes.pxi is stale: rebuild (make test, or pip install -e .)"

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, bits_of, rng_from
 from ..play import play_out
-from ..sim import play_all, play_loops, turns_frame
+from ..sim import codes, play_all, play_loops, turns_frame
 from .analysis import gin_kernel
 from .game import (
     BIG_GIN,
@@ -196,16 +196,14 @@ def play_game(bots: Sequence[Bot], rules: Rules = DEFAULT, seed: int = 0, max_ac
                     lambda s: s.phase in (Phase.GAME_OVER, Phase.MATCH_OVER), max_actions)
 
 
-ENDS = ("knock", "undercut", "gin", "big_gin", "dead", "tie")
+ENDS = codes.GIN.ends
 """How a hand ends, as the compiled loop numbers them (HandRecord.kind)."""
-ACTIONS = (Kind.TAKE_UPCARD, Kind.PASS, Kind.DRAW_STOCK, Kind.DRAW_DISCARD, Kind.DISCARD, Kind.KNOCK, Kind.BIG_GIN)
+ACTIONS = tuple(Kind[name] for name in codes.GIN.actions)
 """The actions of a turn, as the compiled loop numbers them."""
 _ACTION_CODE: dict[Any, int] = {k: i for i, k in enumerate(ACTIONS)}
-BOT_CODES = {"random": 0, "greedy": 1, "strong": 2}
-HAND_COLUMNS = ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1",
-                "dealer")
-TURN_COLUMNS = ("game", "hand", "turn", "player", "action", "card", "deadwood_before", "deadwood_after",
-                "stock_left")
+BOT_CODES = {name: i for i, name in enumerate(codes.GIN.bots)}
+HAND_COLUMNS = codes.GIN.columns["hand"]
+TURN_COLUMNS = codes.GIN.columns["turn"]
 _DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
 
 

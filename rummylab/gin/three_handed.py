@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import play
 from ..cards import DECK, SeedLike, rng_from
-from ..sim import play_all, play_loops
+from ..sim import codes, play_all, play_loops
 from . import game as g
 from .analysis import gin_kernel
 from .bots import (
@@ -230,7 +230,7 @@ def play_game(bots: dict[str, Bot], rules: Rules = THREE_HANDED, seed: int = 0,
 
 PLAYERS = ("P1", "P2", "P3")
 """The players of a simulation."""
-BOX_COLUMNS = ("game", "hand", "box", "captain", "sitting_out", "kind", "winning_seat", "points", "turns")
+BOX_COLUMNS = codes.GIN.columns["box"]
 
 
 def first_roles(seed: int) -> tuple[int, int, int]:

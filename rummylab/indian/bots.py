@@ -11,7 +11,7 @@ import numpy as np
 from ..bots import stalled_throw
 from ..cards import RANKS, Card, SeedLike, rng_from, without
 from ..play import check_seed, play_out
-from ..sim import check_count, play_loops, run_chunks, stacked, turns_frame
+from ..sim import check_count, codes, play_loops, run_chunks, stacked, turns_frame
 from .analysis import best_declaration, masks
 from .game import (
     CHIPS_PER_DEAL,
@@ -160,25 +160,23 @@ class GreedyBot:
         return Action(Kind.DISCARD, self.ranked_discards(state, hand, after)[0][1])
 
 
-def play(state: State, bots: Sequence[Any], max_actions: int = 20_000) -> State:
+def play(state: State, bots: Sequence[Any], max_actions: int = codes.INDIAN.limits["MAX_ACTIONS"]) -> State:
     """Play until the game is over (each player by its bot; the first bot between deals)."""
     return play_out(GAME, state, lambda s: (bots[0] if s.phase is Phase.DEAL_OVER else bots[s.to_play]).act(s),
                     lambda s: s.phase is Phase.GAME_OVER, max_actions)
 
 
 BOTS = {"greedy": GreedyBot, "random": RandomBot}
-BOT_CODES = {"greedy": 0, "random": 1}
+BOT_CODES = {name: i for i, name in enumerate(codes.INDIAN.bots)}
 """The bots as the compiled loop numbers them."""
-ACTIONS = (Kind.DRAW_STOCK, Kind.DRAW_DISCARD, Kind.DISCARD, Kind.DECLARE, Kind.DROP, Kind.MISS_TURN, Kind.LEAVE,
-           Kind.RECONNECT, Kind.NEXT_DEAL, Kind.REJOIN, Kind.FINISH)
+ACTIONS = tuple(Kind[name] for name in codes.INDIAN.actions)
 """The actions, as the compiled loop numbers them."""
-ENDINGS = ("valid show", "wrong show", "drop", "left")
+ENDINGS = codes.INDIAN.ends
 """How a deal ends: its last action is a valid or a wrong declaration, a drop, or a turn missed
 by a player who left."""
-GAME_COLUMNS = ("game", "deals", "winner", *(f"score_{p}" for p in range(MAX_PLAYERS)),
-                *(f"chips_{p}" for p in range(MAX_PLAYERS)))
-DEAL_COLUMNS = ("game", "deal", "winner", "ending", *(f"points_{p}" for p in range(MAX_PLAYERS)))
-TURN_COLUMNS = ("game", "deal", "turn", "player", "action", "card", "points_before", "points_after", "stock_left")
+GAME_COLUMNS = codes.INDIAN.columns["game"]
+DEAL_COLUMNS = codes.INDIAN.columns["deal"]
+TURN_COLUMNS = codes.INDIAN.columns["turn"]
 _TURN_ENDS = (Kind.DISCARD, Kind.DECLARE, Kind.DROP, Kind.MISS_TURN)
 
 
@@ -224,7 +222,7 @@ def play_engine(kinds: Sequence[str], players: int, pool: int | None, seed: int,
     for g in range(start, stop):
         table, state = game_start(kinds, players, pool, seed, rules, deals, g)
         turn = 0
-        for _ in range(20_000):
+        for _ in range(codes.INDIAN.limits["MAX_ACTIONS"]):
             if state.phase is Phase.GAME_OVER:
                 break
             between = state.phase is Phase.DEAL_OVER
@@ -260,7 +258,7 @@ _RANDOM = RandomBot(seed=0).p
 def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None) -> dict[str, Any]:
     """The rules of one simulation's games, and the bots' options, as the compiled loop takes them."""
     first, middle = rules.drops(pool)
-    none = 99  # the loop's "no limit"
+    none = codes.NO_LIMIT
     return {
         "pool": pool or 0, "deals": deals or 0, "start_chips": CHIPS_PER_DEAL * deals if deals else 0,
         "joker_from_discard": rules.joker_from_discard, "dropped_to_stock": rules.dropped_cards_to_stock,

@@ -21,11 +21,12 @@ from .. import play
 from ..cards import DECK, JOKER, RANKS, Card, without
 from ..play import IllegalAction as IllegalAction
 from ..play import check_seed, evolve, replace_at, restock
+from ..sim import codes
 from .analysis import check_declaration, loser_count, masks
 from .pools import POOLS, why_no_rejoin
 from .rules import DEFAULT, HAND_SIZE, Rules
 
-MAX_PLAYERS = 6
+MAX_PLAYERS = codes.INDIAN_MAX_PLAYERS
 DEALS = (2, 3, 6)
 """Deals rummy is played over this many deals (best of 2, 3 or 6)."""
 CHIPS_PER_DEAL = 80

@@ -12,7 +12,7 @@ from ..bots import stalled_throw
 from ..cards import DECK, Card, SeedLike, deck_masks, rng_from, without
 from ..kernel._wild_py import _add, _dead, _remove
 from ..play import play_out
-from ..sim import play_all, play_loops, turns_frame
+from ..sim import codes, play_all, play_loops, turns_frame
 from .analysis import DEFAULT, Rules, penalty_after_discard, penalty_of_cards, penalty_of_masks
 from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Action, Kind, Phase, State, new_game
 
@@ -155,12 +155,11 @@ def play_game(bots: Sequence[GreedyBot], rules: Rules = DEFAULT, seed: int = 0,
                     lambda s: s.phase is Phase.GAME_OVER, max_actions)
 
 
-BOT_CODES = {"greedy": 0, "planner": 1}
+BOT_CODES = {name: i for i, name in enumerate(codes.THIRTEEN.bots)}
 """The bots as the compiled loop numbers them."""
-ROUND_COLUMNS = ("game", "round", "player", "penalty", "went_out")
-TURN_COLUMNS = ("game", "round", "turn", "player", "action", "card", "penalty_before", "penalty_after",
-                "stock_left")
-ACTIONS = (Kind.DRAW_STOCK, Kind.DRAW_DISCARD, Kind.DISCARD, Kind.GO_OUT)
+ROUND_COLUMNS = codes.THIRTEEN.columns["round"]
+TURN_COLUMNS = codes.THIRTEEN.columns["turn"]
+ACTIONS = tuple(Kind[name] for name in codes.THIRTEEN.actions)
 """The actions of a turn, as the compiled loop numbers them."""
 
 
@@ -182,7 +181,7 @@ def play_engine(seeds: Sequence[int], players: Sequence[Sequence[GreedyBot]], ru
     for i, (seed, bots) in enumerate(zip(seeds, players, strict=True)):
         state = new_game(len(bots), rules, int(seed))
         turn = 0
-        for _ in range(200_000 * 11):
+        for _ in range(codes.THIRTEEN.limits["MAX_ACTIONS"] * 11):
             if state.phase is Phase.GAME_OVER:
                 break
             action = bots[state.to_play].act(state)

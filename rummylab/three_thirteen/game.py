@@ -17,9 +17,10 @@ from .. import play
 from ..cards import DECK, Card, without
 from ..play import IllegalAction as IllegalAction
 from ..play import check_seed, evolve, replace_at, restock
+from ..sim import codes
 from .analysis import DEFAULT, Rules, penalty_of_cards
 
-MAX_PLAYERS = 8
+MAX_PLAYERS = codes.THIRTEEN.limits["MAX_PLAYERS"]
 """Two decks hold 104 cards: 7 hands of 13 and an upcard in round 11 leave a stock of 12, which
 the discard pile refills. 8 players play with three decks (enough decks for the last
 round), so a hand may hold three copies of a card."""

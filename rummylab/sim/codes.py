@@ -1,0 +1,119 @@
+"""The numbers the compiled play loops and the Python side share, defined once: each family's
+phases, actions, bots and endings in the loops' order, the columns of the rows they return, and
+their limits. ``setup.py`` writes them into ``ext/_codes.pxi`` (a ``cdef enum`` each) at build
+time; the bots' modules read them from here. Plain data: the build reads this file without
+importing rummylab. Phases and actions are named by the engine's ``Phase`` and ``Kind``
+members (tests/test_simulation.py checks each is one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, kw_only=True)
+class Family:
+    """A family's codes, each tuple in the loops' order (a code is the index)."""
+
+    prefix: str
+    """Of the family's names in the loops (so that two families' phases do not clash)."""
+    phases: tuple[str, ...]
+    actions: tuple[str, ...]
+    bots: tuple[str, ...]
+    ends: tuple[str, ...] = ()
+    columns: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The loops' row tables by name: their columns."""
+    limits: dict[str, int] = field(default_factory=dict)
+
+STALLED = 2
+"""A deal (a round) is stalled once its stock has been rebuilt from the discard pile this many
+times: a bot that drew from the stock then throws a random natural card half the time, so that
+no deal goes on for ever (``rummylab.bots.stalled_throw``)."""
+NO_LIMIT = 99
+"""An Indian option with no limit (the longest set, the jokers a group may hold), as the loop takes it."""
+
+GIN = Family(
+    prefix="",
+    phases=("FIRST_UPCARD", "DRAW", "DISCARD", "HAND_OVER", "GAME_OVER"),
+    actions=("TAKE_UPCARD", "PASS", "DRAW_STOCK", "DRAW_DISCARD", "DISCARD", "KNOCK", "BIG_GIN"),
+    bots=("random", "greedy", "strong"),
+    ends=("knock", "undercut", "gin", "big_gin", "dead", "tie"),
+    columns={
+        "hand": ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1", "dealer"),
+        "box": ("game", "hand", "box", "captain", "sitting_out", "kind", "winning_seat", "points", "turns"),
+        "turn": ("game", "hand", "turn", "player", "action", "card", "deadwood_before", "deadwood_after",
+                 "stock_left"),
+    },
+    limits={"MAX_ACTIONS": 100_000},
+)
+"""Gin rummy, two-handed and in the box. A hand that reaches MAX_ACTIONS actions is a bug (the bots
+never cycle)."""
+
+THIRTEEN = Family(
+    prefix="T_",
+    phases=("DRAW", "DISCARD", "ROUND_OVER", "GAME_OVER"),
+    actions=("DRAW_STOCK", "DRAW_DISCARD", "DISCARD", "GO_OUT"),
+    bots=("greedy", "planner"),
+    ends=(),
+    columns={
+        "round": ("game", "round", "player", "penalty", "went_out"),
+        "turn": ("game", "round", "turn", "player", "action", "card", "penalty_before", "penalty_after", "stock_left"),
+    },
+    limits={"MAX_PLAYERS": 8, "MAX_CARDS": 156, "MAX_ACTIONS": 200_000},
+)
+"""Three Thirteen: up to 8 players on up to three decks; a round that reaches MAX_ACTIONS is a bug."""
+
+INDIAN_MAX_PLAYERS = 6
+INDIAN = Family(
+    prefix="I_",
+    phases=("DRAW", "DISCARD", "DEAL_OVER", "GAME_OVER"),
+    actions=("DRAW_STOCK", "DRAW_DISCARD", "DISCARD", "DECLARE", "DROP", "MISS_TURN", "LEAVE", "RECONNECT",
+                "NEXT_DEAL", "REJOIN", "FINISH"),
+    bots=("greedy", "random"),
+    ends=("valid show", "wrong show", "drop", "left"),
+    columns={
+        "game": ("game", "deals", "winner", *(f"score_{p}" for p in range(INDIAN_MAX_PLAYERS)),
+                 *(f"chips_{p}" for p in range(INDIAN_MAX_PLAYERS))),
+        "deal": ("game", "deal", "winner", "ending", *(f"points_{p}" for p in range(INDIAN_MAX_PLAYERS))),
+        "turn": ("game", "deal", "turn", "player", "action", "card", "points_before", "points_after", "stock_left"),
+    },
+    limits={"MAX_PLAYERS": INDIAN_MAX_PLAYERS, "PACK": 108, "MAX_ACTIONS": 20_000},
+)
+"""Indian rummy: a pack of two decks and up to four printed jokers; a game that reaches
+MAX_ACTIONS is a bug."""
+
+FAMILIES = {"gin": GIN, "thirteen": THIRTEEN, "indian": INDIAN}
+
+
+def _name(text: str) -> str:
+    return text.upper().replace(" ", "_")
+
+
+def constants() -> dict[str, int]:
+    """Every shared number by the name the loops give it: ``<prefix>PHASE`` for a phase,
+    ``<prefix>A_ACTION`` for an action, ``<prefix>BOT_NAME``, ``<prefix>END_NAME``,
+    ``<prefix><TABLE>_<COLUMN>`` for a column and ``<prefix><TABLE>_WIDTH`` for a row's width."""
+    pairs: list[tuple[str, int]] = [("STALLED", STALLED), ("NO_LIMIT", NO_LIMIT)]
+    for family in FAMILIES.values():
+        p = family.prefix
+        pairs += [(f"{p}{name}", i) for i, name in enumerate(family.phases)]
+        pairs += [(f"{p}A_{name}", i) for i, name in enumerate(family.actions)]
+        pairs += [(f"{p}BOT_{_name(name)}", i) for i, name in enumerate(family.bots)]
+        pairs += [(f"{p}END_{_name(name)}", i) for i, name in enumerate(family.ends)]
+        for table, columns in family.columns.items():
+            pairs += [(f"{p}{table.upper()}_{_name(c)}", i) for i, c in enumerate(columns)]
+            pairs.append((f"{p}{table.upper()}_WIDTH", len(columns)))
+        pairs += [(f"{p}{name}", value) for name, value in family.limits.items()]
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        names = [n for n, _ in pairs]
+        raise ValueError(f"codes that share a name: {sorted({n for n in names if names.count(n) > 1})}")
+    return out
+
+
+def pxi() -> str:
+    """``ext/_codes.pxi``: the constants as Cython compile-time enums."""
+    lines = ["# Generated by setup.py from rummylab/sim/codes.py at build time: edit that file, not this one.",
+             "", "cdef enum:"]
+    lines += [f"    {name} = {value}" for name, value in constants().items()]
+    return "\n".join(lines) + "\n"
