@@ -28,10 +28,10 @@ def tables() -> list[tuple[str, tuple[str, ...], object]]:
     for pair in itertools.combinations_with_replacement(["greedy", "planner"], 2):
         out.append(("three_thirteen", pair, lambda n, w, p=pair: tt_bots.simulate(
             n, p, seed=19, scheduler=w)["game"].n_unique()))
-    for pair, players, pool in [(("greedy", "greedy"), 2, None), (("greedy", "random"), 2, None),
-                                (("random", "random"), 2, 101), (("greedy",) * 6, 6, None)]:
-        out.append(("indian", pair, lambda n, w, p=pair, k=players, q=pool: len(indian_bots.play_all(
-            n, k, q, p, seed=20, scheduler=w)[0])))
+    for pair, pool in [(("greedy", "greedy"), None), (("greedy", "random"), None), (("random", "random"), 101),
+                       (("greedy",) * 6, None)]:
+        out.append(("indian", pair, lambda n, w, p=pair, q=pool: len(indian_bots.play_rows(
+            n, p, seed=20, scheduler=w, pool=q)[0])))
     return out
 
 

@@ -110,7 +110,7 @@ def main() -> None:
     print(f"Three Thirteen, greedy vs greedy: {games / (time.perf_counter() - t):,.0f} full 11-round games/s "
           "(target >= 500)")
     t = time.perf_counter()
-    deal_rows = indian_bots.play_all(games, 2, 101, ("greedy", "greedy"), args.seed)[1]
+    deal_rows = indian_bots.play_rows(games, ("greedy", "greedy"), seed=args.seed, pool=101)[1]
     print(f"Indian rummy, greedy vs greedy (pool 101): {len(deal_rows) / (time.perf_counter() - t):,.0f} deals/s "
           "(target >= 5,000)")
 

@@ -173,8 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 SIMULATED = ("gin", "gin_three_handed", "three_thirteen", "indian")
 SIMULATORS = {"gin": "rummylab.gin.bots", "gin_three_handed": "rummylab.gin.three_handed",
-              "three_thirteen": "rummylab.three_thirteen.bots"}
-"""Where each family's ``simulate(n, bots, rules, seed, ...)`` lives (Indian rummy's takes players)."""
+              "three_thirteen": "rummylab.three_thirteen.bots", "indian": "rummylab.indian.bots"}
+"""Where each family's ``FAMILY`` (what the simulation driver plays) and its presets' module live."""
 PRESETS = {"gin": {"default": "DEFAULT", "classic": "CLASSIC"}, "gin_three_handed": {"default": "THREE_HANDED"},
            "three_thirteen": {"default": "DEFAULT", "ace_high": "ACE_HIGH"},
            "indian": {"default": "DEFAULT", "brief": "BRIEF"}}
@@ -185,46 +185,48 @@ def _simulate(args: argparse.Namespace) -> str:
     import math
     import time
 
+    from .sim import driver
+
     family = args.family
     presets = PRESETS[family]
     if args.rules not in presets:
         raise ValueError(f"--rules {args.rules}: {family} has {', '.join(presets)}")
     package = importlib.import_module(f"rummylab.{'gin' if family.startswith('gin') else family}")
     rules = getattr(package, presets[args.rules])
-    fixed = {"gin": 2, "gin_three_handed": 3}.get(family)
-    if fixed and args.players not in (None, fixed):
-        raise ValueError(f"--players {args.players}: {family} is played by {fixed}")
-    seats = fixed or args.players or 2
-    names = args.bots.split(",") if args.bots else ["greedy"] * seats
+    described = importlib.import_module(SIMULATORS[family]).FAMILY
+    low, high = described.seats
+    if args.players is not None and not low <= args.players <= high:
+        raise ValueError(f"--players {args.players}: {family} is played by "
+                         f"{low if low == high else f'{low} to {high}'}")
+    names = args.bots.split(",") if args.bots else ["greedy"] * (args.players or low)
     if args.players is not None and len(names) != args.players:
         raise ValueError(f"--players {args.players} and {len(names)} bots: one bot per player")
-    for option, value, what in (("--pool", args.pool, "a pool"), ("--deals", args.deals, "deals rummy")):
-        if value is not None and family != "indian":
-            raise ValueError(f"{option} {value}: only Indian rummy has {what}")
+    options: dict[str, Any] = {}
+    for option, value, what in (("pool", args.pool, "a pool"), ("deals", args.deals, "deals rummy")):
+        if value is not None and option not in described.options:
+            raise ValueError(f"--{option} {value}: only Indian rummy has {what}")
+    if args.pool is not None:
+        if args.pool not in ("101", "201", "points"):
+            raise ValueError(f"--pool {args.pool}: 101, 201 or points")
+        options["pool"] = None if args.pool == "points" else int(args.pool)
+    if args.deals is not None:
+        options["deals"] = args.deals
     if args.workers < 1:
         raise ValueError(f"--workers {args.workers}: at least 1")
+    if args.scheduler and args.workers != 1:
+        raise ValueError(f"--workers {args.workers} with --scheduler: the scheduler's own workers play")
     scheduler = args.scheduler or ("dask" if args.workers > 1 else None)
     t = time.perf_counter()
-    run = {"scheduler": scheduler, "workers": args.workers, "progress": not args.no_progress}
-    if family == "indian":
-        from .indian import bots as indian_bots
 
-        if args.pool not in (None, "101", "201", "points"):
-            raise ValueError(f"--pool {args.pool}: 101, 201 or points")
-        pool = (indian_bots.DEFAULT_POOL if args.pool is None  # the default gives way to --deals
-                else None if args.pool == "points" else int(args.pool))
+    def play(n: int) -> Any:
+        return driver.simulate(described, n, names, rules, args.seed, scheduler=scheduler,
+                               workers=args.workers if scheduler else None, progress=not args.no_progress, **options)
 
-        def play(n: int) -> Any:
-            return indian_bots.simulate(n, players=seats, pool=pool, bots=names, seed=args.seed, rules=rules,
-                                        deals=args.deals, **run)
-    else:
-        simulate = importlib.import_module(SIMULATORS[family]).simulate
-
-        def play(n: int) -> Any:
-            return simulate(n, names, rules, args.seed, **run)
     if args.hands is not None:
         if args.hands < 0:
             raise ValueError(f"--hands {args.hands}: a non-negative number")
+        if family == "indian":
+            raise ValueError("--hands: Indian rummy's rows are games; pass --games")
         games = max(1, math.ceil(args.hands / 8))
         df = play(games)
         while df.height < args.hands:
@@ -241,10 +243,7 @@ def _simulate(args: argparse.Namespace) -> str:
     lines = [f"{family}, {' vs '.join(names)}, rules {args.rules}, seed {args.seed}: {n_games:,} games, "
              f"{rows:,} rows in {seconds:.1f} s"]
     if args.out:
-        try:
-            (df.write_csv if args.out.endswith(".csv") else df.write_parquet)(args.out)
-        except OSError as exc:
-            raise ValueError(f"cannot write {args.out}: {exc.strerror}") from None
+        driver.write(df, args.out)
         lines.append(f"  written to {args.out}")
     else:
         lines.append(str(df))

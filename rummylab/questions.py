@@ -231,7 +231,10 @@ def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: i
     from .indian import game as indian
 
     rules = indian.DEFAULT if rules is None else rules
-    deal_rows = indian_bots.play_all(n_games, players, pool, bots, seed, rules)[1]
+    table = tuple(bots or ("greedy",) * players)
+    if len(table) != players:
+        raise ValueError(f"{len(table)} bots for {players} players")
+    deal_rows = indian_bots.play_rows(n_games, table, rules, seed, pool=pool)[1]
     df = pl.DataFrame({"game": deal_rows[:, 0], "ending": [indian_bots.ENDINGS[e] for e in deal_rows[:, 3].tolist()]},
                       schema={"game": pl.Int64, "ending": pl.Utf8})
     out = []

@@ -488,17 +488,17 @@ def test_bad_formats() -> None:
                 simulate(1, rules=indian.Rules(**options), **fmt)
     assert new_game(2, indian.BRIEF, pool=None).rules is indian.BRIEF  # a preset carries rules for every format
     with pytest.raises(ValueError, match="unknown bot"):
-        simulate(1, players=2, bots=["greedy", "strong"])
+        simulate(1, ["greedy", "strong"])
     with pytest.raises(ValueError, match="Indian rummy needs"):
         new_game(2, gin.Rules())  # type: ignore[arg-type]
 
 
 def test_simulate() -> None:
     n = 6 if rummylab.BACKEND == "cython" else 1  # the greedy bot searches every discard: slow on the twin
-    df = simulate(n, players=3, pool=101, bots=["greedy", "random", "greedy"], seed=2)
+    df = simulate(n, ["greedy", "random", "greedy"], seed=2, pool=101)
     assert df.height == n and set(df.columns) >= {"game", "deals", "winner", "score_0"}
-    df = simulate(n, players=3, deals=2, bots=["greedy", "random", "greedy"], seed=2)
+    df = simulate(n, ["greedy", "random", "greedy"], seed=2, deals=2)
     assert (df["deals"] >= 2).all() and set(df.columns) >= {"chips_0", "chips_2"}
     assert (df["chips_0"] + df["chips_1"] + df["chips_2"] == 3 * 160).all()
     with pytest.raises(ValueError, match="bots"):
-        simulate(1, players=3, bots=["greedy"])
+        simulate(1, ["greedy"])

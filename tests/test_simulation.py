@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 from unittest import mock
 
 import numpy as np
@@ -12,12 +13,14 @@ import pytest
 from conftest import soak
 
 from rummylab import three_thirteen
+from rummylab.bots import STALLED
 from rummylab.gin import CLASSIC, DEFAULT, three_handed
 from rummylab.gin import bots as gin_bots
 from rummylab.indian import BRIEF as INDIAN_BRIEF
 from rummylab.indian import DEFAULT as INDIAN
 from rummylab.indian import Rules as IndianRules
-from rummylab.sim import play_loops
+from rummylab.indian import bots as indian_bots
+from rummylab.sim import driver, play_loops
 from rummylab.three_thirteen import bots as tt_bots
 
 COMPILED = play_loops() is not None
@@ -36,9 +39,21 @@ PAIRINGS = [  # each bot plays 400 games or more; the other rules are played too
 ]
 
 
-def _engine(*args: object) -> tuple:
-    with mock.patch.object(gin_bots, "play_loops", lambda: None):
-        return gin_bots._frames(*args, trace=True)  # type: ignore[arg-type]
+def loop_and_engine(module: Any, n: int, bots: tuple, rules: object, seed: int, **options: Any) -> tuple:
+    """(table, the compiled loop's rows, the engine's rows) of the same n games of a family."""
+    def rows() -> tuple:
+        return driver.play_rows(module.FAMILY, n, bots, rules, seed, trace=True, options=options)
+
+    table, loop = rows()
+    with mock.patch.object(module, "play_loops", lambda: None):
+        _, engine = rows()
+    return table, loop, engine
+
+
+def same_rows(loop: tuple, engine: tuple) -> None:
+    """Every kind of row, the turns (the full history) first, equal."""
+    for a, b in zip(loop[::-1], engine[::-1], strict=True):
+        np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.once  # the pure-Python run has no compiled loop to compare
@@ -46,12 +61,10 @@ def _engine(*args: object) -> tuple:
 @pytest.mark.parametrize(("pair", "rules", "n"), PAIRINGS, ids=lambda p: "-".join(p) if isinstance(p, tuple) else "")
 def test_compiled_gin_loop_plays_the_engines_games(pair: tuple[str, str], rules: gin_bots.Rules, n: int) -> None:
     """Every action of every turn (the full history) and every hand's record are the engine's."""
-    args = (n, pair, rules, 11, None, None, False)
-    hands, turns = gin_bots._frames(*args, trace=True)  # type: ignore[arg-type]
-    e_hands, e_turns = _engine(*args)
-    assert hands.height > n and turns.height > 10 * hands.height
-    assert turns.equals(e_turns)
-    assert hands.equals(e_hands)
+    table, loop, engine = loop_and_engine(gin_bots, n, pair, rules, 11)
+    assert len(loop[0]) > n and len(loop[1]) > 10 * len(loop[0])
+    same_rows(loop, engine)
+    hands = gin_bots.FAMILY.frame(loop, table)
     if not rules.undercut_on_tie and rules.knock_limit:  # ties are no hand won, in the loop as on the engine
         ties = hands.filter(hands["kind"] == "tie")
         assert ties.height and ties["winner"].is_null().all() and (ties["points"] == 0).all()
@@ -68,13 +81,10 @@ BOX_TRIOS = [(("greedy", "greedy", "greedy"), three_handed.THREE_HANDED, soak(35
 @pytest.mark.parametrize(("trio", "rules", "n"), BOX_TRIOS, ids=lambda p: "-".join(p) if isinstance(p, tuple) else "")
 def test_compiled_three_handed_loop_plays_the_engines_games(trio: tuple[str, str, str], rules: gin_bots.Rules,
                                                              n: int) -> None:
-    args = (n, trio, rules, 5, None, None, False)
-    hands, turns = three_handed._frames(*args, trace=True)  # type: ignore[arg-type]
-    with mock.patch.object(three_handed, "play_loops", lambda: None):
-        e_hands, e_turns = three_handed._frames(*args, trace=True)  # type: ignore[arg-type]
-    assert hands.height > n
-    assert turns.equals(e_turns)
-    assert hands.equals(e_hands)
+    table, loop, engine = loop_and_engine(three_handed, n, trio, rules, 5)
+    assert len(loop[0]) > n
+    same_rows(loop, engine)
+    hands = three_handed.FAMILY.frame(loop, table)
     if not rules.undercut_on_tie:  # a tie is a drawn hand: no scorer, the roles stay
         ties = hands.filter(hands["kind"] == "tie")
         assert ties.height and (ties["result"] == "draw").all() and ties["scorer"].is_null().all()
@@ -97,13 +107,9 @@ THIRTEEN_TABLES = [  # greedy and the planner each play 350 games
 def test_compiled_thirteen_loop_plays_the_engines_games(names: tuple[str, ...], rules: three_thirteen.Rules,
                                                         n: int) -> None:
     """Every action of every turn (the full history) and every round's penalties are the engine's."""
-    args = (n, names, rules, 8, None, None, False)
-    rounds, turns = tt_bots._frames(*args, trace=True)  # type: ignore[arg-type]
-    with mock.patch.object(tt_bots, "play_loops", lambda: None):
-        e_rounds, e_turns = tt_bots._frames(*args, trace=True)  # type: ignore[arg-type]
-    assert rounds.height == n * 11 * len(names) and turns.height > rounds.height
-    assert turns.equals(e_turns)
-    assert rounds.equals(e_rounds)
+    _, loop, engine = loop_and_engine(tt_bots, n, names, rules, 8)
+    assert len(loop[0]) == n * 11 * len(names) and len(loop[1]) > len(loop[0])
+    same_rows(loop, engine)
 
 
 def test_thirteen_tables_give_each_bot_hundreds_of_games() -> None:
@@ -126,13 +132,20 @@ def test_mersenne_twister_and_generator_draws_match_python_and_numpy() -> None:
         assert a.integers(10**9) == b.integers(10**9)  # the generator's state moved alike
 
 
-def test_chunks_change_nothing() -> None:
-    seeds = np.random.default_rng(3).integers(2**31, size=30)
-    args = (("random", None, "greedy"), ("greedy", 4, "pass")), (5, 6), seeds, DEFAULT, True
-    whole = gin_bots.play_chunk(*args, 0, 30)
-    parts = [gin_bots.play_chunk(*args, a, b) for a, b in ((0, 7), (7, 8), (8, 30))]
-    assert np.array_equal(whole[0], np.concatenate([p[0] for p in parts]))
-    assert np.array_equal(whole[1], np.concatenate([p[1] for p in parts]))
+@pytest.mark.parametrize(("module", "bots", "rules", "options"), [
+    (gin_bots, ("random", gin_bots.GreedyBot(knock_at=4, first_upcard="pass")), DEFAULT, {}),
+    (three_handed, ("random", "strong", "greedy"), three_handed.THREE_HANDED, {}),
+    (tt_bots, ("greedy", "greedy", "greedy"), three_thirteen.DEFAULT, {}),
+    (indian_bots, ("random", "greedy", "random"), INDIAN, {"pool": 201}),
+], ids=["gin", "three_handed", "three_thirteen", "indian"])
+def test_chunks_change_nothing(module: Any, bots: tuple, rules: object, options: dict) -> None:
+    """A chunk is a function of its table and game numbers: any split plays the same games."""
+    n = 12 if COMPILED else 2  # the twin plays a Three Thirteen game in seconds
+    table = driver.make_table(module.FAMILY, n, bots, rules, 3, trace=True, options=options)
+    whole = module.FAMILY.play(table, 0, n)
+    parts = [module.FAMILY.play(table, a, b) for a, b in ((0, 1), (1, 2), (2, n)) if a < n]
+    for i, rows in enumerate(whole):
+        np.testing.assert_array_equal(rows, np.concatenate([p[i] for p in parts]))
 
 
 @pytest.mark.once
@@ -150,9 +163,9 @@ def test_bot_options_play_in_the_loop_and_other_objects_on_the_engine() -> None:
     """Greedy and strong bots with options (a knocking threshold, a first-upcard policy) play in
     the compiled loop, the same games as on the engine; a random bot object plays on the engine."""
     players = [gin_bots.GreedyBot(knock_at=3, first_upcard="take"), gin_bots.StrongBot(first_upcard="pass")]
-    hands, turns = gin_bots._frames(300, players, DEFAULT, 3, None, None, False, trace=True)
-    e_hands, e_turns = _engine(300, players, DEFAULT, 3, None, None, False)
-    assert hands.equals(e_hands) and turns.equals(e_turns)
+    table, loop, engine = loop_and_engine(gin_bots, 300, tuple(players), DEFAULT, 3)
+    same_rows(loop, engine)
+    hands, turns = gin_bots.FAMILY.frame(loop, table), gin_bots.FAMILY.turns(loop[1], table)
     first = turns.filter((turns["hand"] == 0) & (turns["turn"] == 0))
     assert set(first.filter(first["player"] == 0)["action"]) <= {"take_upcard", "discard", "knock"}
     assert "take_upcard" not in set(first.filter(first["player"] == 1)["action"])
@@ -169,7 +182,7 @@ def test_bot_options_play_in_the_loop_and_other_objects_on_the_engine() -> None:
     ({"n_games": -1}, "n_games=-1"),
     ({"n_games": 2.5}, "n_games=2.5"),
     ({"bots": ("greedy", "genius")}, "unknown bot 'genius'"),
-    ({"bots": ("greedy",)}, "two players"),
+    ({"bots": ("greedy",)}, "played here by 2 players"),
     ({"rules": three_thirteen.DEFAULT}, "gin needs rummylab.gin.Rules"),
     ({"scheduler": 3}, "scheduler=3"),
     ({"workers": 0, "scheduler": "dask"}, "workers=0"),
@@ -180,45 +193,30 @@ def test_bad_arguments_are_named(kwargs: dict, message: str) -> None:
         gin_bots.simulate(**args)
 
 
-INDIAN_TABLES = [  # (bots, players, pool, deals, rules, seed, games): greedy and random each play >= 400
-    (("greedy", "greedy"), 2, None, None, INDIAN, 11, soak(250)),
-    (("greedy", "greedy"), 2, None, None, INDIAN_BRIEF, 12, soak(60)),
-    (("random", "random"), 2, None, None, INDIAN, 13, soak(200)),
-    (("greedy", "random"), 2, 101, None, INDIAN, 14, soak(40)),
-    (("random", "greedy", "random"), 3, 201, None, INDIAN_OLD, 15, soak(25)),
-    (("random", "random", "random"), 3, None, 2, INDIAN, 16, soak(80)),
-    (("random",) * 6, 6, 101, None, dataclasses.replace(INDIAN, max_rejoins=2, cap=60), 17, soak(40)),
-    (("greedy",) * 6, 6, 201, None, INDIAN, 7, 1),  # game 293: a deal that stalls
-    (("greedy", "random", "random"), 3, 101, None, INDIAN_BRIEF, 18, 8),  # the greedy table re-joins when it may
+INDIAN_TABLES = [  # (bots, pool, deals, rules, seed, games): greedy and random each play >= 400
+    (("greedy", "greedy"), None, None, INDIAN, 11, soak(250)),
+    (("greedy", "greedy"), None, None, INDIAN_BRIEF, 12, soak(60)),
+    (("random", "random"), None, None, INDIAN, 13, soak(200)),
+    (("greedy", "random"), 101, None, INDIAN, 14, soak(40)),
+    (("random", "greedy", "random"), 201, None, INDIAN_OLD, 15, soak(25)),
+    (("random", "random", "random"), None, 2, INDIAN, 16, soak(80)),
+    (("random",) * 6, 101, None, dataclasses.replace(INDIAN, max_rejoins=2, cap=60), 17, soak(40)),
+    (("greedy", "random", "random"), 101, None, INDIAN_BRIEF, 18, 8),  # the greedy table re-joins when it may
 ]
-
-
-def _indian_rows(bots: tuple[str, ...], players: int, pool: int | None, deals: int | None, rules: object,
-                 seed: int, n: int, engine: bool) -> tuple:
-    """(games, deals, turns) rows of n games, by the compiled loop or the engine (one table plays
-    only its game 293)."""
-    from rummylab.indian import bots as indian_bots
-
-    first = 293 if n == 1 else 0
-    if engine:
-        return indian_bots.play_engine(bots, players, pool, seed, rules, deals, first, first + n, True)
-    return indian_bots.play_chunk(bots, players, pool, seed, rules, deals, True, first, first + n)
 
 
 @pytest.mark.once
 @needs_compiled
-@pytest.mark.parametrize(("bots", "players", "pool", "deals", "rules", "seed", "n"), INDIAN_TABLES,
+@pytest.mark.parametrize(("bots", "pool", "deals", "rules", "seed", "n"), INDIAN_TABLES,
                          ids=lambda p: "-".join(p) if isinstance(p, tuple) else None)
-def test_compiled_indian_loop_plays_the_engines_games(bots: tuple[str, ...], players: int, pool: int | None,
-                                                      deals: int | None, rules: object, seed: int, n: int) -> None:
+def test_compiled_indian_loop_plays_the_engines_games(bots: tuple[str, ...], pool: int | None, deals: int | None,
+                                                      rules: object, seed: int, n: int) -> None:
     """Every action of every player (the full history, with the loser points before and after),
     every deal's ending and points, and every game's result are the engine's."""
-    games, deal_rows, turns = _indian_rows(bots, players, pool, deals, rules, seed, n, engine=False)
-    e_games, e_deals, e_turns = _indian_rows(bots, players, pool, deals, rules, seed, n, engine=True)
+    _, loop, engine = loop_and_engine(indian_bots, n, bots, rules, seed, pool=pool, deals=deals)
+    games, deal_rows, turns = loop
     assert len(games) == n and len(deal_rows) >= n and len(turns) > 10 * len(deal_rows)
-    np.testing.assert_array_equal(turns, e_turns)
-    np.testing.assert_array_equal(deal_rows, e_deals)
-    np.testing.assert_array_equal(games, e_games)
+    same_rows(loop, engine)
 
 
 def test_indian_tables_give_each_bot_hundreds_of_games() -> None:
@@ -226,20 +224,29 @@ def test_indian_tables_give_each_bot_hundreds_of_games() -> None:
     assert sum(n * bots.count("random") for bots, *_, n in INDIAN_TABLES) >= 400
 
 
+STALLED_TABLE = (("greedy",) * 6, 201, 7, 0)
+"""Six greedy players in a 201 pool (seed, game): deals whose hands each need the cards the others keep."""
+
+
 @pytest.mark.once
 @needs_compiled
 def test_indian_stalled_deal_ends_with_random_natural_throws() -> None:
-    """Six greedy players whose hands each need the cards the others keep: before the stalled-deal
-    rule this game never ended; now it does, in the loop as on the engine."""
-
-    games, deal_rows, turns = _indian_rows(("greedy",) * 6, 6, 201, None, INDIAN, 7, 1, engine=False)
+    """Before the stalled-deal rule this game never ended; now it does, in the loop as on the engine."""
+    bots, pool, seed, game = STALLED_TABLE
+    table = driver.make_table(indian_bots.FAMILY, game + 1, bots, INDIAN, seed, trace=True, options={"pool": pool})
+    loop = indian_bots.FAMILY.play(table, game, game + 1)
+    with mock.patch.object(indian_bots, "play_loops", lambda: None):
+        engine = indian_bots.FAMILY.play(table, game, game + 1)
+    same_rows(loop, engine)
+    games, _, turns = loop
     assert games[0, 2] >= 0 and len(turns) < 20_000
+    rebuilt = [int((np.diff(turns[turns[:, 1] == d][:, 8]) > 0).sum()) for d in np.unique(turns[:, 1])]
+    assert max(rebuilt) >= STALLED  # a deal whose stock was rebuilt from the pile STALLED times: stalled
 
 
 @pytest.mark.once
 @needs_compiled
 def test_indian_trace_and_shuffles_match_numpy() -> None:
-    from rummylab.indian import bots as indian_bots
     from rummylab.sim import _play  # type: ignore[attr-defined]
 
     for n in (0, 1, 2, 13, 14, 300):
@@ -248,42 +255,31 @@ def test_indian_trace_and_shuffles_match_numpy() -> None:
         b.shuffle(items)
         assert _play.generator_shuffled(a, range(n)) == items
         assert a.integers(10**9) == b.integers(10**9)
-    df = indian_bots.trace(20, 3, 101, ("greedy", "random", "greedy"), seed=2)
+    df = indian_bots.trace(20, ("greedy", "random", "greedy"), seed=2, pool=101)
     assert set(df.columns) == set(indian_bots.TURN_COLUMNS)
     assert df["action"].is_in([str(a) for a in indian_bots.ACTIONS]).all()
     assert (df.filter(df["action"] == "draw_stock")["card"].is_null()).all()
     assert df.filter(df["action"] == "discard")["card"].null_count() == 0
 
 
-def test_indian_games_play_the_same_in_any_chunk() -> None:
-    """Each game is seeded by its number, so chunks (and Dask, which runs them through the same
-    driver as gin) change nothing."""
-    from rummylab.indian import bots as indian_bots
-
-    args = (("greedy", "random"), 2, 101, 5, INDIAN, None)
-    whole = indian_bots.play_games(*args, 0, 4)
-    assert whole == indian_bots.play_games(*args, 0, 1) + indian_bots.play_games(*args, 1, 4)
-    with pytest.raises(ValueError, match="scheduler=3"):
-        indian_bots.simulate(2, scheduler=3)  # type: ignore[arg-type]
-
-
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"games": -1}, "games=-1"),
+    ({"n_games": -1}, "n_games=-1"),
     ({"bots": ["greedy", "genius"]}, "unknown bot 'genius'"),
-    ({"bots": ["greedy"]}, "1 bots for 2 players"),
+    ({"bots": ["greedy"]}, "1 bots: Indian rummy is played here by 2 to 6"),
     ({"rules": DEFAULT}, "Indian rummy needs rummylab.indian.Rules"),
-    ({"players": 7, "bots": ["greedy"] * 7}, "players=7"),
+    ({"bots": ["greedy"] * 7}, "played here by 2 to 6"),
     ({"pool": 150}, "pool=150"),
     ({"deals": 4}, "deals=4"),
+    ({"pool": 201, "deals": 2}, "pool=201 with deals=2"),
     ({"seed": -2}, "seed=-2"),
+    ({"scheduler": 3}, "scheduler=3"),
+    ({"workers": 2}, "workers=2"),
 ])
 def test_indian_bad_arguments_are_named(kwargs: dict, message: str) -> None:
-    from rummylab.indian import bots as indian_bots
-
     with pytest.raises(ValueError, match=message):
-        indian_bots.simulate(**{"games": 2, **kwargs})
+        indian_bots.simulate(**{"n_games": 2, **kwargs})
     with pytest.raises(ValueError, match=message):
-        indian_bots.trace(**{"games": 2, **kwargs})
+        indian_bots.trace(**{"n_games": 2, **kwargs})
 
 
 def test_the_loops_codes_name_the_engines_phases_and_actions() -> None:

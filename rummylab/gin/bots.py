@@ -9,7 +9,8 @@ import numpy as np
 
 from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, bits_of, rng_from
 from ..play import play_out
-from ..sim import codes, play_all, play_loops, turns_frame
+from ..sim import codes, driver, play_loops, turns_frame
+from ..sim.driver import Family, Table, no_rows
 from .analysis import gin_kernel
 from .game import (
     BIG_GIN,
@@ -213,15 +214,14 @@ def _hand_deadwood(mask: int) -> int:
     return int(k.discard_deadwood(mask) if mask.bit_count() == 11 else k.deadwood(mask))
 
 
-def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: Rules, first_game: int = 0,
-                trace: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
-    """Games played by the Python engine, one per seed with its two players: int64 rows of
-    HAND_COLUMNS (a dead hand's winner and knocker are -1) and, with ``trace``, TURN_COLUMNS."""
+def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games start..stop of a table played by the Python engine: int64 rows of HAND_COLUMNS (a dead
+    hand's winner and knocker are -1) and, with ``table.trace``, of TURN_COLUMNS."""
     hands: list[tuple[int, ...]] = []
     turns: list[tuple[int, ...]] = []
-    for i, (seed, seats) in enumerate(zip(seeds, players, strict=True)):
-        g, hand = first_game + i, 0
-        state = new_game(rules, int(seed))
+    for g in range(start, stop):
+        seats, hand = engine_bots(table, g), 0
+        state = new_game(table.rules, int(table.seeds[g]))
         dealers = [state.dealer]
         while state.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER):
             me = state.to_play
@@ -230,14 +230,14 @@ def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: R
             if action.kind is Kind.NEXT_HAND:
                 hand += 1
                 dealers.append(after.dealer)
-            elif trace:
+            elif table.trace:
                 turns.append(turn_row(g, hand, me, state, action, after))
             state = after
         for h, r in enumerate(state.records):
             hands.append((g, h, -1 if r.winner is None else r.winner, ENDS.index(r.kind), r.points,
                           -1 if r.knocker is None else r.knocker, r.turns, *r.deadwoods, dealers[h]))
     return (np.array(hands, dtype=np.int64).reshape(-1, len(HAND_COLUMNS)),
-            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
+            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)))
 
 
 def turn_row(game: int, hand: int, player: int, before: State, action: Action, after: State) -> tuple[int, ...]:
@@ -248,15 +248,9 @@ def turn_row(game: int, hand: int, player: int, before: State, action: Action, a
             _hand_deadwood(after.hands[me]), len(after.stock))
 
 
-def turn_frame(turns: np.ndarray) -> Any:
+def turn_frame(turns: np.ndarray, table: Table | None = None) -> Any:
     """TURN_COLUMNS rows as polars, with action names and cards."""
     return turns_frame(turns, TURN_COLUMNS, ACTIONS)
-
-
-def seat_rngs(names: Sequence[str], bot_seeds: Sequence[int], game: int) -> tuple[np.random.Generator | None, ...]:
-    """A random bot's generator for one game: seeded by its seat's seed and the game number, so a
-    game plays the same whichever chunk, process or machine plays it."""
-    return tuple(np.random.default_rng((bot_seeds[i], game)) if n == "random" else None for i, n in enumerate(names))
 
 
 BotSpec = tuple[str, "int | None", str]
@@ -281,6 +275,13 @@ def spec_bot(spec: BotSpec, rng: np.random.Generator | None = None) -> Bot:
     return BOTS[name](0, knock_at=knock_at, first_upcard=first_upcard)  # type: ignore[call-arg]
 
 
+def engine_bots(table: Table, game: int) -> list[Bot]:
+    """One game's engine bots: a random bot on its seat's generator for the game; a spec's bot;
+    a bot object as it is."""
+    rngs = table.rngs(game)
+    return [spec_bot(b, rngs[i]) if isinstance(b, tuple) else b for i, b in enumerate(table.bots)]
+
+
 def loop_options(specs: Sequence[BotSpec], rules: Rules) -> dict[str, Any]:
     """The compiled loop's arguments for these rules and each seat's bot options."""
     return {"gin_bonus": rules.gin_bonus, "undercut_bonus": rules.undercut_bonus,
@@ -290,26 +291,48 @@ def loop_options(specs: Sequence[BotSpec], rules: Rules) -> dict[str, Any]:
             "knock_at": [s[1] for s in specs], "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs]}
 
 
-def play_chunk(specs: Sequence[BotSpec], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
-               start: int, stop: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """Games start..stop of a simulation of these bots (the compiled loop when it is built)."""
-    names = [s[0] for s in specs]
-    rngs = [seat_rngs(names, bot_seeds, g) for g in range(start, stop)]
+def loop_rngs(table: Table, start: int, stop: int) -> list[tuple[np.random.Generator | None, ...]]:
+    """Each game's generators as the compiled loop takes them: a random bot's, None for the others."""
+    return [tuple(r if b[0] == "random" else None for b, r in zip(table.bots, table.rngs(g), strict=True))
+            for g in range(start, stop)]
+
+
+def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games start..stop of a table: in the compiled loop when it is built and every bot is a
+    spec, else on the engine."""
     loops = play_loops()
-    if loops is not None:
-        return loops.play_gin(  # type: ignore[no-any-return]
-            gin_kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64),
-            [BOT_CODES[n] for n in names], rngs, _DECK_BITS, trace=trace, first_game=start,
-            **loop_options(specs, rules))
-    return play_engine(seeds[start:stop].tolist(), engine_players(specs, rngs), rules, start, trace)
+    if loops is None or not all(isinstance(b, tuple) for b in table.bots):
+        return play_engine(table, start, stop)
+    hands, turns = loops.play_gin(
+        gin_kernel(), np.ascontiguousarray(table.seeds[start:stop], dtype=np.uint64),
+        [BOT_CODES[b[0]] for b in table.bots], loop_rngs(table, start, stop), _DECK_BITS, trace=table.trace,
+        first_game=start, **loop_options(table.bots, table.rules))
+    return hands, turns if turns is not None else no_rows(TURN_COLUMNS)
 
 
-def engine_players(specs: Sequence[BotSpec], rngs: Sequence[Sequence[np.random.Generator | None]]) -> list[list[Bot]]:
-    """Each game's engine bots for these specs: a random bot per game on its generator, the
-    others shared by every game (they draw nothing)."""
-    fixed = {s: spec_bot(s) for s in specs if s[0] != "random"}
-    return [[spec_bot(s, r) if r is not None else fixed[s] for s, r in zip(specs, seats, strict=True)]
-            for seats in rngs]
+def hands_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:
+    """One row per hand, with each game's final totals (total_0, total_1) and the bots' names."""
+    import polars as pl
+
+    df = pl.DataFrame(rows[0], schema=list(HAND_COLUMNS), orient="row")
+    return df.join(_game_totals(df, table.rules), on="game", how="left", maintain_order="left").with_columns(
+        winner=pl.when(pl.col("winner") >= 0).then(pl.col("winner")).cast(pl.Int8),
+        kind=pl.col("kind").replace_strict(list(range(len(ENDS))), list(ENDS), return_dtype=pl.Utf8),
+        knocker=pl.when(pl.col("knocker") >= 0).then(pl.col("knocker")).cast(pl.Int8),
+        dealer=pl.col("dealer").cast(pl.Int8), bot_0=pl.lit(table.names[0]), bot_1=pl.lit(table.names[1]))
+
+
+def _check(rules: Rules, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Simulations play single games: rules of a match (``match_games`` > 1) are refused, not ignored."""
+    if rules.match_games != 1:
+        raise ValueError(f"match_games={rules.match_games}: simulate plays single games; "
+                         "pass dataclasses.replace(rules, match_games=1)")
+    return options
+
+
+FAMILY = Family(name="gin", rules=Rules, bots=BOTS, seats=(2, 2), tables=(HAND_COLUMNS, TURN_COLUMNS),
+                play=play_chunk, frame=hands_frame, turns=turn_frame, spec=bot_spec, check=_check)
+"""Gin for two, as the simulation driver plays it."""
 
 
 def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
@@ -322,7 +345,8 @@ def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rul
     chunks, on a Dask cluster with ``scheduler="dask"`` (``workers`` processes on 127.0.0.1) or a
     scheduler's address; the games are the same either way. Other bot objects play in this
     process, on the Python engine."""
-    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=False)[0]
+    return driver.simulate(FAMILY, n_games, bots, rules, seed, scheduler=scheduler, workers=workers,
+                           progress=progress)
 
 
 def trace(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
@@ -331,27 +355,8 @@ def trace(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy"), rules:
     """The turns of the games ``simulate`` plays with the same arguments: one row per action
     (game, hand, turn, player, action, card, deadwood before and after, stock left). An
     11-card hand's deadwood is counted after its best discard."""
-    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=True)[1]
-
-
-def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLike, scheduler: str | None,
-            workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
-    import polars as pl
-
-    rules = single_game_rules(rules)
-    if len(bots) != 2:
-        raise ValueError(f"bots={bots!r}: gin needs two players")
-    hands, turns = play_all(n_games, bots, rules, seed, known=BOTS, spec=bot_spec, chunk=play_chunk,
-                            engine=play_engine, widths=(len(HAND_COLUMNS), len(TURN_COLUMNS)), scheduler=scheduler,
-                            workers=workers, progress=progress, trace=trace)
-    names = tuple(b if isinstance(b, str) else b.name for b in bots)
-    df = pl.DataFrame(hands, schema=list(HAND_COLUMNS), orient="row")
-    df = df.join(_game_totals(df, rules), on="game", how="left", maintain_order="left").with_columns(
-        winner=pl.when(pl.col("winner") >= 0).then(pl.col("winner")).cast(pl.Int8),
-        kind=pl.col("kind").replace_strict(list(range(len(ENDS))), list(ENDS), return_dtype=pl.Utf8),
-        knocker=pl.when(pl.col("knocker") >= 0).then(pl.col("knocker")).cast(pl.Int8),
-        dealer=pl.col("dealer").cast(pl.Int8), bot_0=pl.lit(names[0]), bot_1=pl.lit(names[1]))
-    return df, None if turns is None else turn_frame(turns)
+    return driver.trace(FAMILY, n_games, bots, rules, seed, scheduler=scheduler, workers=workers,
+                        progress=progress)
 
 
 def _game_totals(hands: Any, rules: Rules) -> Any:
@@ -365,14 +370,3 @@ def _game_totals(hands: Any, rules: Rules) -> Any:
     totals = [final_totals(rules, (a, b), (c, d)) for a, b, c, d in won.select("s0", "s1", "w0", "w1").iter_rows()]
     return pl.DataFrame({"game": won["game"], "total_0": [t[0] for t in totals], "total_1": [t[1] for t in totals]},
                         schema={"game": pl.Int64, "total_0": pl.Int64, "total_1": pl.Int64})
-
-
-def single_game_rules(rules: Rules) -> Rules:
-    """Simulations play single games: rules of a match (``match_games`` > 1) are refused, not
-    ignored."""
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules={rules!r}: gin needs rummylab.gin.Rules")
-    if rules.match_games != 1:
-        raise ValueError(f"match_games={rules.match_games}: simulate plays single games; "
-                         "pass dataclasses.replace(rules, match_games=1)")
-    return rules

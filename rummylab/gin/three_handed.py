@@ -17,7 +17,8 @@ import numpy as np
 
 from .. import play
 from ..cards import DECK, SeedLike, rng_from
-from ..sim import codes, play_all, play_loops
+from ..sim import codes, driver, play_loops
+from ..sim.driver import Family, Table, no_rows
 from . import game as g
 from .analysis import gin_kernel
 from .bots import (
@@ -28,10 +29,10 @@ from .bots import (
     TURN_COLUMNS,
     Bot,
     bot_spec,
-    engine_players,
+    engine_bots,
     loop_options,
+    loop_rngs,
     make_bot,
-    seat_rngs,
     turn_frame,
     turn_row,
 )
@@ -240,47 +241,95 @@ def first_roles(seed: int) -> tuple[int, int, int]:
     return PLAYERS.index(roles.box), PLAYERS.index(roles.captain), PLAYERS.index(roles.sitting_out)
 
 
-def play_engine(seeds: Sequence[int], players: Sequence[Sequence[Bot]], rules: Rules, first_game: int = 0,
-                trace: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
-    """Games played by the Python engine, one per seed with its three players (P1, P2, P3):
-    int64 rows of BOX_COLUMNS (winning seat 0 the box, 1 the captain, -1 a dead hand) and, with
-    ``trace``, rows of gin's TURN_COLUMNS whose player is 0-2."""
+def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games start..stop of a table played by the Python engine (P1, P2, P3): int64 rows of
+    BOX_COLUMNS (winning seat 0 the box, 1 the captain, -1 a dead hand) and, with
+    ``table.trace``, rows of gin's TURN_COLUMNS whose player is 0-2."""
     hands: list[tuple[int, ...]] = []
     turns: list[tuple[int, ...]] = []
-    for i, (seed, seats) in enumerate(zip(seeds, players, strict=True)):
-        g, hand_no = first_game + i, 0
-        bots = dict(zip(PLAYERS, seats, strict=True))
-        state = new_game(PLAYERS, rules, int(seed))
+    for gno in range(start, stop):
+        hand_no = 0
+        bots = dict(zip(PLAYERS, engine_bots(table, gno), strict=True))
+        state = new_game(PLAYERS, table.rules, int(table.seeds[gno]))
         while not state.over:
             action = bots[state.to_play].act(state.hand)
             after = GAME.apply(state, action)
             if action.kind is g_kind.NEXT_HAND:
                 hand_no += 1
             else:
-                if trace:
-                    turns.append(turn_row(g, hand_no, PLAYERS.index(state.to_play), state.hand, action, after.hand))
+                if table.trace:
+                    turns.append(turn_row(gno, hand_no, PLAYERS.index(state.to_play), state.hand, action, after.hand))
                 if after.hand.phase is game_phase.HAND_OVER:
                     rec, roles = after.hand.records[-1], state.roles
-                    hands.append((g, hand_no, PLAYERS.index(roles.box), PLAYERS.index(roles.captain),
+                    hands.append((gno, hand_no, PLAYERS.index(roles.box), PLAYERS.index(roles.captain),
                                   PLAYERS.index(roles.sitting_out), ENDS.index(rec.kind),
                                   -1 if rec.winner is None else rec.winner, rec.points, rec.turns))
             state = after
     return (np.array(hands, dtype=np.int64).reshape(-1, len(BOX_COLUMNS)),
-            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
+            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)))
 
 
-def play_chunk(specs: Sequence[Any], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
-               start: int, stop: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """Games start..stop of a simulation of these bots (the compiled loop when it is built)."""
-    names = [s[0] for s in specs]
-    rngs = [seat_rngs(names, bot_seeds, g) for g in range(start, stop)]
+def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games start..stop of a table: in the compiled loop when it is built and every bot is a
+    spec, else on the engine."""
     loops = play_loops()
-    if loops is not None:
-        roles = np.array([first_roles(int(x)) for x in seeds[start:stop]], dtype=np.int64).reshape(-1, 3)
-        return loops.play_box(  # type: ignore[no-any-return]
-            gin_kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64), [BOT_CODES[n] for n in names],
-            rngs, roles, _DECK_BITS, trace=trace, first_game=start, **loop_options(specs, rules))
-    return play_engine(seeds[start:stop].tolist(), engine_players(specs, rngs), rules, start, trace)
+    if loops is None or not all(isinstance(b, tuple) for b in table.bots):
+        return play_engine(table, start, stop)
+    seeds = table.seeds[start:stop]
+    roles = np.array([first_roles(int(x)) for x in seeds], dtype=np.int64).reshape(-1, 3)
+    hands, turns = loops.play_box(
+        gin_kernel(), np.ascontiguousarray(seeds, dtype=np.uint64), [BOT_CODES[b[0]] for b in table.bots],
+        loop_rngs(table, start, stop), roles, _DECK_BITS, trace=table.trace, first_game=start,
+        **loop_options(table.bots, table.rules))
+    return hands, turns if turns is not None else no_rows(TURN_COLUMNS)
+
+
+def box_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:
+    """One row per hand: the roles by name, how it ended, its scorer, and each game's winner and
+    final scores with its game bonus (total_P1, total_P2, total_P3)."""
+    import polars as pl
+
+    name = pl.col  # readability below: player indices to names
+    names_of = dict(enumerate(PLAYERS))
+    df = pl.DataFrame(rows[0], schema=list(BOX_COLUMNS), orient="row")
+    df = df.with_columns(
+        scorer_i=pl.when(name("winning_seat") == 0).then(name("box"))
+        .when(name("winning_seat") == 1).then(name("captain")))
+    # each game's final scores (final_scores: with the game bonus) and its winner, the leader
+    points = {game: dict.fromkeys(PLAYERS, 0) for game in sorted(df["game"].unique().to_list())}
+    for game, who, v in df.drop_nulls("scorer_i").select("game", "scorer_i", "points").iter_rows():
+        points[game][PLAYERS[who]] += v
+    finals = {game: final_scores(table.rules, s) for game, s in points.items()}
+    games = pl.DataFrame({"game": list(finals), "winner_i": [PLAYERS.index(max(s, key=s.__getitem__))
+                                                             for s in points.values()],
+                          **{f"total_{p}": [f[p] for f in finals.values()] for p in PLAYERS}},
+                         schema={"game": pl.Int64, "winner_i": pl.Int64, **{f"total_{p}": pl.Int64 for p in PLAYERS}})
+    return df.join(games, on="game", how="left", maintain_order="left").with_columns(
+        *[name(c).replace_strict(names_of, return_dtype=pl.Utf8) for c in ("box", "captain", "sitting_out")],
+        kind=name("kind").replace_strict(dict(enumerate(ENDS)), return_dtype=pl.Utf8),
+        result=name("winning_seat").replace_strict({0: "box_won", 1: "box_lost", -1: "draw"}, return_dtype=pl.Utf8),
+        scorer=name("scorer_i").replace_strict(names_of, default=None, return_dtype=pl.Utf8),
+        winner=name("winner_i").replace_strict(names_of, default=None, return_dtype=pl.Utf8),
+    ).select("game", "hand", "box", "captain", "sitting_out", "kind", "result", "points", "scorer", "winner",
+             "turns", *(f"total_{p}" for p in PLAYERS))
+
+
+def box_turns(turns: np.ndarray, table: Table) -> Any:
+    """Gin's trace frame, the player named P1, P2 or P3."""
+    import polars as pl
+
+    return turn_frame(turns).with_columns(
+        player=pl.col("player").replace_strict(dict(enumerate(PLAYERS)), return_dtype=pl.Utf8))
+
+
+def _check(rules: Rules, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    rules.check_three_handed()
+    return options
+
+
+FAMILY = Family(name="three-handed gin", rules=Rules, bots=BOTS, seats=(3, 3), tables=(BOX_COLUMNS, TURN_COLUMNS),
+                play=play_chunk, frame=box_frame, turns=box_turns, spec=bot_spec, check=_check)
+"""Three-handed gin, as the simulation driver plays it."""
 
 
 def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy", "greedy"),
@@ -291,7 +340,8 @@ def simulate(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy", "gre
 
     Named bots play in the compiled loop when it is built, in chunks, on Dask with ``scheduler``
     (see ``rummylab.gin.bots.simulate``); bot objects play in this process on the engine."""
-    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=False)[0]
+    return driver.simulate(FAMILY, n_games, bots, rules, seed, scheduler=scheduler, workers=workers,
+                           progress=progress)
 
 
 def trace(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy", "greedy"),
@@ -299,44 +349,5 @@ def trace(n_games: int, bots: Sequence[str | Bot] = ("greedy", "greedy", "greedy
           workers: int | None = None, progress: bool = False) -> Any:
     """The turns of the games ``simulate`` plays with the same arguments (gin's trace columns;
     the player is P1, P2 or P3)."""
-    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=True)[1]
-
-
-def _frames(n_games: int, bots: Sequence[str | Bot], rules: Rules, seed: SeedLike, scheduler: str | None,
-            workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
-    import polars as pl
-
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules={rules!r}: three-handed gin needs rummylab.gin.Rules")
-    rules.check_three_handed()
-    if len(bots) != 3:
-        raise ValueError(f"three-handed gin needs three bots, not {len(bots)}")
-    rows, turns = play_all(n_games, bots, rules, seed, known=BOTS, spec=bot_spec, chunk=play_chunk,
-                           engine=play_engine, widths=(len(BOX_COLUMNS), len(TURN_COLUMNS)), scheduler=scheduler,
-                           workers=workers, progress=progress, trace=trace)
-    name = pl.col  # readability below: player indices to names
-    names_of = {i: p for i, p in enumerate(PLAYERS)}
-    df = pl.DataFrame(rows, schema=list(BOX_COLUMNS), orient="row")
-    df = df.with_columns(
-        scorer_i=pl.when(name("winning_seat") == 0).then(name("box"))
-        .when(name("winning_seat") == 1).then(name("captain")))
-    # each game's final scores (final_scores: with the game bonus) and its winner, the leader
-    points = {game: dict.fromkeys(PLAYERS, 0) for game in sorted(df["game"].unique().to_list())}
-    for game, who, v in df.drop_nulls("scorer_i").select("game", "scorer_i", "points").iter_rows():
-        points[game][PLAYERS[who]] += v
-    finals = {game: final_scores(rules, s) for game, s in points.items()}
-    games = pl.DataFrame({"game": list(finals), "winner_i": [PLAYERS.index(max(s, key=s.__getitem__))
-                                                             for s in points.values()],
-                          **{f"total_{p}": [f[p] for f in finals.values()] for p in PLAYERS}},
-                         schema={"game": pl.Int64, "winner_i": pl.Int64, **{f"total_{p}": pl.Int64 for p in PLAYERS}})
-    df = df.join(games, on="game", how="left", maintain_order="left").with_columns(
-        *[name(c).replace_strict(names_of, return_dtype=pl.Utf8) for c in ("box", "captain", "sitting_out")],
-        kind=name("kind").replace_strict(dict(enumerate(ENDS)), return_dtype=pl.Utf8),
-        result=name("winning_seat").replace_strict({0: "box_won", 1: "box_lost", -1: "draw"}, return_dtype=pl.Utf8),
-        scorer=name("scorer_i").replace_strict(names_of, default=None, return_dtype=pl.Utf8),
-        winner=name("winner_i").replace_strict(names_of, default=None, return_dtype=pl.Utf8),
-    ).select("game", "hand", "box", "captain", "sitting_out", "kind", "result", "points", "scorer", "winner",
-             "turns", *(f"total_{p}" for p in PLAYERS))
-    if turns is None:
-        return df, None
-    return df, turn_frame(turns).with_columns(player=name("player").replace_strict(names_of, return_dtype=pl.Utf8))
+    return driver.trace(FAMILY, n_games, bots, rules, seed, scheduler=scheduler, workers=workers,
+                        progress=progress)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,8 +9,9 @@ import numpy as np
 
 from ..bots import stalled_throw
 from ..cards import RANKS, Card, SeedLike, rng_from, without
-from ..play import check_seed, play_out
-from ..sim import check_count, codes, play_loops, run_chunks, stacked, turns_frame
+from ..play import play_out
+from ..sim import codes, driver, play_loops, turns_frame
+from ..sim.driver import Family, Table, no_rows
 from .analysis import best_declaration, masks
 from .game import (
     CHIPS_PER_DEAL,
@@ -180,23 +180,6 @@ TURN_COLUMNS = codes.INDIAN.columns["turn"]
 _TURN_ENDS = (Kind.DISCARD, Kind.DECLARE, Kind.DROP, Kind.MISS_TURN)
 
 
-def game_start(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
-               game: int) -> tuple[list[Any], State]:
-    """Game number ``game`` of a simulation: its bots and its first state, seeded by the number."""
-    table = [BOTS[k](seed=bot_seed(seed, game, i)) for i, k in enumerate(kinds)]
-    first = (new_game(players, rules, game_seed(seed, game), pool=None, deals=deals) if deals
-             else new_game(players, rules, game_seed(seed, game), pool=pool))
-    return table, first
-
-
-def game_seed(seed: int, game: int) -> int:
-    return seed * 100_003 + game
-
-
-def bot_seed(seed: int, game: int, seat: int) -> int:
-    return seed * 7919 + game * 31 + seat
-
-
 def hand_points(state: State, player: int) -> int:
     """A hand's loser points; with a drawn card (14 cards) after its best discard; none: 0."""
     hand = state.hands[player]
@@ -211,28 +194,43 @@ def _card_index(card: Card | None) -> int:
     return -1 if card is None else 64 if card.is_joker else card.bit.bit_length() - 1
 
 
-def play_engine(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
-                start: int, stop: int, trace: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Games start..stop played by the Python engine: int64 rows of GAME_COLUMNS (one per game),
-    DEAL_COLUMNS (one per deal) and, with ``trace``, TURN_COLUMNS (one per player's action)."""
+def first_state(table: Table, game: int) -> State:
+    """Game number ``game`` of a table: its first state, seeded by the game's seed."""
+    pool, deals = table.options["pool"], table.options["deals"]
+    seed = int(table.seeds[game])
+    return (new_game(table.players, table.rules, seed, pool=None, deals=deals) if deals
+            else new_game(table.players, table.rules, seed, pool=pool))
+
+
+def engine_bots(table: Table, game: int) -> list[Any]:
+    """One game's engine bots: a named bot on its seat's generator for the game; a bot object as it is."""
+    rngs = table.rngs(game)
+    return [BOTS[b](seed=rngs[i]) if isinstance(b, str) else b for i, b in enumerate(table.bots)]
+
+
+def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Games start..stop of a table played by the Python engine: int64 rows of GAME_COLUMNS (one
+    per game), DEAL_COLUMNS (one per deal) and, with ``table.trace``, TURN_COLUMNS (one per
+    player's action)."""
     games: list[tuple[int, ...]] = []
     deal_rows: list[tuple[int, ...]] = []
     turns: list[tuple[int, ...]] = []
+    players, deals = table.players, table.options["deals"]
     pad = (0,) * (MAX_PLAYERS - players)
     for g in range(start, stop):
-        table, state = game_start(kinds, players, pool, seed, rules, deals, g)
+        bots, state = engine_bots(table, g), first_state(table, g)
         turn = 0
         for _ in range(codes.INDIAN.limits["MAX_ACTIONS"]):
             if state.phase is Phase.GAME_OVER:
                 break
             between = state.phase is Phase.DEAL_OVER
-            action = (table[0] if between else table[state.to_play]).act(state)
+            action = (bots[0] if between else bots[state.to_play]).act(state)
             after = GAME.apply(state, action)
             if action.kind is Kind.NEXT_DEAL:
                 turn = 0
             if not between:
                 me = state.to_play
-                if trace:
+                if table.trace:
                     turns.append((g, state.deal_no, turn, me, ACTIONS.index(action.kind), _card_index(action.card),
                                   hand_points(state, me), hand_points(after, me), len(after.stock)))
                 turn += action.kind in _TURN_ENDS
@@ -243,13 +241,13 @@ def play_engine(kinds: Sequence[str], players: int, pool: int | None, seed: int,
                                       *after.deal_points, *pad))
             state = after
         else:
-            raise RuntimeError(f"Indian rummy game {g} with seed {game_seed(seed, g)} did not finish")
+            raise RuntimeError(f"Indian rummy game {g} with seed {table.seeds[g]} did not finish")
         winner = state.game_winner
         games.append((g, state.deal_no, -1 if winner is None else winner, *state.scores, *pad,
                       *(state.chips if deals else (0,) * players), *pad))
     return (np.array(games, dtype=np.int64).reshape(-1, len(GAME_COLUMNS)),
             np.array(deal_rows, dtype=np.int64).reshape(-1, len(DEAL_COLUMNS)),
-            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
+            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)))
 
 
 _RANDOM = RandomBot(seed=0).p
@@ -281,79 +279,72 @@ def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None
     }
 
 
-def play_chunk(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
-               trace: bool, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Games start..stop of a simulation (the compiled loop when it is built)."""
+def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Games start..stop of a table: in the compiled loop when it is built and every bot is named,
+    else on the engine."""
     loops = play_loops()
-    if loops is None or game_seed(seed, stop) >= 2**64:
-        return play_engine(kinds, players, pool, seed, rules, deals, start, stop, trace)
-    codes = [BOT_CODES[k] for k in kinds]
-    rngs = [[np.random.default_rng(bot_seed(seed, g, i)) for i in range(players)] for g in range(start, stop)]
-    seeds = np.array([game_seed(seed, g) for g in range(start, stop)], dtype=np.uint64)
-    return loops.play_indian(rules.kernel(), rules.declaration_kernel(), seeds, codes,  # type: ignore[no-any-return]
-                             rngs, loop_options(rules, players, pool, deals), start, trace)
+    if loops is None or not all(isinstance(b, str) for b in table.bots):
+        return play_engine(table, start, stop)
+    rules, o = table.rules, table.options
+    games, deal_rows, turns = loops.play_indian(
+        rules.kernel(), rules.declaration_kernel(), np.ascontiguousarray(table.seeds[start:stop], dtype=np.uint64),
+        [BOT_CODES[b] for b in table.bots], [table.rngs(g) for g in range(start, stop)],
+        loop_options(rules, table.players, o["pool"], o["deals"]), start, table.trace)
+    return games, deal_rows, turns if turns is not None else no_rows(TURN_COLUMNS)
 
 
-def play_games(kinds: Sequence[str], players: int, pool: int | None, seed: int, rules: Rules, deals: int | None,
-               start: int, stop: int) -> list[dict[str, int]]:
-    """Games start..stop of a simulation: one row each (every game is seeded by its number)."""
-    games = play_chunk(kinds, players, pool, seed, rules, deals, False, start, stop)[0]
-    return _games_frame(games, players, deals).to_dicts()  # type: ignore[no-any-return]
-
-
-def _games_frame(rows: np.ndarray, players: int, deals: int | None) -> Any:
-    """GAME_COLUMNS rows as polars, with the columns of this table's players (chips: deals rummy)."""
+def games_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:
+    """One row per game: the deals played, the winner, each player's score (and chips, in deals rummy)."""
     import polars as pl
 
+    players, deals = table.players, table.options["deals"]
     columns = [0, 1, 2, *range(3, 3 + players), *(range(3 + MAX_PLAYERS, 3 + MAX_PLAYERS + players) if deals else ())]
-    return pl.DataFrame(rows[:, columns], schema=[GAME_COLUMNS[c] for c in columns], orient="row")
+    return pl.DataFrame(rows[0][:, columns], schema=[GAME_COLUMNS[c] for c in columns], orient="row")
 
 
-def play_all(games: int, players: int = 2, pool: int | None = DEFAULT_POOL, bots: Sequence[str] | None = None,
-             seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None, *, scheduler: str | None = None,
-             workers: int | None = None, progress: bool = False,
-             trace: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The rows (games, deals, turns with ``trace``) of the games ``simulate`` plays."""
-    check_count("games", games)
-    check_seed(seed)
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules={rules!r}: Indian rummy needs rummylab.indian.Rules")
-    new_game(players, rules, 0, pool=pool, deals=deals)  # checks players, pool, deals and the format's rules
-    kinds = list(bots or ["greedy"] * players)
-    if len(kinds) != players:
-        raise ValueError(f"{len(kinds)} bots for {players} players")
-    for k in kinds:
-        if k not in BOTS:
-            raise ValueError(f"unknown bot {k!r}: one of {', '.join(BOTS)}")
-    pool = None if deals else None if pool is None else int(pool)
-    task = functools.partial(play_chunk, tuple(kinds), players, pool, seed, rules, deals, trace)
-    parts = run_chunks(task, games, scheduler=scheduler, workers=workers, progress=progress, chunk=500)
-    return (stacked(parts, 0, len(GAME_COLUMNS)), stacked(parts, 1, len(DEAL_COLUMNS)),
-            stacked(parts, 2, len(TURN_COLUMNS)) if trace else None)
+def _check(rules: Rules, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """The game's format: ``pool`` 101 or 201 (pool rummy) or None (points rummy, one deal), or
+    ``deals`` 2, 3 or 6 (deals rummy; a pool named too is refused), checked as ``new_game`` checks it."""
+    pool, deals = options["pool"], options["deals"]
+    new_game(players, rules, 0, pool=pool, deals=deals)  # names a bad pool, deals or format rule
+    return {"pool": None if deals or pool is None else int(pool), "deals": deals}
 
 
-def simulate(games: int, players: int = 2, pool: int | None = DEFAULT_POOL, bots: Sequence[str] | None = None,
-             seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None, *, scheduler: str | None = None,
-             workers: int | None = None, progress: bool = False) -> Any:
-    """Play seeded games between bots ("greedy" or "random"); one row per game, as polars.
+FAMILY = Family(name="Indian rummy", rules=Rules, bots=BOTS, seats=(2, MAX_PLAYERS),
+                tables=(GAME_COLUMNS, DEAL_COLUMNS, TURN_COLUMNS), play=play_chunk, frame=games_frame,
+                turns=lambda turns, table: turns_frame(turns, TURN_COLUMNS, ACTIONS),
+                options={"pool": DEFAULT_POOL, "deals": None}, check=_check, chunk_games=500)
+"""Indian rummy, as the simulation driver plays it: pool, points or deals rummy."""
+
+
+def simulate(n_games: int, bots: Sequence[str | Any] = ("greedy", "greedy"), rules: Rules = DEFAULT,
+             seed: SeedLike = 0, *, scheduler: str | None = None, workers: int | None = None,
+             progress: bool = False, pool: int | None = DEFAULT_POOL, deals: int | None = None) -> Any:
+    """Play ``n_games`` seeded games between ``bots`` ("greedy", "random" or bot objects), one a
+    player; a polars frame with one row per game.
 
     ``pool`` 101 (the default) or 201 (pool rummy) or None (points rummy, one deal); ``deals`` 2, 3
-    or 6 plays deals rummy instead (then a ``pool`` named too is refused). Chips columns come with deals rummy. Games
-    play in the compiled loop when it is built, in chunks, on a Dask cluster with
-    ``scheduler="dask"`` (``workers`` processes on 127.0.0.1) or a scheduler's address: the same
-    games either way."""
-    rows = play_all(games, players, pool, bots, seed, rules, deals, scheduler=scheduler, workers=workers,
-                    progress=progress)[0]
-    return _games_frame(rows, players, deals)
+    or 6 plays deals rummy instead (then a ``pool`` named too is refused); chips columns come
+    with deals rummy. Named bots play in the compiled loop when it is built, in chunks, on Dask
+    with ``scheduler`` (see ``rummylab.gin.bots.simulate``); bot objects play on the engine."""
+    return driver.simulate(FAMILY, n_games, bots, rules, seed, scheduler=scheduler, workers=workers,
+                           progress=progress, pool=pool, deals=deals)
 
 
-def trace(games: int, players: int = 2, pool: int | None = DEFAULT_POOL, bots: Sequence[str] | None = None,
-          seed: int = 0, rules: Rules = DEFAULT, deals: int | None = None, *, scheduler: str | None = None,
-          workers: int | None = None, progress: bool = False) -> Any:
+def trace(n_games: int, bots: Sequence[str | Any] = ("greedy", "greedy"), rules: Rules = DEFAULT,
+          seed: SeedLike = 0, *, scheduler: str | None = None, workers: int | None = None,
+          progress: bool = False, pool: int | None = DEFAULT_POOL, deals: int | None = None) -> Any:
     """The turns of the games ``simulate`` plays with the same arguments: one row per player's
     action (game, deal, turn, player, action, card, loser points before and after, stock left);
     a hand holding its drawn card is counted after its best discard."""
-    turns = play_all(games, players, pool, bots, seed, rules, deals, scheduler=scheduler, workers=workers,
-                     progress=progress, trace=True)[2]
-    assert turns is not None
-    return turns_frame(turns, TURN_COLUMNS, ACTIONS)
+    return driver.trace(FAMILY, n_games, bots, rules, seed, scheduler=scheduler, workers=workers,
+                        progress=progress, pool=pool, deals=deals)
+
+
+def play_rows(n_games: int, bots: Sequence[str | Any] = ("greedy", "greedy"), rules: Rules = DEFAULT,
+              seed: SeedLike = 0, *, scheduler: str | None = None, workers: int | None = None,
+              progress: bool = False, pool: int | None = DEFAULT_POOL, deals: int | None = None,
+              trace: bool = False) -> tuple[np.ndarray, ...]:
+    """The rows (games, deals, turns) of the games ``simulate`` plays with the same arguments."""
+    return driver.play_rows(FAMILY, n_games, bots, rules, seed, scheduler=scheduler, workers=workers,
+                            progress=progress, trace=trace, options={"pool": pool, "deals": deals})[1]

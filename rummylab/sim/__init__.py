@@ -5,15 +5,14 @@ wherever and in whatever order the chunks run."""
 from __future__ import annotations
 
 import contextlib
-import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import Any, TypeVar
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..cards import DECK, SeedLike, rng_from
+from ..cards import DECK
 from ..kernel import BACKEND
 
 R = TypeVar("R")
@@ -94,39 +93,6 @@ def run_chunks(task: Callable[[int, int], R], n: int, *, scheduler: str | None =
                 bar.update(size[f.key])
             results: list[R] = client.gather(futures)
             return results
-
-
-def play_all(n_games: int, bots: Sequence[Any], rules: Any, seed: SeedLike, *, known: Mapping[str, Any],
-             spec: Callable[[Any], Any], chunk: Callable[..., Any], engine: Callable[..., Any],
-             widths: tuple[int, int], scheduler: str | None, workers: int | None, progress: bool, trace: bool,
-             chunk_games: int = CHUNK_GAMES) -> tuple[np.ndarray, np.ndarray | None]:
-    """A simulation's games as int64 rows (of ``widths[0]`` columns, and turns of ``widths[1]``
-    with ``trace``). The bot names are checked against ``known``; each named bot's seed, then
-    each game's, are drawn from ``seed``. When every bot has a ``spec`` (a name, or a name with
-    its options), ``chunk(specs, bot_seeds, seeds, rules, trace, start, stop)`` plays the games in
-    chunks (on Dask with ``scheduler``); otherwise ``engine(seeds, players, rules, 0, trace)``
-    plays them with the bot objects themselves, in this process."""
-    check_count("n_games", n_games)
-    for b in bots:
-        if isinstance(b, str) and b not in known:
-            raise ValueError(f"unknown bot {b!r}: choose from {', '.join(known)}")
-    rng = rng_from(seed)
-    bot_seeds = [int(rng.integers(2**32)) if isinstance(b, str) else 0 for b in bots]
-    seeds = rng.integers(2**31, size=n_games)
-    specs = [spec(b) for b in bots]
-    if all(s is not None for s in specs):
-        task = functools.partial(chunk, tuple(specs), tuple(bot_seeds), seeds, rules, trace)
-        parts = run_chunks(task, n_games, scheduler=scheduler, workers=workers, progress=progress, chunk=chunk_games)
-    else:
-        if scheduler is not None:
-            raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
-        parts = [engine(seeds.tolist(), [bots] * n_games, rules, 0, trace)]
-    return stacked(parts, 0, widths[0]), stacked(parts, 1, widths[1]) if trace else None
-
-
-def stacked(parts: Sequence[Sequence[Any]], index: int, width: int) -> np.ndarray:
-    """The chunks' row arrays at ``index``, one under the other (no chunks: no rows of ``width``)."""
-    return np.concatenate([p[index] for p in parts]) if parts else np.zeros((0, width), np.int64)
 
 
 _CARD_NAMES = {**{c.bit.bit_length() - 1: str(c) for c in DECK}, 64: "JK"}

@@ -12,7 +12,8 @@ from ..bots import stalled_throw
 from ..cards import DECK, Card, SeedLike, deck_masks, rng_from, without
 from ..kernel._wild_py import _add, _dead, _remove
 from ..play import play_out
-from ..sim import codes, play_all, play_loops, turns_frame
+from ..sim import codes, driver, play_loops, turns_frame
+from ..sim.driver import Family, Table, no_rows
 from .analysis import DEFAULT, Rules, penalty_after_discard, penalty_of_cards, penalty_of_masks
 from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Action, Kind, Phase, State, new_game
 
@@ -172,14 +173,14 @@ def hand_penalty(state: State, player: int) -> int:
     return penalty_after_discard(k, masks, w)
 
 
-def play_engine(seeds: Sequence[int], players: Sequence[Sequence[GreedyBot]], rules: Rules,
-                first_game: int = 0, trace: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
-    """Games played by the Python engine, one per seed with its players: int64 rows of
-    ROUND_COLUMNS, one per player per round, and with ``trace`` rows of TURN_COLUMNS."""
+def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games start..stop of a table played by the Python engine: int64 rows of ROUND_COLUMNS, one
+    per player per round, and with ``table.trace`` rows of TURN_COLUMNS."""
     rows: list[tuple[int, ...]] = []
     turns: list[tuple[int, ...]] = []
-    for i, (seed, bots) in enumerate(zip(seeds, players, strict=True)):
-        state = new_game(len(bots), rules, int(seed))
+    for g in range(start, stop):
+        bots = engine_bots(table, g)
+        state = new_game(len(bots), table.rules, int(table.seeds[g]))
         turn = 0
         for _ in range(codes.THIRTEEN.limits["MAX_ACTIONS"] * 11):
             if state.phase is Phase.GAME_OVER:
@@ -190,38 +191,68 @@ def play_engine(seeds: Sequence[int], players: Sequence[Sequence[GreedyBot]], ru
                 turn = 0
             else:
                 me = state.to_play
-                if trace:
-                    turns.append((first_game + i, state.round_no, turn, me, ACTIONS.index(action.kind),
+                if table.trace:
+                    turns.append((g, state.round_no, turn, me, ACTIONS.index(action.kind),
                                   action.card.bit.bit_length() - 1 if action.card else -1, hand_penalty(state, me),
                                   hand_penalty(after, me), len(after.stock)))
                 turn += action.kind in (Kind.DISCARD, Kind.GO_OUT)
             if after.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and state.phase is Phase.DISCARD:
-                rows.extend((first_game + i, after.round_no, p, pen, int(p == after.went_out))
+                rows.extend((g, after.round_no, p, pen, int(p == after.went_out))
                             for p, pen in enumerate(after.round_scores[-1]))
             state = after
         else:
-            raise RuntimeError(f"Three Thirteen game with seed {seed} did not finish")
+            raise RuntimeError(f"Three Thirteen game {g} with seed {table.seeds[g]} did not finish")
     return (np.array(rows, dtype=np.int64).reshape(-1, len(ROUND_COLUMNS)),
-            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)) if trace else None)
+            np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)))
 
 
-def game_rngs(bot_seeds: Sequence[int], game: int) -> list[np.random.Generator]:
-    """Each seat's generator for one game (a stalled round's random discards): seeded by the
-    seat's seed and the game number, so a game plays the same in any chunk or process."""
-    return [np.random.default_rng((s, game)) for s in bot_seeds]
+def engine_bots(table: Table, game: int) -> list[GreedyBot]:
+    """One game's engine bots: a named bot on its seat's generator for the game (a stalled
+    round's random discards); a bot object as it is."""
+    rngs = table.rngs(game)
+    return [make_bot(b, rngs[i]) if isinstance(b, str) else b for i, b in enumerate(table.bots)]
 
 
-def play_chunk(names: Sequence[str], bot_seeds: Sequence[int], seeds: np.ndarray, rules: Rules, trace: bool,
-               start: int, stop: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """Games start..stop of a simulation of named bots (the compiled loop when it is built)."""
-    rngs = [game_rngs(bot_seeds, g) for g in range(start, stop)]
+def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games start..stop of a table: in the compiled loop when it is built and every bot is named,
+    else on the engine."""
     loops = play_loops()
-    if loops is not None:
-        return loops.play_thirteen(  # type: ignore[no-any-return]
-            rules.kernel(), np.ascontiguousarray(seeds[start:stop], dtype=np.uint64), [BOT_CODES[n] for n in names],
-            rngs, rules.points, rules.deck_count(len(names)), _DECK_BITS, start, trace)
-    players = [[make_bot(n, r) for n, r in zip(names, seats, strict=True)] for seats in rngs]
-    return play_engine(seeds[start:stop].tolist(), players, rules, start, trace)
+    if loops is None or not all(isinstance(b, str) for b in table.bots):
+        return play_engine(table, start, stop)
+    rules = table.rules
+    rows, turns = loops.play_thirteen(
+        rules.kernel(), np.ascontiguousarray(table.seeds[start:stop], dtype=np.uint64),
+        [BOT_CODES[b] for b in table.bots], [table.rngs(g) for g in range(start, stop)], rules.points,
+        rules.deck_count(table.players), _DECK_BITS, start, table.trace)
+    return rows, turns if turns is not None else no_rows(TURN_COLUMNS)
+
+
+def rounds_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:
+    """One row per player per round: the bot's name, the round's penalty, the running total, and
+    whether the player won the game (the lowest total after round 11) or went out."""
+    import polars as pl
+
+    df = pl.DataFrame(rows[0], schema=list(ROUND_COLUMNS), orient="row")
+    df = df.with_columns(total=pl.col("penalty").cum_sum().over("game", "player", order_by="round"))
+    low = df.filter(pl.col("round") == 11).group_by("game").agg(low=pl.col("total").min())
+    return df.join(low, on="game", how="left").select(
+        "game", "round", "player",
+        bot=pl.col("player").replace_strict(dict(enumerate(table.names)), return_dtype=pl.Utf8),
+        penalty="penalty", total="total", winner=(pl.col("round") == 11) & (pl.col("total") == pl.col("low")),
+        went_out=pl.col("went_out").cast(pl.Boolean))
+
+
+def _check(rules: Rules, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    decks = rules.deck_count(players)
+    if players * 13 + 1 > 52 * decks:
+        raise ValueError(f"{players} players need more than {decks} deck(s) for round 11")
+    return options
+
+
+FAMILY = Family(name="Three Thirteen", rules=Rules, bots=BOTS, seats=(2, MAX_PLAYERS),
+                tables=(ROUND_COLUMNS, TURN_COLUMNS), play=play_chunk, frame=rounds_frame,
+                turns=lambda turns, table: turns_frame(turns, TURN_COLUMNS, ACTIONS), check=_check, chunk_games=200)
+"""Three Thirteen, as the simulation driver plays it."""
 
 
 def simulate(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
@@ -231,7 +262,8 @@ def simulate(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"
 
     Named bots play in the compiled loop when it is built, in chunks, on Dask with ``scheduler``
     (see ``rummylab.gin.bots.simulate``); bot objects play in this process on the engine."""
-    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=False)[0]
+    return driver.simulate(FAMILY, n_games, bots, rules, seed, scheduler=scheduler, workers=workers,
+                           progress=progress)
 
 
 def trace(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"), rules: Rules = DEFAULT,
@@ -240,29 +272,5 @@ def trace(n_games: int, bots: Sequence[str | GreedyBot] = ("greedy", "greedy"), 
     """The turns of the games ``simulate`` plays with the same arguments: one row per action
     (game, round, turn, player, action, card, penalty before and after, stock left); a hand
     holding its drawn card is counted after its best discard."""
-    return _frames(n_games, bots, rules, seed, scheduler, workers, progress, trace=True)[1]
-
-
-def _frames(n_games: int, bots: Sequence[str | GreedyBot], rules: Rules, seed: SeedLike, scheduler: str | None,
-            workers: int | None, progress: bool, trace: bool) -> tuple[Any, Any]:
-    import polars as pl
-
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules={rules!r}: Three Thirteen needs rummylab.three_thirteen.Rules")
-    if not 2 <= len(bots) <= MAX_PLAYERS:
-        raise ValueError(f"{len(bots)} bots: Three Thirteen is played here by 2 to {MAX_PLAYERS}")
-    decks = rules.deck_count(len(bots))
-    if len(bots) * 13 + 1 > 52 * decks:
-        raise ValueError(f"{len(bots)} players need more than {decks} deck(s) for round 11")
-    rows, turns = play_all(n_games, bots, rules, seed, known=BOTS, spec=lambda b: b if isinstance(b, str) else None,
-                           chunk=play_chunk, engine=play_engine, widths=(len(ROUND_COLUMNS), len(TURN_COLUMNS)),
-                           scheduler=scheduler, workers=workers, progress=progress, trace=trace, chunk_games=200)
-    names = [b if isinstance(b, str) else b.name for b in bots]
-    df = pl.DataFrame(rows, schema=list(ROUND_COLUMNS), orient="row")
-    df = df.with_columns(total=pl.col("penalty").cum_sum().over("game", "player", order_by="round"))
-    low = df.filter(pl.col("round") == 11).group_by("game").agg(low=pl.col("total").min())
-    df = df.join(low, on="game", how="left").select(
-        "game", "round", "player", bot=pl.col("player").replace_strict(dict(enumerate(names)), return_dtype=pl.Utf8),
-        penalty="penalty", total="total", winner=(pl.col("round") == 11) & (pl.col("total") == pl.col("low")),
-        went_out=pl.col("went_out").cast(pl.Boolean))
-    return df, None if turns is None else turns_frame(turns, TURN_COLUMNS, ACTIONS)
+    return driver.trace(FAMILY, n_games, bots, rules, seed, scheduler=scheduler, workers=workers,
+                        progress=progress)
