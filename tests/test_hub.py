@@ -5,6 +5,7 @@ the service is down and each written once when it is back), and bad input named.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import stat
@@ -365,7 +366,9 @@ def test_the_service_reads_the_hubs_groups_with_its_own_token() -> None:
         finally:
             server.stop()
 
-    asyncio.run(run())
+    # a thread of its own: a test before this one in the process may have left an event loop running here
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run()).result(60)
 
 
 def test_classes_on_the_hub(tmp_path: Path) -> None:
