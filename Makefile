@@ -31,9 +31,13 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv
 
-# Build requirements first, so the kernel builds in the venv (no isolated download).
+# Build requirements first (pyproject.toml's build-system.requires), so the kernel builds in the venv
+# (no isolated download).
 $(VENV)/.build-tools: $(VENV)/bin/python pyproject.toml
-	$(UV) "setuptools>=74" "Cython>=3.0" "numpy>=2" "tomli; python_version < '3.11'"
+	$(BIN)/python -c "import re; t = open('pyproject.toml').read(); \
+	  print('\n'.join(re.findall(r'\"([^\"]+)\"', re.search(r'(?m)^requires = \[(.*)\]', t).group(1))))" \
+	  > $(VENV)/requirements-build.txt
+	$(UV) -r $(VENV)/requirements-build.txt "tomli; python_version < '3.11'"
 	touch $@
 
 CHECK_KERNEL := RUMMYLAB_REQUIRE_COMPILED=1 $(BIN)/python -c "import rummylab; assert rummylab.BACKEND == 'cython'; print('rummylab', rummylab.__version__, 'kernel:', rummylab.BACKEND)"

@@ -52,6 +52,7 @@ def test_brute_force_itself_matches_the_oracle_on_a_tiny_deck() -> None:
     assert got == brute_histogram(7, 2, 6)
 
 
+@pytest.mark.once  # where and in what order chunks run, the same on both backends
 def test_exact_chunks_resume(tmp_path: Path) -> None:
     first = odds.exact_histogram(10, suits=3, ranks=8, chunks=12, resume_dir=tmp_path, progress=False)
     files = sorted(tmp_path.glob("*.npy"))
@@ -104,7 +105,7 @@ def test_cli_monte_carlo_and_unavailable_family(tmp_path: Path) -> None:
                        check=False)  # --workers 2: a Dask LocalCluster on 127.0.0.1
     assert r.returncode == 0, r.stderr
     assert "P(knock possible)" in r.stdout and pl.read_csv(out).height == 3
-    r = subprocess.run([sys.executable, "-m", "rummylab", "odds", "mc", "indian", "--seed", "1", "--workers", "2",
+    r = subprocess.run([sys.executable, "-m", "rummylab", "odds", "mc", "indian", "--seed", "1",
                         "--hands", "4000" if compiled else "400", "--no-progress"],
                        capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
@@ -169,6 +170,7 @@ def test_draw_odds_refuse_bad_input() -> None:
         odds.draw_odds("AS 2S 3S")
 
 
+@pytest.mark.once  # where and in what order chunks run, the same on both backends
 def test_dask_local_cluster_gives_the_same_numbers() -> None:
     exact_here = odds.exact_histogram(10, suits=3, ranks=8, chunks=8, progress=False)
     hands = 40_000 if rummylab.BACKEND == "cython" else 8_000  # the same numbers either way: any size shows it
@@ -184,6 +186,7 @@ def test_dask_local_cluster_gives_the_same_numbers() -> None:
     assert mc_dask.equals(mc_here)
 
 
+@pytest.mark.once  # where and in what order chunks run, the same on both backends
 def test_scheduler_dask_string_starts_and_stops_a_local_cluster() -> None:
     h = odds.exact_histogram(7, suits=2, ranks=8, chunks=4, scheduler="dask", workers=2, progress=False)
     assert as_dict(h) == brute_histogram(7, 2, 8)
