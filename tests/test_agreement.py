@@ -51,7 +51,7 @@ def test_other_meld_rules_agree(spec: MeldSpec, kind: str) -> None:
     rules = MeldRules(points=spec.points, ace_high=spec.ace_high, min_run=spec.min_run,
                       set_min=spec.set_min, set_max=spec.set_max)
     for size in (7, 10, 13):
-        hands = GENERATORS[kind](1500, size, size)
+        hands = GENERATORS[kind](1000, size, size)
         for discard in (False, True):
             truth = [oracle_deadwood(int(m), spec, discard) for m in hands]
             for name, got in kernel_answers(rules, hands, discard).items():

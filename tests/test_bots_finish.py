@@ -68,8 +68,10 @@ def _play(game: Any, state: Any, seats: list[Any], view: Any = lambda s: s, limi
     raise AssertionError(f"no end after {limit} actions")
 
 
-@pytest.mark.parametrize("pair", list(itertools.combinations_with_replacement(["random", "greedy", "strong"], 2)))
+@pytest.mark.parametrize("pair", [pytest.param(p, marks=pytest.mark.once) if p == ("random", "random") else p
+                                  for p in itertools.combinations_with_replacement(["random", "greedy", "strong"], 2)])
 def test_gin_pairings_finish(pair: tuple[str, str]) -> None:
+    """Random against random plays one game to 100 (hundreds of hands): on the compiled run only."""
     k = gin_kernel()
     takes = 0
     n = 1 if pair == ("random", "random") else GAMES
