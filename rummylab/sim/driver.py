@@ -70,9 +70,13 @@ class Table:
     def players(self) -> int:
         return len(self.bots)
 
+    def rng(self, game: int, seat: int) -> np.random.Generator:
+        """A seat's generator for one game, seeded by the seat's seed and the game number."""
+        return np.random.default_rng((self.bot_seeds[seat], game))
+
     def rngs(self, game: int) -> tuple[np.random.Generator, ...]:
-        """Each seat's generator for one game, seeded by the seat's seed and the game number."""
-        return tuple(np.random.default_rng((s, game)) for s in self.bot_seeds)
+        """Each seat's generator for one game (``rng``)."""
+        return tuple(self.rng(game, seat) for seat in range(self.players))
 
 
 def make_table(family: Family, n_games: int, bots: Sequence[Any] | None, rules: Any, seed: SeedLike, *,
