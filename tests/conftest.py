@@ -24,7 +24,7 @@ def soak(n: int) -> int:
     return n * SOAK
 
 
-AGREEMENT_N = int(os.environ.get("RUMMYLAB_AGREEMENT_N", str(soak(6_000))))
+AGREEMENT_N = int(os.environ.get("RUMMYLAB_AGREEMENT_N", str(soak(5_000))))
 """Seeded hands per (generator, size) in the kernel == twin == oracle check."""
 
 IN_CI = bool(os.environ.get("CI"))

@@ -90,10 +90,10 @@ def test_compiled_three_handed_loop_plays_the_engines_games(trio: tuple[str, str
         assert ties.height and (ties["result"] == "draw").all() and ties["scorer"].is_null().all()
 
 
-THIRTEEN_TABLES = [  # greedy and the planner each play 350 games
-    (("greedy", "greedy"), three_thirteen.DEFAULT, soak(350)),
-    (("planner", "greedy"), three_thirteen.DEFAULT, soak(150)),
-    (("greedy", "planner"), three_thirteen.DEFAULT, soak(150)),
+THIRTEEN_TABLES = [  # greedy and the planner each play 250 games or more
+    (("greedy", "greedy"), three_thirteen.DEFAULT, soak(250)),
+    (("planner", "greedy"), three_thirteen.DEFAULT, soak(100)),
+    (("greedy", "planner"), three_thirteen.DEFAULT, soak(100)),
     (("planner", "greedy", "planner"), three_thirteen.DEFAULT, soak(30)),
     (("greedy", "planner"), three_thirteen.ACE_HIGH, soak(20)),
     (("greedy",) * 8, dataclasses.replace(three_thirteen.DEFAULT, min_non_wild=1, max_wilds_per_meld=2), soak(20)),
@@ -114,7 +114,7 @@ def test_compiled_thirteen_loop_plays_the_engines_games(names: tuple[str, ...], 
 
 def test_thirteen_tables_give_each_bot_hundreds_of_games() -> None:
     for bot in ("greedy", "planner"):
-        assert sum(n for names, _, n in THIRTEEN_TABLES if bot in names) >= 350
+        assert sum(n for names, _, n in THIRTEEN_TABLES if bot in names) >= 250
 
 
 @pytest.mark.once

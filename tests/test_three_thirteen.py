@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import AGREEMENT_N, PARTS, backends
+from conftest import AGREEMENT_N, PARTS, backends, soak
 from oracle_wild import WildOracle, WildSpec
 
 from rummylab import three_thirteen as tt
@@ -240,7 +240,7 @@ def test_the_best_discard_agrees_with_the_oracle() -> None:
     """penalty_batch(discard=True), one search, == the least oracle penalty over the hands less
     one card, compiled and twin, on seeded random and dense hands of every round and option."""
     rng = np.random.default_rng(1313)
-    for i in range(160):
+    for i in range(soak(100)):
         hand, rnd, opts = deal(rng, dense=i % 2 == 0)
         rules = tt.Rules(**opts)
         spec = WildSpec(wild_rank=rnd + 1, points=rules.points, ace_high=rules.ace_high,
