@@ -119,6 +119,17 @@ def test_wrong_rules_and_tables_are_refused(family: str) -> None:
         module.simulate(1, objects, rules, 1, scheduler="dask")
 
 
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_name_beside_a_bot_object_plays_on_the_engine(family: str) -> None:
+    """A named bot beside an object the loop cannot play: every seat plays on the engine, the named
+    one made from its name (it once reached the engine as a string)."""
+    module, bots, _, rules, _ = FAMILIES[family]
+    kind = {"three_thirteen": tt_bots.GreedyBot, "indian": indian_bots.RandomBot}.get(family, gin_bots.RandomBot)
+    table = (*bots[:-1], kind(0))
+    df = module.simulate(1, table, rules, 1)
+    assert df["game"].n_unique() == 1
+
+
 FLAGS = [  # every flag of `rummylab simulate`: two values that give different rows
     ("--bots", ["gin", "--bots", "greedy,greedy"], ["gin", "--bots", "random,strong"]),
     ("--games", ["gin", "--games", "2"], ["gin", "--games", "3"]),

@@ -301,7 +301,7 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     """Games start..stop of a table: in the compiled loop when it is built and every bot is a
     spec, else on the engine."""
     loops = play_loops()
-    if loops is None or not all(isinstance(b, tuple) for b in table.bots):
+    if loops is None or table.engine_only:
         return play_engine(table, start, stop)
     hands, turns = loops.play_gin(
         gin_kernel(), np.ascontiguousarray(table.seeds[start:stop], dtype=np.uint64),

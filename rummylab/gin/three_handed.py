@@ -273,7 +273,7 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     """Games start..stop of a table: in the compiled loop when it is built and every bot is a
     spec, else on the engine."""
     loops = play_loops()
-    if loops is None or not all(isinstance(b, tuple) for b in table.bots):
+    if loops is None or table.engine_only:
         return play_engine(table, start, stop)
     seeds = table.seeds[start:stop]
     roles = np.array([first_roles(int(x)) for x in seeds], dtype=np.int64).reshape(-1, 3)

@@ -55,7 +55,7 @@ class Table:
     alone, so the games are the same in any chunk, process or machine."""
 
     bots: tuple[Any, ...]
-    """Each seat's bot: its spec (see ``Family.spec``) or the bot object itself."""
+    """Each seat's bot: its spec (see ``Family.spec``), or the bot object itself when it has none."""
     names: tuple[str, ...]
     bot_seeds: tuple[int, ...]
     seeds: np.ndarray
@@ -64,7 +64,8 @@ class Table:
     options: Mapping[str, Any]
     trace: bool
     engine_only: bool = False
-    """Some bot is an object the compiled loop cannot play: every game plays on the engine."""
+    """Some bot is an object the compiled loop cannot play: every game plays on the engine (the
+    other seats' bots made from their specs)."""
 
     @property
     def players(self) -> int:
@@ -79,7 +80,7 @@ class Table:
         return tuple(self.rng(game, seat) for seat in range(self.players))
 
 
-def make_table(family: Family, n_games: int, bots: Sequence[Any] | None, rules: Any, seed: SeedLike, *,
+def make_table(family: Family, n_games: int, bots: Sequence[Any], rules: Any, seed: SeedLike, *,
                scheduler: str | None = None, workers: int | None = None, progress: bool = False,
                trace: bool = False, options: Mapping[str, Any] | None = None) -> Table:
     """The table of a simulation, every argument checked (see ``simulate``): ValueError names a bad one."""
@@ -117,13 +118,13 @@ def make_table(family: Family, n_games: int, bots: Sequence[Any] | None, rules: 
     engine_only = any(s is None for s in specs)
     if engine_only and scheduler is not None:
         raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
-    return Table(bots=tuple(b if engine_only else s for b, s in zip(bots, specs, strict=True)),
+    return Table(bots=tuple(b if s is None else s for b, s in zip(bots, specs, strict=True)),
                  names=tuple(b if isinstance(b, str) else str(getattr(b, "name", type(b).__name__)) for b in bots),
                  bot_seeds=bot_seeds, seeds=seeds, rules=rules, options=played, trace=trace,
                  engine_only=engine_only)
 
 
-def play_rows(family: Family, n_games: int, bots: Sequence[Any] | None, rules: Any, seed: SeedLike, *,
+def play_rows(family: Family, n_games: int, bots: Sequence[Any], rules: Any, seed: SeedLike, *,
               scheduler: str | None = None, workers: int | None = None, progress: bool = False,
               trace: bool = False, options: Mapping[str, Any] | None = None) -> tuple[Table, tuple[np.ndarray, ...]]:
     """The table and the stacked rows of ``n_games`` games (see ``simulate``)."""
@@ -135,7 +136,7 @@ def play_rows(family: Family, n_games: int, bots: Sequence[Any] | None, rules: A
     return table, tuple(_stacked(parts, i, len(columns)) for i, columns in enumerate(family.tables))
 
 
-def simulate(family: Family, n_games: int, bots: Sequence[Any] | None, rules: Any, seed: SeedLike = 0, *,
+def simulate(family: Family, n_games: int, bots: Sequence[Any], rules: Any, seed: SeedLike = 0, *,
              scheduler: str | None = None, workers: int | None = None, progress: bool = False,
              **options: Any) -> Any:
     """Play ``n_games`` seeded games of ``family`` between ``bots`` (names or objects, one a
@@ -149,7 +150,7 @@ def simulate(family: Family, n_games: int, bots: Sequence[Any] | None, rules: An
     return family.frame(rows, table)
 
 
-def trace(family: Family, n_games: int, bots: Sequence[Any] | None, rules: Any, seed: SeedLike = 0, *,
+def trace(family: Family, n_games: int, bots: Sequence[Any], rules: Any, seed: SeedLike = 0, *,
           scheduler: str | None = None, workers: int | None = None, progress: bool = False, **options: Any) -> Any:
     """The turns of the games ``simulate`` plays with the same arguments: one row per action."""
     table, rows = play_rows(family, n_games, bots, rules, seed, scheduler=scheduler, workers=workers,

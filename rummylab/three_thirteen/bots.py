@@ -217,7 +217,7 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     """Games start..stop of a table: in the compiled loop when it is built and every bot is named,
     else on the engine."""
     loops = play_loops()
-    if loops is None or not all(isinstance(b, str) for b in table.bots):
+    if loops is None or table.engine_only:
         return play_engine(table, start, stop)
     rules = table.rules
     rows, turns = loops.play_thirteen(
