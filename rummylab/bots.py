@@ -9,10 +9,8 @@ from .cards import Card
 from .sim import codes
 
 STALLED = codes.STALLED
-"""A deal (a round) is stalled once its stock has been rebuilt from the discard pile this
-many times: then a bot that drew from the stock throws a random natural card half the time,
-so that no deal goes on for ever (best-points play alone can circle: hands each needing the
-cards the others keep). Deals of ordinary play never get there."""
+"""Stock rebuilds that make a deal stalled (``rummylab.sim.codes.STALLED``): best-points play
+alone can circle, hands each needing the cards the others keep; ordinary deals never get there."""
 
 
 def stalled_throw(state: Any, hand: Iterable[Card], rng: Any) -> Card | None:

@@ -5,7 +5,7 @@ pure-Python twins (``_kernel_py``, ``_wild_py``), and the one selector between t
 ``RUMMYLAB_REQUIRE_COMPILED=1`` makes a missing build an ImportError instead of a warning.
 ``meld_kernel`` (one deck, no wild cards) and ``wild_kernel`` (wild cards, up to three
 decks) take meld options, never a game: a game's ``Rules`` says what it needs of the wild-card
-search with ``kernel_options()``. (Imported as ``rummylab.kernel`` too.)
+search with ``kernel_options()``. (Imported as ``rummylab.backend`` too, its older name.)
 """
 
 from __future__ import annotations

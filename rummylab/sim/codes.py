@@ -25,6 +25,7 @@ class Family:
     """The loops' row tables by name: their columns."""
     limits: dict[str, int] = field(default_factory=dict)
 
+
 STALLED = 2
 """A deal (a round) is stalled once its stock has been rebuilt from the discard pile this many
 times: a bot that drew from the stock then throws a random natural card half the time, so that
