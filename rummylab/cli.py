@@ -219,8 +219,9 @@ def _simulate(args: argparse.Namespace) -> str:
     t = time.perf_counter()
 
     def play(n: int) -> Any:
-        return driver.simulate(described, n, names, rules, args.seed, scheduler=scheduler,
-                               workers=args.workers if scheduler else None, progress=not args.no_progress, **options)
+        return driver.simulate(described, n, names, rules, args.seed, scheduler=scheduler,  # a scheduler's
+                               workers=args.workers if scheduler == "dask" else None,  # address: its own workers
+                               progress=not args.no_progress, **options)
 
     if args.hands is not None:
         if args.hands < 0:

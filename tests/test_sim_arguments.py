@@ -158,6 +158,18 @@ def test_every_flag_changes_the_rows(flag: str, one: list[str], other: list[str]
     assert not frames[0].equals(frames[1]), flag
 
 
+def test_a_scheduler_address_plays_with_its_own_workers(capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--scheduler ADDRESS`` (with the default ``--workers``) goes to that scheduler; one that does
+    not answer is one clear line."""
+    import rummylab.sim
+
+    monkeypatch.setattr(rummylab.sim, "CONNECT_TIMEOUT", "1s")
+    assert main(["simulate", "gin", "--games", "1", "--scheduler", "tcp://127.0.0.1:9", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "scheduler 'tcp://127.0.0.1:9': no Dask scheduler answers there" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["gin", "--workers", "0"], "--workers 0"),
     (["gin", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers 2 with --scheduler"),

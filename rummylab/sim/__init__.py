@@ -29,6 +29,9 @@ def play_loops() -> ModuleType | None:
         return None
     return _play
 
+
+CONNECT_TIMEOUT = "20s"
+"""How long a Dask scheduler's address is tried before it is said not to answer."""
 CHUNK_GAMES = 2_000
 """Games per chunk (a Dask task, a step of the progress bar)."""
 
@@ -67,7 +70,10 @@ def dask_client(scheduler: Any, workers: int | None = None) -> Iterator[Any]:
                 dashboard_address=None, silence_logs=40))
             client = stack.enter_context(Client(cluster))
         else:
-            client = stack.enter_context(Client(scheduler, timeout="20s"))
+            try:
+                client = stack.enter_context(Client(scheduler, timeout=CONNECT_TIMEOUT))
+            except OSError as exc:
+                raise ValueError(f"scheduler {scheduler!r}: no Dask scheduler answers there ({exc})") from None
         yield client
 
 
