@@ -46,7 +46,8 @@ def teacher_page(db: Path | str, wanted: str, class_url: str, groups: Mapping[st
                 note += f"<p class='rl-note'>{html.escape(str(exc))}: showing every lesson.</p>"
         rows = progress.rows(lesson=lesson)
         if classes_of:
-            classes = _classes_nav(classes_of, set(progress.rows()["hub_user"].drop_nulls()), chosen_class,
+            everyone = rows if lesson is None else progress.rows()  # read once when no lesson is chosen
+            classes = _classes_nav(classes_of, set(everyone["hub_user"].drop_nulls()), chosen_class,
                                    lambda group: link(lesson, group))
         if chosen_class:
             rows = rows.filter(pl.col("hub_user").is_in(sorted(classes_of[chosen_class])))
