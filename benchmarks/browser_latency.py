@@ -19,7 +19,7 @@ from pathlib import Path
 from class_load import ARGS  # the same Chromium flags as the class
 from playwright.sync_api import sync_playwright
 
-from rummylab.serve import free_port, voila_command, wait_for_http
+from rummylab.classroom.serve import free_port, voila_command, wait_for_http
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -28,7 +28,7 @@ from playwright.async_api import async_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from rummylab.serve import free_port, wait_for_http  # noqa: E402
+from rummylab.classroom.serve import free_port, wait_for_http  # noqa: E402
 
 BASE_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]

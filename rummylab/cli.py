@@ -300,7 +300,7 @@ def _odds(args: argparse.Namespace) -> str:
 
 def _lessons(args: argparse.Namespace) -> str:
     if args.lessons_command == "copy":
-        from .serve import copy_lessons
+        from .classroom.serve import copy_lessons
 
         written = copy_lessons(args.folder, args.force)
         kept = "" if args.force else " (lessons already there were kept; --force overwrites)"
@@ -365,8 +365,8 @@ def _class(args: argparse.Namespace) -> str:
 def _serve(args: argparse.Namespace) -> str:
     import os
 
+    from .classroom.serve import serve
     from .progress import DB_ENV
-    from .serve import serve
 
     # never write into site-packages; RUMMYLAB_DB (a hub service's) is taken when --db is not given
     db = args.db or (None if args.path or os.environ.get(DB_ENV, "").strip() else "progress.sqlite")
@@ -379,8 +379,8 @@ def _serve(args: argparse.Namespace) -> str:
 
 
 def _hub(args: argparse.Namespace) -> str:
-    from .hub import PASSWORD_ENV, TEACHER_PASSWORD_ENV, hub_options, run_hub, write_config
-    from .serve import LOOPBACK
+    from .classroom.hub import PASSWORD_ENV, TEACHER_PASSWORD_ENV, hub_options, run_hub, write_config
+    from .classroom.serve import LOOPBACK
 
     options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
                                    args.port, args.state_dir, args.spawner, args.classes, args.warm)

@@ -1,6 +1,6 @@
 """rummylab's Voilà templates, shipped inside the package as a Jupyter data folder (``DATA``:
 ``share/jupyter/voila/templates/``): ``rummylab``, the light lesson page and the lesson index, and
-``rummylab-voila`` (``classroom.OWN_PAGE``), Voilà's own lesson page without its CDN links.
+``rummylab-voila`` (``classroom.class_code.OWN_PAGE``), Voilà's own lesson page without its CDN links.
 ``rummylab serve`` and the hub's student servers put ``DATA`` on ``JUPYTER_PATH``, read-only:
 nothing is written at run time.
 

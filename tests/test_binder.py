@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rummylab.serve import free_port
+from rummylab.classroom.serve import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,8 +49,8 @@ def test_binder_build_and_lessons(tmp_path: Path) -> None:
     out = run([str(venv / "bin" / "rummylab"), "lessons", "copy", str(work)], tmp_path, env)
     notebooks = sorted(p.name for p in work.glob("*.ipynb"))
     assert notebooks == sorted(p.name for p in (repo / "notebooks").glob("*.ipynb")) and len(notebooks) >= 11, out
-    packed = run([str(venv / "bin" / "python"), "-c", "from rummylab.serve import lessons_dir; print(lessons_dir())"],
-                 tmp_path, env)
+    packed = run([str(venv / "bin" / "python"), "-c",
+                  "from rummylab.classroom.serve import lessons_dir; print(lessons_dir())"], tmp_path, env)
     assert "site-packages" in packed, packed
     # the first lesson runs top to bottom in the Binder environment's own kernel: serving it renders it
     # (test_notebooks runs every lesson; the environments hold the same packages:

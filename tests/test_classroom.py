@@ -9,27 +9,27 @@ from typing import Any
 
 import pytest
 
-from rummylab import classroom
-from rummylab.serve import lessons_dir, voila_command
+from rummylab.classroom import class_code
+from rummylab.classroom.serve import lessons_dir, voila_command
 
 
 def test_lessons_of_the_day_by_number_or_name() -> None:
     folder = lessons_dir()
-    assert classroom.find_lessons(folder, ["02"]) == ["02-melds-and-deadwood.ipynb"]
-    assert classroom.find_lessons(folder, ["08-pure-sequence.ipynb", "00"]) == [
+    assert class_code.find_lessons(folder, ["02"]) == ["02-melds-and-deadwood.ipynb"]
+    assert class_code.find_lessons(folder, ["08-pure-sequence.ipynb", "00"]) == [
         "08-pure-sequence.ipynb", "00-start-here.ipynb"]
     with pytest.raises(ValueError, match="'99': no such lesson"):
-        classroom.find_lessons(folder, ["99"])
+        class_code.find_lessons(folder, ["99"])
 
 
 def test_a_teachers_folder_warms_its_first_lesson_or_nothing(tmp_path: Path) -> None:
     """`rummylab serve DIR` with no --lesson warms the folder's first lesson (00 of the packaged ones),
     and nothing in a folder with none."""
-    assert classroom.first_lesson(lessons_dir()) == ["00-start-here.ipynb"]
+    assert class_code.first_lesson(lessons_dir()) == ["00-start-here.ipynb"]
     (tmp_path / "my-lesson.ipynb").write_text("{}")
     (tmp_path / ".hidden.ipynb").write_text("{}")
-    assert classroom.first_lesson(tmp_path) == ["my-lesson.ipynb"]
-    assert classroom.first_lesson(tmp_path / "empty") == []
+    assert class_code.first_lesson(tmp_path) == ["my-lesson.ipynb"]
+    assert class_code.first_lesson(tmp_path / "empty") == []
 
 
 def test_a_served_lesson_goes_on_past_a_cell_that_raises(tmp_path: Path) -> None:
@@ -40,26 +40,26 @@ def test_a_served_lesson_goes_on_past_a_cell_that_raises(tmp_path: Path) -> None
 
 
 def test_pool_options() -> None:
-    opts = classroom.pool_options(["02-melds-and-deadwood.ipynb"], 30)
+    opts = class_code.pool_options(["02-melds-and-deadwood.ipynb"], 30)
     config = json.loads(opts[1].split("=", 1)[1])
     assert config == {"default": {"pool_size": 0}, "02-melds-and-deadwood.ipynb": {"pool_size": 30}}
-    assert classroom.pool_options(["02-melds-and-deadwood.ipynb"], 0) == []
+    assert class_code.pool_options(["02-melds-and-deadwood.ipynb"], 0) == []
     with pytest.raises(ValueError, match="--students 61"):
-        classroom.pool_options(["x.ipynb"], 61)
+        class_code.pool_options(["x.ipynb"], 61)
 
 
 def test_codes() -> None:
-    code = classroom.new_code()
-    assert len(code) == 6 and set(code) <= set(classroom.CODE_ALPHABET)
+    code = class_code.new_code()
+    assert len(code) == 6 and set(code) <= set(class_code.CODE_ALPHABET)
     with pytest.raises(ValueError, match="class code 'a b'"):
-        classroom.check_code("a b")
+        class_code.check_code("a b")
 
 
 def test_the_command_carries_the_code_and_the_pool(tmp_path: Path) -> None:
     cmd, env = voila_command(lessons_dir(), 9000, tmp_path / "p.sqlite", ip="0.0.0.0", code="K7QF3M",
                              students=3, lessons=["00-start-here.ipynb"])
     assert "--Voila.ip=0.0.0.0" in cmd and "--token=K7QF3M" in cmd
-    assert "--Voila.identity_provider_class=rummylab.classroom.ClassCodeProvider" in cmd
+    assert "--Voila.identity_provider_class=rummylab.classroom.class_code.ClassCodeProvider" in cmd
     assert "--preheat_kernel=True" in cmd
     assert env["RUMMYLAB_CHARTS"] == "svg"  # the students' pages load no charting JavaScript
     plain, _ = voila_command(lessons_dir(), 9000, tmp_path / "p.sqlite")
@@ -90,7 +90,7 @@ def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time(
             return await self._pools[notebook_name].pop(0)
 
     async def run() -> None:
-        manager = classroom.warm_first(lambda base, preheat: base)(Pools, True)()
+        manager = class_code.warm_first(lambda base, preheat: base)(Pools, True)()
         manager._announcing = True  # (announce_when_warm has a test of its own)
         manager.fill_if_needed(None, "00.ipynb")  # a replacement, five minutes away
         ready = asyncio.get_running_loop().create_future()
@@ -102,7 +102,7 @@ def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time(
         manager.fill_if_needed(0, "00.ipynb")  # a kernel warming now: worth waiting for
         assert manager.get_pool_size("00.ipynb") == 1
         manager.fill_if_needed(None, "00.ipynb")
-        assert manager.delays == [300.0, 0, 300.0 + 2 * classroom.REFILL_GAP]
+        assert manager.delays == [300.0, 0, 300.0 + 2 * class_code.REFILL_GAP]
         assert manager.envs == [{"RUMMYLAB_LESSON": "00"}] * 3  # a warm kernel knows its lesson
 
     in_thread(run())
@@ -129,7 +129,7 @@ def test_class_ready_once_every_warm_kernel_has_run_its_lesson(capsys: pytest.Ca
         started.set_result({"kernel_id": "k1", "task": lesson})
         broken.set_exception(RuntimeError("Address already in use"))
         pools = {"00-start-here.ipynb": [started, broken], "01-dealing-and-the-upcard.ipynb": []}
-        announcing = asyncio.create_task(classroom.announce_when_warm(pools))
+        announcing = asyncio.create_task(class_code.announce_when_warm(pools))
         await asyncio.sleep(1.5)
         assert not announcing.done()  # the lesson is still running
         lesson.set_result(None)
@@ -159,7 +159,7 @@ def test_the_teacher_page_needs_its_token_shows_answers_and_filters_by_lesson(tm
 
         sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
         base = f"http://127.0.0.1:{sockets[0].getsockname()[1]}/"
-        server = tornado.httpserver.HTTPServer(classroom.teacher_app(db, "T0KEN-teacher", "http://class:8866"))
+        server = tornado.httpserver.HTTPServer(class_code.teacher_app(db, "T0KEN-teacher", "http://class:8866"))
         server.add_sockets(sockets)
         client = tornado.httpclient.AsyncHTTPClient()
         try:
@@ -200,7 +200,7 @@ def test_the_class_code_page_is_under_the_base_url(tmp_path: Path) -> None:
     import urllib.parse
     import urllib.request
 
-    from rummylab.serve import free_port, wait_for_http
+    from rummylab.classroom.serve import free_port, wait_for_http
 
     lessons = tmp_path / "lessons"
     lessons.mkdir()

@@ -23,12 +23,13 @@ except ImportError:  # make test installs it: under CI its absence fails the run
         raise
     pytest.skip("JupyterHub is not installed: pip install 'rummylab[hub]'", allow_module_level=True)
 
-from rummylab import hub, lessons  # noqa: E402
+from rummylab import lessons  # noqa: E402
+from rummylab.classroom import hub  # noqa: E402
+from rummylab.classroom.serve import free_port, lessons_dir  # noqa: E402
 from rummylab.cli import main  # noqa: E402
-from rummylab.hub_client import ServiceProgress, is_service_url, open_store  # noqa: E402
 from rummylab.lessons import exercises  # noqa: E402
 from rummylab.progress import Progress, queue  # noqa: E402
-from rummylab.serve import free_port, lessons_dir  # noqa: E402
+from rummylab.progress.hub_client import ServiceProgress, is_service_url, open_store  # noqa: E402
 
 TOKENS = {"token-of-ada": "student01", "token-of-bea": "student02"}
 
@@ -43,7 +44,7 @@ def test_config_only_writes_a_private_config(tmp_path: Path, monkeypatch: pytest
     assert "passwords: from RUMMYLAB_HUB_PASSWORD" in capsys.readouterr().out
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     text = path.read_text()
-    assert "from rummylab.hub import configure" in text and 'lesson="02-melds-and-deadwood.ipynb"' in text
+    assert "from rummylab.classroom.hub import configure" in text and 'lesson="02-melds-and-deadwood.ipynb"' in text
 
 
 def test_a_student_server_holds_no_secret(tmp_path: Path) -> None:
@@ -103,7 +104,7 @@ class Service:
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
-        from rummylab.hub_service import make_app
+        from rummylab.classroom.hub_service import make_app
 
         app = make_app(self.db, "/services/rummylab/", "http://class/", hub_auth=FakeHub())  # type: ignore[arg-type]
         ready = threading.Event()
@@ -166,7 +167,7 @@ def test_checks_wait_on_disk_while_the_service_is_down(service: Service) -> None
         ("student01", "Ada", "deck_size", "52"), ("student01", "student01", "deck_size", "54"),
         ("student01", "student01", "melds", "a run"), ("student01", "student01", "pairs", "3"),
         ("student01", "student01", "pairs", "6"), ("student02", "student01", "deck_size", "52")]  # each once
-    from rummylab.teacher import teacher_page
+    from rummylab.classroom.teacher import teacher_page
 
     page = teacher_page(service.db, "", "http://class/")
     assert "student01 (student02)" in page and "Ada (student01)" in page  # a typed name never hides who
@@ -207,7 +208,7 @@ def test_a_student_on_a_hub_is_known_by_her_login(service: Service, monkeypatch:
 
 
 def test_serve_options_behind_a_hub_or_a_proxy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rummylab.serve import check_base_url, progress_db, voila_command
+    from rummylab.classroom.serve import check_base_url, progress_db, voila_command
 
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "the-teachers-token")
     monkeypatch.setenv("RUMMYLAB_DB", "postgresql://u:pw@db.school/class")
@@ -229,7 +230,7 @@ def test_serve_as_a_hub_service_needs_the_hubs_login(tmp_path: Path) -> None:
     import urllib.error
     import urllib.request
 
-    from rummylab.classroom import kernel_processes
+    from rummylab.classroom.class_code import kernel_processes
 
     port, prefix = free_port(), "/services/rummylab-class/"
     db = f"sqlite:///{tmp_path / 'progress.sqlite'}"
@@ -289,7 +290,7 @@ def test_serve_as_a_hub_service_needs_the_hubs_login(tmp_path: Path) -> None:
 def test_the_teacher_page_shows_a_class_at_a_time(tmp_path: Path) -> None:
     """On a hub a class is a hub group of students: a link for each with a member who has checks,
     relative (any prefix) and keeping the lesson shown; ``?class=`` shows only its members' rows."""
-    from rummylab.teacher import teacher_page
+    from rummylab.classroom.teacher import teacher_page
 
     db = tmp_path / "progress.sqlite"
     p = Progress(db)
@@ -332,7 +333,7 @@ def test_the_service_reads_the_hubs_groups_with_its_own_token() -> None:
     import tornado.httpclient
     import tornado.web
 
-    from rummylab.hub_service import HubGroups
+    from rummylab.classroom.hub_service import HubGroups
 
     asked: list[str] = []
 
@@ -399,7 +400,7 @@ def test_warm_student_servers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     the lesson of the day; ``serve --hub-server`` needs the hub's variables of a user's server."""
     from traitlets.config import Config
 
-    from rummylab.hub_login import service_env
+    from rummylab.classroom.hub_login import service_env
 
     options, _ = hub.hub_options(str(lessons_dir()), "02", 2, None, "teachers", "127.0.0.1", 8000,
                                  str(tmp_path), "simple", warm=1)

@@ -17,10 +17,10 @@ LAYERS = (
     ("sim", "bots"),
     ("gin", "three_thirteen", "indian"),
     ("odds", "questions", "charts", "widgets"),
-    ("progress", "hub_client"),
+    ("progress",),
     ("page_template",),
     ("lessons",),
-    ("classroom", "serve", "hub", "hub_login", "hub_server", "hub_service", "teacher"),
+    ("classroom",),
     ("cli", "__main__"),
 )
 """Bottom to top: a module may import its own layer's modules and those of the layers below."""

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rummylab import page_template
-from rummylab.classroom import OWN_PAGE
+from rummylab.classroom.class_code import OWN_PAGE
 from rummylab.page_template import APP, DATA, LESSON_PAGE, TEMPLATE, lesson_page
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,8 +141,8 @@ def test_serve_and_hub_write_no_template(tmp_path: Path, monkeypatch: pytest.Mon
         (pytest.fail if os.environ.get("CI") else pytest.skip)(why)
     from traitlets.config import Config
 
-    from rummylab import hub
-    from rummylab.serve import lessons_dir, voila_command
+    from rummylab.classroom import hub
+    from rummylab.classroom.serve import lessons_dir, voila_command
 
     def no_temporary_folder(*args: object, **kwargs: object) -> str:
         raise AssertionError("a temporary folder was made")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rummylab.classroom import OWN_PAGE
+from rummylab.classroom.class_code import OWN_PAGE
 from rummylab.lessons.preflight import page_models
 from rummylab.page_template import APP, DATA
 

@@ -281,8 +281,8 @@ def hub_user() -> str | None:
 def _flush() -> str:
     """Hand the checks kept for a name to the store; "" or a sentence for the student when they
     are saved later (the store keeps them until the database takes them)."""
-    from ..hub_client import open_store
     from ..progress import default_db
+    from ..progress.hub_client import open_store
 
     db = default_db()
     name = student()

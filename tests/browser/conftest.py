@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from rummylab.serve import free_port, voila_command
+from rummylab.classroom.serve import free_port, voila_command
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -15,8 +15,8 @@ from typing import Any
 import nbformat
 import pytest
 
+from rummylab.classroom.serve import free_port
 from rummylab.cli import main
-from rummylab.serve import free_port
 
 from .conftest import TEACHER_TOKEN, _lesson_env, _stop, _wait_http, answer
 

@@ -8,7 +8,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from rummylab.classroom import kernel_processes
+from rummylab.classroom.class_code import kernel_processes
 
 from .conftest import CLASS_CODE, TEACHER_TOKEN, answer, shot
 

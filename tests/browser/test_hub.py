@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from rummylab.serve import free_port
+from rummylab.classroom.serve import free_port
 
 from .conftest import _unavailable, _wait_http, answer
 
@@ -33,7 +33,7 @@ LESSON = "00-start-here.ipynb"
 ONE_OF_EACH = """
 # the browser test: student01's server as without --warm (Voila in a Jupyter server), student02's warm
 import sys
-from rummylab.hub import singleuser_args
+from rummylab.classroom.hub import singleuser_args
 _copy_lessons = c.Spawner.pre_spawn_hook
 def _one_of_each(spawner):
     _copy_lessons(spawner)
@@ -54,7 +54,7 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory, pg_cluster
     try:
         import jupyterhub  # noqa: F401
 
-        from rummylab.hub import proxy_command
+        from rummylab.classroom.hub import proxy_command
         proxy_command()
     except (ImportError, ValueError) as exc:
         _unavailable(f"JupyterHub or its proxy is missing (make test installs both): {exc}")

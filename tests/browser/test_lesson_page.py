@@ -16,8 +16,8 @@ from typing import Any
 import nbformat
 import pytest
 
-from rummylab.classroom import OWN_PAGE
-from rummylab.serve import free_port, voila_command
+from rummylab.classroom.class_code import OWN_PAGE
+from rummylab.classroom.serve import free_port, voila_command
 
 from .conftest import _lesson_env, _stop, _wait_http, shot
 

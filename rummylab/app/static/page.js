@@ -6,7 +6,7 @@ import { Kernel, Manager } from "./kernel.js";
 import { WIDGET_VIEW, h, render } from "./lessons.js";
 import "./controls.js";
 
-const OWN_PAGE = "rummylab-voila";  // rummylab.classroom.OWN_PAGE: Voilà's page, served offline
+const OWN_PAGE = "rummylab-voila";  // rummylab.classroom.class_code.OWN_PAGE: Voilà's page, served offline
 
 /** The module of a model's front end (model or view) that is neither ipywidgets' nor
  * anywidget's nor rummylab's, or "". */

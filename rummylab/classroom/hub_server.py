@@ -7,16 +7,16 @@ from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
-from .classroom import _log_cell_errors, warm_first
+from .class_code import _log_cell_errors, warm_first
 
 LeftPagesClosedKernels = warm_first(lambda base, preheat, *args, **kwargs: base)(AsyncMappingKernelManager, False)
-"""The server's kernel manager with ``classroom``'s ``LeftPagesClosed``: a lesson's kernel goes
+"""The server's kernel manager with ``class_code``'s ``LeftPagesClosed``: a lesson's kernel goes
 ``LEFT_AFTER`` seconds after its page's last connection closed (Voilà's warm pools, the rest of
 ``warm_first``, exist only in Voilà's own app)."""
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "rummylab.hub_server"}]
+    return [{"module": "rummylab.classroom.hub_server"}]
 
 
 def _load_jupyter_server_extension(server_app: Any) -> None:

@@ -21,7 +21,7 @@ from jupyter_core.utils import ensure_async
 from jupyter_server.utils import url_path_join
 from voila.voila_identity_provider import VoilaIdentityProvider, VoilaLoginHandler
 
-from .lessons.exercises import LESSON_ENV
+from ..lessons.exercises import LESSON_ENV
 
 OWN_PAGE = "rummylab-voila"
 """Voilà's own lesson page, served offline: for a lesson whose widgets have front ends of their
@@ -330,6 +330,3 @@ def teacher_app(db: Path | str, token: str, class_url: str) -> Any:
 
     return tornado.web.Application([(r"/", Teacher)], cookie_secret=secrets.token_hex(16))
 
-
-if __name__ == "__main__":
-    run_voila()

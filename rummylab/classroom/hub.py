@@ -1,6 +1,6 @@
 """rummylab on JupyterHub: each student is a hub user whose single-user server serves the lessons as
 the app (Voilà as a server extension, the rummylab page template from the package), opening at the
-lesson of the day; the rummylab hub service (``rummylab.hub_service``) alone holds the progress
+lesson of the day; the rummylab hub service (``rummylab.classroom.hub_service``) alone holds the progress
 database and serves the teacher page to a teacher group.
 
 ``rummylab hub --config-only FILE`` writes a ``jupyterhub_config.py`` that calls ``configure``;
@@ -101,8 +101,8 @@ def singleuser_args() -> list[str]:
             "--VoilaConfiguration.show_tracebacks=False",
             "--VoilaExecutor.allow_errors=True",
             "--VoilaExecutor.iopub_timeout=30",
-            "--ServerApp.kernel_manager_class=rummylab.hub_server.LeftPagesClosedKernels",
-            "--ServerApp.jpserver_extensions=rummylab.hub_server=True"]
+            "--ServerApp.kernel_manager_class=rummylab.classroom.hub_server.LeftPagesClosedKernels",
+            "--ServerApp.jpserver_extensions=rummylab.classroom.hub_server=True"]
     # kernels on TCP, not ipc as in rummylab serve: a server holds a kernel or two (no race for ports),
     # and ipc sockets live in the home's runtime folder, whose path can pass the 107 bytes a socket name has
     if os.name == "posix" and os.getuid() == 0:
@@ -136,7 +136,7 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     group's name -> its students, and any made on the hub's admin page) for the teacher page's
     classes. With ``warm``, each student's server is ``rummylab serve`` (``warm_command``), not a
     Jupyter server with Voilà. Internal ports are picked at start."""
-    from .classroom import find_lessons
+    from .class_code import find_lessons
     from .serve import EVERY_ADDRESS, LOOPBACK
 
     folder = Path(lessons).resolve()
@@ -145,7 +145,7 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     chosen = find_lessons(folder, [lesson])[0]
     if spawner not in SPAWNERS:
         raise ValueError(f"spawner {spawner!r}: one of {', '.join(SPAWNERS)}")
-    from .page_template import data_dir
+    from ..page_template import data_dir
 
     state = Path(state_dir).resolve()
     state.mkdir(parents=True, exist_ok=True)
@@ -180,7 +180,7 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
                                 "scopes": ["list:groups", "read:groups"]}]
     c.JupyterHub.services = [{
         "name": SERVICE, "url": f"http://127.0.0.1:{_free_port()}",
-        "command": [sys.executable, "-m", "rummylab.hub_service"],
+        "command": [sys.executable, "-m", "rummylab.classroom.hub_service"],
         "environment": {"RUMMYLAB_DB": db, "RUMMYLAB_CLASS_URL": f"http://{public}:{port}/"},
         "oauth_no_confirm": True, "display": False}]
     c.JupyterHub.spawner_class = SPAWNERS[spawner]
@@ -233,7 +233,7 @@ def config_text(**options: Any) -> str:
             "# class password and the progress database's address). Edit freely: e.g. another\n"
             "# c.JupyterHub.authenticator_class after configure(...).\n"
             "import os\n\n"
-            "from rummylab.hub import configure\n\n"
+            "from rummylab.classroom.hub import configure\n\n"
             f"configure(\n    c,\n{arguments})\n"
             "os.umask(0o077)  # what the hub writes from here on (its database, the progress store) is its own\n")
 
@@ -254,8 +254,8 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
                 classes: list[str] | None = None, warm: int = 0) -> tuple[dict[str, Any], str | None]:
     """The options of ``configure`` from the command line, and the passwords made up, to print
     (None when the environment gave both). ValueError names a bad option."""
-    from .classroom import find_lessons, first_lesson
-    from .progress import parse
+    from ..progress import parse
+    from .class_code import find_lessons, first_lesson
     from .serve import lessons_dir
 
     folder = Path(lessons).resolve() if lessons else lessons_dir()

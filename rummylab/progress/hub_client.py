@@ -23,7 +23,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
-from .progress.engines import Unusable
+from .engines import Unusable
 
 SCHEMES = ("rummylab+http", "rummylab+https", "http", "https")
 TOKEN_ENV = "JUPYTERHUB_API_TOKEN"
@@ -102,7 +102,7 @@ class Service:
             raise Unusable(f"{self.shown} cannot be reached now ({type(exc).__name__})", False) from None
         for refused in answer.get("refused", []) if isinstance(answer, dict) else []:
             # a check the service will never take (a bad input): sending it again would not help
-            from .progress.queue import _log
+            from .queue import _log
 
             _log(f"rummylab: {self.shown} refused a check: {str(refused)[:300]}")
 
@@ -132,8 +132,8 @@ class ServiceProgress:
         ValueError for a bad input, no hub token, or a token the service refuses (the check is
         kept all the same). ``student`` goes as her display name; ``hub_user`` is not sent: the
         service takes it from the token."""
-        from .progress import check_row
-        from .progress.queue import writer
+        from . import check_row
+        from .queue import writer
 
         if not self.token:
             raise ValueError("this kernel has no JupyterHub token, so the rummylab service cannot tell who you are")
@@ -145,7 +145,7 @@ class ServiceProgress:
 
     def waiting(self) -> int:
         """This student's checks waiting in the spool for the service."""
-        from .progress.queue import Spool
+        from .queue import Spool
 
         return Spool(self.sink).count()
 
@@ -154,6 +154,6 @@ def open_store(where: object) -> Any:
     """The store checks go to: the rummylab hub service for its URL, else ``Progress(where)``."""
     if is_service_url(where):
         return ServiceProgress(str(where))
-    from .progress import Progress
+    from . import Progress
 
     return Progress(where)  # type: ignore[arg-type]

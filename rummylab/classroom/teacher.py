@@ -21,7 +21,7 @@ def teacher_page(db: Path | str, wanted: str, class_url: str, groups: Mapping[st
     answers are escaped; a store that cannot be read is one sentence, never a traceback."""
     import polars as pl
 
-    from .progress import Progress, find_lesson, report_html, report_table
+    from ..progress import Progress, find_lesson, report_html, report_table
 
     classes_of = {name: set(members) for name, members in (groups or {}).items()}
     chosen_class = wanted_class if wanted_class in classes_of else None

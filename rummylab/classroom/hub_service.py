@@ -6,8 +6,8 @@ her display name). Teachers (a hub group, given
 of the whole hub, a lesson or a class (a hub group, read from the hub's API) at a time; anyone else
 gets 403.
 
-JupyterHub starts it (``python -m rummylab.hub_service``) with its ``JUPYTERHUB_*`` variables and
-``RUMMYLAB_DB`` (``rummylab.hub.configure``)."""
+JupyterHub starts it (``python -m rummylab.classroom.hub_service``) with its ``JUPYTERHUB_*`` variables and
+``RUMMYLAB_DB`` (``rummylab.classroom.hub.configure``)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ before it is read."""
 
 
 class Checks(web.RequestHandler):
-    """``POST api/checks``: ``{"checks": [...]}`` (``hub_client.SENT``), ``Authorization: token <the
+    """``POST api/checks``: ``{"checks": [...]}`` (``progress.hub_client.SENT``), ``Authorization: token <the
     student's hub token>``; answers ``{"written": bool, "refused": [...]}``."""
 
     def initialize(self, db: str, hub_auth: HubAuth) -> None:
@@ -70,7 +70,7 @@ class Checks(web.RequestHandler):
 
 
 MAX_CHECKS = 100
-"""Checks one request may send (``hub_client.BATCH``)."""
+"""Checks one request may send (``progress.hub_client.BATCH``)."""
 OLDEST = 30 * 24 * 3600.0
 """A check's time, as the kernel says, is kept when within this many seconds before now (a check
 spooled through a long outage); else, and for a time to come, the service's own time."""
@@ -80,7 +80,7 @@ def _row(check: Any, hub_user: str, now: float) -> dict[str, Any]:
     """The row of one check a kernel sent: the hub user is the token's, never the kernel's; the
     student is the display name she typed, else her hub user; the id is prefixed with the hub user,
     so that no student can take (or overwrite) another's check id. ValueError names a bad input."""
-    from .progress import check_row
+    from ..progress import check_row
 
     if not isinstance(check, dict):
         raise ValueError("a check is a JSON object")
@@ -100,8 +100,8 @@ def _row(check: Any, hub_user: str, now: float) -> dict[str, Any]:
 def _record(db: str, rows: list[dict[str, Any]]) -> bool:
     """Write ``rows`` through the store's queue: True when written now, False when they wait in the
     service's own queue and spool (never lost)."""
-    from .progress import Progress
-    from .progress.queue import writer
+    from ..progress import Progress
+    from ..progress.queue import writer
 
     target = Progress(db).target
     try:
@@ -190,7 +190,7 @@ def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = N
     hub's (from the ``JUPYTERHUB_*`` variables) unless given."""
     if not db:
         raise ValueError("the rummylab service needs RUMMYLAB_DB: the progress database")
-    from .progress import Progress
+    from ..progress import Progress
 
     Progress(db)  # a bad address fails now, in the hub's log, not at the first check
     hub_auth = hub_auth or HubOAuth(cache_max_age=60)
@@ -203,7 +203,7 @@ def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = N
 
 def main() -> None:
     """Run the service where JupyterHub says (``JUPYTERHUB_SERVICE_URL``, ``JUPYTERHUB_SERVICE_PREFIX``)."""
-    from .progress import DB_ENV
+    from ..progress import DB_ENV
 
     url = urllib.parse.urlsplit(os.environ["JUPYTERHUB_SERVICE_URL"])
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/rummylab/")

@@ -40,7 +40,7 @@ def service_env(environ: Any = os.environ, single_user: bool = False) -> dict[st
 
 
 STUDENTS_OWN = ("JUPYTERHUB_API_TOKEN", "JUPYTERHUB_USER")
-"""What the kernels of a student's own server keep (``hub_client`` sends her checks with them to
+"""What the kernels of a student's own server keep (``progress.hub_client`` sends her checks with them to
 the rummylab service): her login and her server's token, as Jupyter's own single-user server
 gives her kernels; never the variables of a service (its token is the service's)."""
 
@@ -74,13 +74,13 @@ class HubLogin(JupyterHubIdentityProvider):  # type: ignore[misc]
 
 
 def main() -> None:
-    """``classroom.run_voila``, the hub's variables taken out of this process first; a user's server
+    """``class_code.run_voila``, the hub's variables taken out of this process first; a user's server
     opens at the hub's default URL (``Spawner.default_url``: the lesson of the day)."""
     start = os.environ.get("JUPYTERHUB_DEFAULT_URL", "")
     _TAKEN[:] = [take_hub_env()]
     if start:
         _open_at(start)
-    from .classroom import run_voila
+    from .class_code import run_voila
 
     run_voila()
 
@@ -101,6 +101,6 @@ def _open_at(default_url: str) -> None:
 
 
 if __name__ == "__main__":  # run as the module Voilà imports HubLogin from, so both see one _TAKEN
-    from rummylab.hub_login import main as imported_main
+    from rummylab.classroom.hub_login import main as imported_main
 
     imported_main()

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .lessons.files import copy_lessons, lessons_dir  # noqa: F401  (serve's before: the CLI and tests use them)
+from ..lessons.files import copy_lessons, lessons_dir  # noqa: F401  (serve's before: the CLI and tests use them)
 
 LAB_EXTRA = 'pip install "rummylab[lab]"'
 
@@ -64,8 +64,8 @@ def progress_db(path: Path | str, db: Path | str | None = None) -> Path | str:
     """Where a class's checks go: ``db`` (a SQLite file as an absolute path, a PostgreSQL URL as
     given), else ``RUMMYLAB_DB``, else ``progress.sqlite`` in the served folder. ValueError for a
     bad address."""
-    from .hub_client import is_service_url
-    from .progress import DB_ENV, parse
+    from ..progress import DB_ENV, parse
+    from ..progress.hub_client import is_service_url
 
     db = db if db is not None else (os.environ.get(DB_ENV, "").strip() or None)
     if db is None:
@@ -93,10 +93,10 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     per lesson of ``lessons`` (file names) are started and run ahead of time. ``base_url``: the
     path the class is served under (behind a hub or a proxy); ``hub_login``: every page needs the
     hub's login (``hub_login.HubLogin``; a class code is not used)."""
-    from .charts import CHARTS_ENV
-    from .lessons.exercises import APP_ENV
-    from .page_template import TEMPLATE, data_dir
-    from .progress import DB_ENV
+    from ..charts import CHARTS_ENV
+    from ..lessons.exercises import APP_ENV
+    from ..page_template import TEMPLATE, data_dir
+    from ..progress import DB_ENV
 
     path = path or lessons_dir()
     templates = data_dir()  # read where installed, never written
@@ -120,12 +120,12 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     if base_url != "/":  # served and routed under the same path (jupyter-server-proxy: absolute_url)
         cmd += [f"--Voila.base_url={base_url}", f"--Voila.server_url={base_url}"]
     if hub_login:  # hub_login's main takes the hub's variables out of Voilà before any kernel copies them
-        cmd[2] = "rummylab.hub_login"
-        cmd.append("--Voila.identity_provider_class=rummylab.hub_login.HubLogin")
+        cmd[2] = "rummylab.classroom.hub_login"
+        cmd.append("--Voila.identity_provider_class=rummylab.classroom.hub_login.HubLogin")
     elif code:
-        cmd += [f"--token={code}", "--Voila.identity_provider_class=rummylab.classroom.ClassCodeProvider"]
+        cmd += [f"--token={code}", "--Voila.identity_provider_class=rummylab.classroom.class_code.ClassCodeProvider"]
     if students and Path(path).is_dir():
-        from .classroom import pool_options
+        from .class_code import pool_options
 
         cmd += pool_options(lessons or [], students)
     return cmd, env
@@ -149,7 +149,7 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
     server on a hub (``rummylab hub --warm``): the same, her kernels keep her own hub login for her
     checks, and the hub service has the teacher page. Returns Voilà's exit status."""
     require_voila()
-    from .classroom import check_code, find_lessons, first_lesson, new_code
+    from .class_code import check_code, find_lessons, first_lesson, new_code
 
     path = Path(path or lessons_dir())
     if not path.exists():
@@ -221,7 +221,7 @@ def _run_teacher_page(db: Path | str, token: str, class_url: str, ip: str, port:
     """Serve the teacher page until Voilà exits."""
     import asyncio
 
-    from .classroom import teacher_app
+    from .class_code import teacher_app
 
     async def main() -> None:
         server = teacher_app(db, token, class_url).listen(port, address=ip)
