@@ -4,12 +4,13 @@ kernels for the lessons of the day."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rummylab.classroom import class_code
+from rummylab.classroom import class_code, voila_patches
 from rummylab.classroom.serve import lessons_dir, voila_command
 
 
@@ -75,6 +76,12 @@ def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time(
     class Pools:  # the part of Voilà's kernel manager that warm_first changes
         fill_delay = 300.0
 
+        def notify_disconnect(self, kernel_id: str) -> None:
+            pass
+
+        async def shutdown_kernel(self, kernel_id: str) -> None:
+            pass
+
         def __init__(self) -> None:
             self._pools: dict[str, list[asyncio.Future[str]]] = {}
             self.delays: list[float | None] = []
@@ -89,8 +96,11 @@ def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time(
         async def get_rendered_notebook(self, notebook_name: str) -> str:
             return await self._pools[notebook_name].pop(0)
 
+        def get_pool_size(self, notebook_name: str) -> int:  # Voilà's counts every kernel in the pool
+            return len(self._pools.get(notebook_name, []))
+
     async def run() -> None:
-        manager = class_code.warm_first(lambda base, preheat: base)(Pools, True)()
+        manager = voila_patches.warm_first(lambda base, preheat: base)(Pools, True)()
         manager._announcing = True  # (announce_when_warm has a test of its own)
         manager.fill_if_needed(None, "00.ipynb")  # a replacement, five minutes away
         ready = asyncio.get_running_loop().create_future()
@@ -129,7 +139,7 @@ def test_class_ready_once_every_warm_kernel_has_run_its_lesson(capsys: pytest.Ca
         started.set_result({"kernel_id": "k1", "task": lesson})
         broken.set_exception(RuntimeError("Address already in use"))
         pools = {"00-start-here.ipynb": [started, broken], "01-dealing-and-the-upcard.ipynb": []}
-        announcing = asyncio.create_task(class_code.announce_when_warm(pools))
+        announcing = asyncio.create_task(voila_patches.announce_when_warm(pools))
         await asyncio.sleep(1.5)
         assert not announcing.done()  # the lesson is still running
         lesson.set_result(None)
@@ -137,6 +147,54 @@ def test_class_ready_once_every_warm_kernel_has_run_its_lesson(capsys: pytest.Ca
 
     in_thread(run())
     assert "class ready: 1 warm kernel(s) (1 failed to start)" in capsys.readouterr().out
+
+
+def test_a_voila_the_tests_did_not_run_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """rummylab reaches into Voilà's internals (voila_patches): another version is refused, by name,
+    before anything starts (``rummylab serve`` says it in one line)."""
+    from rummylab.cli import main
+
+    for version in ("0.6.0", "0.6.0a1", "0.5.12", "1.0.0", "not a version"):
+        monkeypatch.setattr(voila_patches, "installed_voila", lambda v=version: v)
+        with pytest.raises(voila_patches.VoilaNotTested,
+                           match=rf"Voilà {re.escape(version)} is installed.*tested with voila>=0\.5\.13,<0\.6"):
+            voila_patches.check_voila()
+    assert main(["serve", str(lessons_dir()), "--db", str(tmp_path / "p.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rummylab: error: Voilà not a version is installed") and err.count("\n") == 1, err
+    for version in ("0.5.13", "0.5.14rc1", "0.5.99"):
+        monkeypatch.setattr(voila_patches, "installed_voila", lambda v=version: v)
+        assert voila_patches.check_voila() == version
+    monkeypatch.setattr(voila_patches, "installed_voila", lambda: None)
+    with pytest.raises(voila_patches.VoilaNotTested, match="not installed"):
+        voila_patches.check_voila()
+
+
+def test_the_tested_range_is_pyprojects() -> None:
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    assert f"voila{voila_patches.VOILA_TESTED}" in project["project"]["optional-dependencies"]["lab"]
+
+
+def test_a_patched_attribute_that_is_gone_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    import voila.notebook_renderer
+
+    monkeypatch.delattr(voila.notebook_renderer, "VoilaExecutor")
+    with pytest.raises(voila_patches.VoilaNotTested, match=r"has no voila\.notebook_renderer\.VoilaExecutor, "):
+        voila_patches.log_cell_errors()
+    with pytest.raises(voila_patches.VoilaNotTested, match=r"has no builtins\.object\.notify_disconnect, "):
+        voila_patches.warm_first(lambda base, preheat: base)(object, False)
+
+
+def test_voila_patches_alone_reach_into_voila() -> None:
+    """Voilà's app, renderer and executor are imported by one module of the package."""
+    package = Path(class_code.__file__).resolve().parent.parent
+    reach = re.compile(r"\bvoila\.(app|notebook_renderer|execute)\b|\bfrom voila import\b")
+    touching = sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py")
+                      if reach.search(p.read_text(encoding="utf-8")))
+    assert touching == ["classroom/voila_patches.py"]
 
 
 def test_the_teacher_page_needs_its_token_shows_answers_and_filters_by_lesson(tmp_path: Path) -> None:

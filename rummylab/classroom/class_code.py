@@ -1,5 +1,6 @@
 """A class served from one machine: a class code for the lessons, a teacher page with its own
-token, and the Voilà options that keep kernels warm for the lesson of the day.
+token, and the Voilà options that keep kernels warm for the lesson of the day (how Voilà hands
+them out, and the rest of what a class changes inside Voilà: ``voila_patches``).
 
 Voilà loads ``ClassCodeProvider`` by name: a visitor without the class code sees a page that
 asks for it, and no kernel starts for them. The teacher page is a small Tornado app in the
@@ -8,7 +9,6 @@ asks for it, and no kernel starts for them. The teacher page is a small Tornado 
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import html
 import json
@@ -17,11 +17,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from jupyter_core.utils import ensure_async
 from jupyter_server.utils import url_path_join
 from voila.voila_identity_provider import VoilaIdentityProvider, VoilaLoginHandler
-
-from ..lessons.exercises import LESSON_ENV
 
 OWN_PAGE = "rummylab-voila"
 """Voilà's own lesson page, served offline: for a lesson whose widgets have front ends of their
@@ -110,165 +107,6 @@ def pool_options(lessons: list[str], students: int) -> list[str]:
     # running the lesson) do not compete with the students arriving
     return ["--preheat_kernel=True", f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}",
             f"--VoilaKernelManager.fill_delay={REFILL_DELAY}"]
-
-
-def warm_first(factory: Any) -> Any:
-    """Voilà's kernel-manager factory, changed so that a left page's kernel is shut down, and a
-    visitor gets a warm kernel that is ready or already warming, and otherwise a kernel started
-    at once, as for other lessons. (Voilà counts a replacement still waiting out its
-    ``fill_delay`` as warm, and the visitor waited for it: five minutes, for a student who reloads
-    the page or comes after the class took every warm kernel.) Replacements start ``REFILL_GAP``
-    seconds apart, not all at once."""
-
-    def make(base_class: Any, preheat_kernel: bool, *args: Any, **kwargs: Any) -> Any:
-        manager = factory(base_class, preheat_kernel, *args, **kwargs)
-
-        class LeftPagesClosed(manager):  # type: ignore[misc, valid-type]
-            """Shuts down a lesson's kernel ``LEFT_AFTER`` seconds after its page's last connection
-            closed: a class whose students reload pages keeps one kernel a student."""
-
-            def _left(self, kernel_id: str) -> bool:
-                """No page is connected to this (running) kernel."""
-                return kernel_id in self and self._kernel_connections.get(kernel_id, 1) == 0
-
-            def notify_disconnect(self, kernel_id: str) -> None:
-                super().notify_disconnect(kernel_id)
-                if self._left(kernel_id):
-                    asyncio.get_event_loop().call_later(LEFT_AFTER, self._shut_down_if_left, kernel_id)
-
-            def _shut_down_if_left(self, kernel_id: str) -> None:
-                if self._left(kernel_id):
-                    asyncio.ensure_future(ensure_async(self.shutdown_kernel(kernel_id)))
-
-        if not preheat_kernel:
-            return LeftPagesClosed
-
-        class WarmFirst(LeftPagesClosed):
-            _starts: dict[Any, float]  # pool task -> when its kernel starts (after its fill delay)
-
-            def usable(self, task: Any) -> bool:
-                """Ready, or already warming: not a replacement still waiting out its delay."""
-                now = asyncio.get_event_loop().time()
-                return kernel_started(task) or (not task.done() and self._starts.get(task, 0.0) <= now)
-
-            def get_pool_size(self, notebook_name: str) -> int:
-                return sum(map(self.usable, self._pools.get(notebook_name, [])))
-
-            async def get_rendered_notebook(self, notebook_name: str, *args: Any, **kwargs: Any) -> Any:
-                pool = self._pools.get(notebook_name, [])
-                first = next(filter(kernel_started, pool), None) or next(filter(self.usable, pool), None)
-                if first is not None:  # Voilà takes the pool's first kernel: make it this one
-                    pool.remove(first)
-                    pool.insert(0, first)
-                return await super().get_rendered_notebook(notebook_name, *args, **kwargs)
-
-            def fill_if_needed(self, delay: float | None = None, notebook_name: str | None = None,
-                               *args: Any, **kwargs: Any) -> None:
-                if delay is None:  # a kernel was taken: its replacement waits its turn
-                    waiting = sum(not t.done() for t in self._pools.get(notebook_name, []))
-                    delay = self.fill_delay + REFILL_GAP * waiting
-                before = len(self._pools.get(notebook_name, []))
-                if notebook_name and not args:  # a warm kernel knows its lesson (an exercise's lesson)
-                    extra = dict(kwargs.pop("extra_kernel_env_variables", None) or {})
-                    kwargs["extra_kernel_env_variables"] = {LESSON_ENV: Path(notebook_name).stem, **extra}
-                super().fill_if_needed(delay, notebook_name, *args, **kwargs)
-                if not hasattr(self, "_starts"):
-                    self._starts = {}
-                start = asyncio.get_event_loop().time() + delay
-                for task in self._pools.get(notebook_name, [])[before:]:
-                    self._starts[task] = start
-                if delay == 0 and not getattr(self, "_announcing", False):  # the class's first warm-up
-                    self._announcing = True
-                    asyncio.get_event_loop().create_task(announce_when_warm(self._pools))
-
-        return WarmFirst
-
-    return make
-
-
-def kernel_started(item: Any) -> bool:
-    """A pool item whose kernel has started (its lesson may still be running)."""
-    return bool(item.done() and not item.cancelled() and item.exception() is None)
-
-
-def lesson_run(item: Any) -> bool:
-    """A pool item whose kernel has started and run its lesson (Voilà renders it ahead of time)."""
-    return kernel_started(item) and bool(item.result()["task"].done())
-
-
-async def announce_when_warm(pools: dict[str, list[Any]]) -> None:
-    """Print ``class ready`` (with the kernels' memory) once every warm kernel has run its lesson,
-    or failed to start (said too: the class goes on with the others)."""
-    import os
-
-    def settled(item: Any) -> bool:  # run its lesson, or failed to start
-        return bool(item.done() and (lesson_run(item) or not kernel_started(item)))
-
-    def filled() -> list[Any]:  # lessons not of the day have no pool
-        return [item for items in pools.values() for item in items]
-
-    while not (filled() and all(map(settled, filled()))):
-        await asyncio.sleep(1)
-    kernels = kernel_processes(os.getpid())
-    each = sum(p.memory_info().rss for p in kernels) / max(len(kernels), 1) / 2**20
-    warm = sum(map(lesson_run, filled()))
-    failed = f" ({len(filled()) - warm} failed to start)" if warm < len(filled()) else ""
-    print(f"rummylab: class ready: {warm} warm kernel(s){failed}, {each:.0f} MB each", flush=True)
-
-
-def run_voila() -> None:
-    """Voilà's command line, with ``warm_first`` kernel pools (``python -m rummylab.classroom``)."""
-    import voila.app
-
-    voila.app.voila_kernel_manager_factory = warm_first(voila.app.voila_kernel_manager_factory)
-    _log_cell_errors()
-    _own_front_ends()
-    voila.app.main()
-
-
-def _own_front_ends() -> None:
-    """A lesson the light page sent to Voilà's own page (``?template=OWN_PAGE``: its widgets have
-    front ends of their own) is logged once, and its later visits go there at once."""
-    import re
-
-    import voila.notebook_renderer
-
-
-    renderer = voila.notebook_renderer.NotebookRenderer
-    initialize = renderer.initialize
-    own: set[str] = set()
-
-    async def initialize_own(self: Any, **kwargs: Any) -> Any:
-        path = self.notebook_path
-        if kwargs.get("template") == OWN_PAGE and path not in own:
-            own.add(path)
-            handler = self.request_handler
-            widgets = re.sub(r"[^\w@/. -]", "", handler.get_argument("widgets", "") if handler else "")[:200]
-            print(f"rummylab: {Path(path).name} has widgets with front ends of their own ({widgets or 'unnamed'}): "
-                  "served with Voilà's own page", flush=True)
-        elif kwargs.get("template") is None and path in own:
-            kwargs["template"] = OWN_PAGE
-        return await initialize(self, **kwargs)
-
-    renderer.initialize = initialize_own
-
-
-def _log_cell_errors() -> None:
-    """A lesson cell that raises shows students one short line (``--show_tracebacks=False``); its
-    traceback goes to the teacher's terminal. Voilà logs only errors that stop a lesson, and with
-    ``allow_errors`` none does, so the executor its renderer makes logs each one before stripping it."""
-    import voila.notebook_renderer
-    from voila.execute import VoilaExecutor
-
-    class LoggedErrors(VoilaExecutor):  # type: ignore[misc]
-        def strip_code_cell_errors(self, cell: Any) -> Any:
-            for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
-                if out.get("output_type") == "error" and out.get("ename") != "ExecutionError":
-                    self.log.error("rummylab: a lesson cell raised %s: %s\n%s\n%s", out.get("ename"),
-                                   out.get("evalue"), cell.get("source", ""), "\n".join(out.get("traceback", [])))
-            return super().strip_code_cell_errors(cell)
-
-    voila.notebook_renderer.VoilaExecutor = LoggedErrors
 
 
 def kernel_processes(pid: int) -> list[Any]:

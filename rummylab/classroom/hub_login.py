@@ -74,30 +74,15 @@ class HubLogin(JupyterHubIdentityProvider):  # type: ignore[misc]
 
 
 def main() -> None:
-    """``class_code.run_voila``, the hub's variables taken out of this process first; a user's server
-    opens at the hub's default URL (``Spawner.default_url``: the lesson of the day)."""
+    """``voila_patches.run_voila``, the hub's variables taken out of this process first; a user's
+    server opens at the hub's default URL (``Spawner.default_url``: the lesson of the day)."""
     start = os.environ.get("JUPYTERHUB_DEFAULT_URL", "")
     _TAKEN[:] = [take_hub_env()]
+    from .voila_patches import open_at, run_voila
+
     if start:
-        _open_at(start)
-    from .class_code import run_voila
-
+        open_at(start)
     run_voila()
-
-
-def _open_at(default_url: str) -> None:
-    """Voilà's root (its lesson index) redirects to ``default_url`` under its base URL, as a Jupyter
-    server's does: the hub sends a user to her server's root once it has started."""
-    import voila.app
-    from tornado.web import RedirectHandler
-
-    init_handlers = voila.app.Voila.init_handlers
-
-    def with_start(self: Any) -> list[Any]:
-        return [(self.server_url, RedirectHandler, {"url": url_path_join(self.base_url, default_url)}),
-                *init_handlers(self)]
-
-    voila.app.Voila.init_handlers = with_start
 
 
 if __name__ == "__main__":  # run as the module Voilà imports HubLogin from, so both see one _TAKEN

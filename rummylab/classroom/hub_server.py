@@ -7,10 +7,10 @@ from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
-from .class_code import _log_cell_errors, warm_first
+from .voila_patches import log_cell_errors, warm_first
 
 LeftPagesClosedKernels = warm_first(lambda base, preheat, *args, **kwargs: base)(AsyncMappingKernelManager, False)
-"""The server's kernel manager with ``class_code``'s ``LeftPagesClosed``: a lesson's kernel goes
+"""The server's kernel manager with ``voila_patches``' ``LeftPagesClosed``: a lesson's kernel goes
 ``LEFT_AFTER`` seconds after its page's last connection closed (Voilà's warm pools, the rest of
 ``warm_first``, exist only in Voilà's own app)."""
 
@@ -21,4 +21,4 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 def _load_jupyter_server_extension(server_app: Any) -> None:
     """A lesson cell that raises shows one short line; its traceback goes to the server's log."""
-    _log_cell_errors()
+    log_cell_errors()

@@ -23,9 +23,13 @@ LAB_EXTRA = 'pip install "rummylab[lab]"'
 
 
 def require_voila() -> None:
-    """A clear one-line error (not a traceback) when the lab extra is not installed."""
+    """A clear one-line error (not a traceback) when the lab extra is not installed, or its Voilà is
+    not one the tests ran (``voila_patches.check_voila``)."""
     if importlib.util.find_spec("voila") is None:
         raise ValueError(f"serving lessons needs Voilà, which is not installed: {LAB_EXTRA}")
+    from .voila_patches import check_voila
+
+    check_voila()
 
 
 def wait_for_http(url: str, timeout: float = 180) -> bool:
