@@ -61,6 +61,12 @@ third slower (every `make test` builds the kernel twice: in the venv and for Bin
 within their run-to-run spread (2026-11-25)."""
 
 
+NPYRANDOM = {"library_dirs": [str(Path(numpy.get_include()).parents[1] / "random" / "lib")],
+             "libraries": ["npyrandom", "m"]}
+"""numpy's random C library (libnpyrandom.a, shipped with numpy): the play loops shuffle and draw
+with numpy's own ``random_interval`` and bounded draws instead of copies of them."""
+
+
 if __name__ == "__main__":  # as setuptools runs it (tests/test_page_template.py imports BuildWithLessons)
     write_codes()
     setup(
@@ -69,7 +75,7 @@ if __name__ == "__main__":  # as setuptools runs it (tests/test_page_template.py
                        extra_compile_args=COMPILE_ARGS),
              Extension("rummylab.kernel._wild", ["ext/_wild.pyx"], extra_compile_args=COMPILE_ARGS),
              Extension("rummylab.sim._play", ["ext/_play.pyx"], include_dirs=[numpy.get_include()],
-                       extra_compile_args=COMPILE_ARGS)],
+                       extra_compile_args=COMPILE_ARGS, **NPYRANDOM)],
             compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False},
             include_path=["ext"],  # ext/rummylab/kernel/*.pxd: the play loops call the searches
             nthreads=2,

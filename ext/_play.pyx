@@ -2,10 +2,10 @@
 """Compiled play loops: many whole games at once, the bots' policies over the meld search.
 
 The Python engine (rummylab.play and each family's game and bots) is the reference: for the
-same seeds these loops play the same games, card for card. They shuffle with the engine's
-generator (CPython's Mersenne Twister, seeded from the same text) and a random bot draws
-from its own numpy Generator exactly as ``Generator.integers`` does. Only validated input
-may reach them: each family's simulate checks it.
+same seeds these loops play the same games, card for card. Every chance event draws from its
+own stream (rummylab.chance), through numpy's C API, and a trace records each outcome, so the
+engine replays a traced game without a generator. Only validated input may reach them: each
+family's simulate checks it.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
@@ -14,9 +14,9 @@ from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-import hashlib
-
 import numpy as np
+
+from rummylab.chance import bit_state
 
 from rummylab.kernel._kernel cimport MeldKernel
 from rummylab.kernel._wild cimport Table, WildKernel, _add, _dead, _remove, _table_init
@@ -34,104 +34,34 @@ cdef extern from "numpy/random/bitgen.h":
         uint64_t (*next_raw)(void *st) nogil
 
 
-# -- CPython's random.Random, for the deals -----------------------------------------
+# -- chance: each event's stream (rummylab.chance), drawn as numpy draws it ----------------
 
-cdef enum:
-    MT_N = 624
-    MT_M = 397
-
-cdef struct Twister:
-    uint32_t mt[MT_N]
-    int index
+cdef extern from "numpy/random/distributions.h":
+    uint64_t random_interval(bitgen_t *bitgen_state, uint64_t max) nogil
+    void random_bounded_uint64_fill(bitgen_t *bitgen_state, uint64_t off, uint64_t rng, Py_ssize_t cnt,
+                                    bint use_masked, uint64_t *out) nogil
 
 
-cdef void _init_genrand(Twister *r, uint32_t s) noexcept nogil:
-    cdef int i
-    r.mt[0] = s
-    for i in range(1, MT_N):
-        r.mt[i] = <uint32_t>(<uint32_t>1812433253 * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
-    r.index = MT_N
+# A loop's chance streams: one numpy Philox, set to each chance event's start
+# (rummylab.chance.bit_state) as the event comes.
+cdef struct Chance:
+    void *bits              # the Philox (the caller holds it for the whole call)
+    bitgen_t *gen
 
 
-cdef void _init_by_array(Twister *r, const uint32_t *key, int n) noexcept nogil:
-    cdef int i = 1, j = 0, k
-    _init_genrand(r, 19650218U)
-    k = MT_N if MT_N > n else n
-    while k:
-        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
-                             + key[j] + <uint32_t>j)
-        i += 1
-        j += 1
-        if i >= MT_N:
-            r.mt[0] = r.mt[MT_N - 1]
-            i = 1
-        if j >= n:
-            j = 0
-        k -= 1
-    k = MT_N - 1
-    while k:
-        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
-                             - <uint32_t>i)
-        i += 1
-        if i >= MT_N:
-            r.mt[0] = r.mt[MT_N - 1]
-            i = 1
-        k -= 1
-    r.mt[0] = 0x80000000U
+cdef object _chance_bits(Chance *c):
+    """A new Philox for ``c``: keep the returned object alive while ``c`` is used."""
+    bits = np.random.Philox(0)
+    c.bits = <void *>bits
+    c.gen = <bitgen_t *>PyCapsule_GetPointer(bits.capsule, "BitGenerator")
+    return bits
 
 
-cdef uint32_t _genrand(Twister *r) noexcept nogil:
-    cdef uint32_t y
-    cdef int kk
-    if r.index >= MT_N:
-        for kk in range(MT_N - MT_M):
-            y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
-            r.mt[kk] = r.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
-        for kk in range(MT_N - MT_M, MT_N - 1):
-            y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
-            r.mt[kk] = r.mt[kk + MT_M - MT_N] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
-        y = (r.mt[MT_N - 1] & 0x80000000U) | (r.mt[0] & 0x7fffffffU)
-        r.mt[MT_N - 1] = r.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
-        r.index = 0
-    y = r.mt[r.index]
-    r.index += 1
-    y ^= y >> 11
-    y ^= (y << 7) & 0x9d2c5680U
-    y ^= (y << 15) & 0xefc60000U
-    y ^= y >> 18
-    return y
-
-
-cdef int _randbelow(Twister *r, uint32_t n) noexcept nogil:
-    """random.Random._randbelow(n) for 1 <= n < 2**31."""
-    cdef int k = 0
-    cdef uint32_t v = n
-    while v:
-        k += 1
-        v >>= 1
-    v = _genrand(r) >> (32 - k)
-    while v >= n:
-        v = _genrand(r) >> (32 - k)
-    return v
-
-
-def twister_key(text: str) -> bytes:
-    """random.Random(text)'s seed as little-endian 32-bit words (version 2 seeding)."""
-    raw = text.encode()
-    n = int.from_bytes(raw + hashlib.sha512(raw).digest(), "big")
-    return n.to_bytes(max(1, (n.bit_length() + 31) // 32) * 4, "little")
-
-
-cdef int _seed_text(Twister *r, str text) except -1:
-    cdef bytes key = twister_key(text)
-    cdef int n = len(key) // 4
-    cdef uint32_t *words = <uint32_t *>malloc(n * sizeof(uint32_t))
-    if words == NULL:
-        raise MemoryError()
-    memcpy(words, <const char *>key, n * 4)
-    _init_by_array(r, words, n)
-    free(words)
-    return 0
+cdef void _restart(Chance *c, str family, uint64_t seed, str kind, int64_t deal, int64_t number) noexcept nogil:
+    """Point ``c`` at the start of one chance event's stream (takes the GIL for it; a seed the
+    loops get is checked, so this cannot fail but for memory)."""
+    with gil:
+        (<object>c.bits).state = bit_state(family, seed, kind, deal, number)
 
 
 ctypedef fused card_t:
@@ -139,58 +69,65 @@ ctypedef fused card_t:
     uint64_t
 
 
-cdef int _shuffle(card_t *cards, int n, str key) except -1:
-    """random.Random(key).shuffle of n cards, as the engine shuffles a pack or a pile."""
-    cdef Twister r
+cdef void _shuffle(card_t *cards, int n, bitgen_t *bg) noexcept nogil:
+    """n cards shuffled as ``Generator.shuffle`` shuffles a list: from the last place down,
+    each swapped with a place drawn by numpy's ``random_interval``."""
     cdef int i, j
     cdef card_t swap
-    _seed_text(&r, key)
     for i in range(n - 1, 0, -1):
-        j = _randbelow(&r, i + 1)
+        j = <int>random_interval(bg, i)
         swap = cards[i]
         cards[i] = cards[j]
         cards[j] = swap
-    return 0
 
 
-def shuffled(text: str, cards) -> list:
-    """random.Random(text).shuffle(cards) as this module does it (for tests)."""
+cdef inline uint64_t _below(bitgen_t *bg, uint64_t n) noexcept nogil:
+    """``Generator.integers(n)``: numpy's own bounded draw (n == 1 draws nothing)."""
+    cdef uint64_t out
+    random_bounded_uint64_fill(bg, 0, n - 1, 1, False, &out)
+    return out
+
+
+def shuffled(family: str, seed: int, kind: str, cards, int64_t deal=0, int64_t number=0) -> list:
+    """``cards`` shuffled by one chance event's stream as the loops shuffle them (for tests)."""
+    cdef Chance c
     items = list(cards)
     cdef int n = len(items), i
+    cdef int *order = <int *>malloc(max(n, 1) * sizeof(int))
+    if order == NULL:
+        raise MemoryError()
+    bits = _chance_bits(&c)
+    try:
+        _restart(&c, family, seed, kind, deal, number)
+        for i in range(n):
+            order[i] = i
+        _shuffle(order, n, c.gen)
+        return [items[order[i]] for i in range(n)]
+    finally:
+        free(order)
+
+
+def generator_below(rng, uint64_t n, int count):
+    """``count`` draws of ``rng.integers(n)`` made as the loops make them (for tests)."""
+    cdef bitgen_t *bg = <bitgen_t *>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+    return [_below(bg, n) for _ in range(count)]
+
+
+def generator_shuffled(rng, items) -> list:
+    """``rng.shuffle(list(items))`` as the loops shuffle (for tests)."""
+    cdef bitgen_t *bg = <bitgen_t *>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+    out = list(items)
+    cdef int n = len(out), i
     cdef int *order = <int *>malloc(max(n, 1) * sizeof(int))
     if order == NULL:
         raise MemoryError()
     try:
         for i in range(n):
             order[i] = i
-        _shuffle(order, n, text)
-        return [items[order[i]] for i in range(n)]
+        _shuffle(order, n, bg)
+        return [out[order[i]] for i in range(n)]
     finally:
         free(order)
-
-
-# -- numpy's Generator.integers(n), for the random bot ------------------------------
-
-cdef uint32_t _below(bitgen_t *bg, uint32_t n) noexcept nogil:
-    """Generator.integers(n): Lemire's method on 32-bit draws; n == 1 draws nothing."""
-    cdef uint32_t rng = n - 1, rng_excl = n, leftover, threshold
-    cdef uint64_t m
-    if rng == 0:
-        return 0
-    m = <uint64_t>bg.next_uint32(bg.state) * rng_excl
-    leftover = <uint32_t>m
-    if leftover < rng_excl:
-        threshold = (<uint32_t>0xFFFFFFFFU - rng) % rng_excl
-        while leftover < threshold:
-            m = <uint64_t>bg.next_uint32(bg.state) * rng_excl
-            leftover = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
-def generator_below(rng, uint32_t n, int count):
-    """``count`` draws of ``rng.integers(n)`` made as the loops make them (for tests)."""
-    cdef bitgen_t *bg = <bitgen_t *>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
-    return [_below(bg, n) for _ in range(count)]
 
 
 # -- rows out -------------------------------------------------------------------------
@@ -218,6 +155,21 @@ cdef int64_t *_rows_add(Rows *r) noexcept nogil:
         r.data, r.cap = grown, 2 * r.cap
     r.n += 1
     return r.data + (r.n - 1) * r.width
+
+
+cdef int _chance_row(Rows *turns, int64_t game, int64_t deal, int64_t turn, int kind, int64_t value) noexcept nogil:
+    """A trace's row of one chance outcome (a card of a shuffle in its order, or a drawn number):
+    player CHANCE_PLAYER, action the chance kind; the family's own columns -1. 0, or -1 when
+    memory ran out."""
+    cdef int64_t *row = _rows_add(turns)
+    cdef int i
+    if row == NULL:
+        return -1
+    row[TURN_GAME], row[TURN_HAND], row[TURN_TURN], row[TURN_PLAYER] = game, deal, turn, CHANCE_PLAYER
+    row[TURN_ACTION], row[TURN_CARD] = kind, value
+    for i in range(TURN_CARD + 1, turns.width):
+        row[i] = -1
+    return 0
 
 
 cdef object _rows_array(Rows *r):

@@ -15,8 +15,8 @@ cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
     cdef int64_t *row
     scores[0] = scores[1] = scores[2] = 0
     while True:
-        with gil:
-            _gin_deal(&t, seed, hand_no, 0, deck)
+        if _gin_deal(&t, run, seed, game, hand_no, hand_no, 0, deck):
+            return -1
         t.scores[0] = t.scores[1] = 0
         run.bots[0], run.bots[1] = bots[box], bots[captain]
         run.rngs[0], run.rngs[1] = rngs[box], rngs[captain]
@@ -50,7 +50,8 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
     """Three-handed gin, one game per seed: (hands, turns) as int64 rows of BOX_COLUMNS and
     TURN_COLUMNS (the turn's player is the player, 0-2). bots: three codes; rngs: per game, the
     three players' Generators (None for a bot that is not random); roles: per game, the first
-    (box, captain, sitting out). Runs without the GIL but for each deal's seed."""
+    (box, captain, sitting out), a chance outcome drawn by rummylab.gin.three_handed. Runs
+    without the GIL but to set each deal's stream."""
     cdef GinRules R
     cdef GinRun run
     cdef Py_ssize_t i, n = seeds.shape[0]
@@ -86,6 +87,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
                 if codes[p] == BOT_RANDOM:
                     gens[3 * i + p] = <bitgen_t *>PyCapsule_GetPointer(rngs[i][p].bit_generator.capsule,
                                                                        "BitGenerator")
+        bits = _chance_bits(&run.chance)
         with nogil:
             for i in range(n):
                 status = _box_game(kernel, seeds[i], first_game + i, &R, &run, &deck[0], codes, knocks, uppers,

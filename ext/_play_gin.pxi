@@ -68,12 +68,19 @@ cdef uint64_t _nth_bit(uint64_t m, int n) noexcept nogil:
 
 # -- the deal -------------------------------------------------------------------------
 
-cdef int _gin_deal(GinTable *t, uint64_t seed, int deal_no, int dealer, const uint64_t *deck) except -1:
-    """rummylab.gin.game._deal: 10 cards each from the non-dealer on, the upcard, the stock."""
+cdef int _gin_deal(GinTable *t, GinRun *run, uint64_t seed, int64_t game, int hand_no, int deal_no, int dealer,
+                   const uint64_t *deck) noexcept nogil:
+    """rummylab.gin.game._deal: 10 cards each from the non-dealer on, the upcard, the stock; 0, or
+    -1 when memory ran out."""
     cdef uint64_t cards[52]
     cdef int i
     memcpy(cards, deck, 52 * sizeof(uint64_t))
-    _shuffle(cards, 52, f"gin:{seed}:{deal_no}")
+    _restart(&run.chance, "gin", seed, "deal", deal_no, 0)
+    _shuffle(cards, 52, run.chance.gen)
+    if run.trace:
+        for i in range(52):
+            if _chance_row(&run.turns, game, hand_no, 0, C_DEAL, __builtin_ctzll(cards[i])):
+                return -1
     t.hands[0] = t.hands[1] = 0
     for i in range(20):
         t.hands[(1 - dealer + i) % 2] |= cards[i]
@@ -94,15 +101,20 @@ cdef int _gin_deal(GinTable *t, uint64_t seed, int deal_no, int dealer, const ui
     return 0
 
 
-cdef int _first_dealer(uint64_t seed) except -1:
-    cdef Twister r
-    _seed_text(&r, f"gin:{seed}:first-dealer")
-    return _randbelow(&r, 2)
+cdef int _first_dealer(GinRun *run, uint64_t seed, int64_t game) noexcept nogil:
+    """rummylab.gin.game.new_game's draw for the first dealer: 0 or 1, or -1 when memory ran out."""
+    cdef int dealer
+    _restart(&run.chance, "gin", seed, "dealer", 0, 0)
+    dealer = <int>_below(run.chance.gen, 2)
+    if run.trace and _chance_row(&run.turns, game, 0, 0, C_DEALER, dealer):
+        return -1
+    return dealer
 
 
 cdef struct GinRun:
     int bots[2]             # per seat
     bitgen_t *rngs[2]
+    Chance chance
     int knock_at[2]         # the most deadwood each seat's bot knocks with (BIG: the knock limit)
     int first_upcard[2]     # 0: take it when it lowers the deadwood, 1: always, 2: never
     int players[2]          # who sits in each seat (the trace's player)
@@ -380,17 +392,19 @@ cdef int _gin_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
     """One two-handed game to the target (rummylab.gin.bots.play_game)."""
     cdef GinTable t
     cdef int hand_no = 0, status
-    with gil:
-        _gin_deal(&t, seed, 0, _first_dealer(seed), deck)
+    status = _first_dealer(run, seed, game)
+    if status < 0 or _gin_deal(&t, run, seed, game, 0, 0, status, deck):
+        return -1
     t.scores[0] = t.scores[1] = 0
     while True:
         status = _gin_hand(k, &t, R, run, game, hand_no)
         if status or t.phase == GAME_OVER:
             return status
         # a dead hand is dealt again by the same dealer; otherwise the deal alternates
-        with gil:
-            _gin_deal(&t, seed, t.deal_no + 1, t.dealer if t.last_end == END_DEAD else 1 - t.dealer, deck)
         hand_no += 1
+        if _gin_deal(&t, run, seed, game, hand_no, t.deal_no + 1, t.dealer if t.last_end == END_DEAD else 1 - t.dealer,
+                     deck):
+            return -1
 
 
 cdef int _bot_options(GinRun *run, int seat, knock_at, int first_upcard) except -1:
@@ -411,7 +425,7 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
     (turns is None without ``trace``). bots: two codes (0 random, 1 greedy, 2 strong); rngs: per
     game, the two seats' numpy Generators (None for a bot that is not random); knock_at and
     first_upcard: each seat's bot options (see rummylab.gin.bots.GreedyBot). Games are numbered
-    from first_game. Runs without the GIL but for each deal's seed."""
+    from first_game. Runs without the GIL but to set each deal's stream."""
     cdef GinRules R
     cdef GinRun run
     cdef Py_ssize_t i, n = seeds.shape[0]
@@ -441,6 +455,7 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
                     gens[2 * i + seat] = <bitgen_t *>PyCapsule_GetPointer(
                         rngs[i][seat].bit_generator.capsule, "BitGenerator")
         run.players[0], run.players[1] = 0, 1
+        bits = _chance_bits(&run.chance)
         with nogil:
             for i in range(n):
                 run.rngs[0], run.rngs[1] = gens[2 * i], gens[2 * i + 1]

@@ -84,12 +84,16 @@ cdef struct ITable:
     int chips[I_MAX_PLAYERS]
     int ending                # how the deal ended (E_*)
     int taken                 # a card was taken from the discard pile this turn
+    int shuffled_kind         # the chance kind of a shuffle of stock cards this action made (-1: none)
+    int shuffled_from         # its cards: stock[shuffled_from:shuffled_from + shuffled_n], in order
+    int shuffled_n
 
 
 cdef struct IRun:
     IOptions o
     int bots[I_MAX_PLAYERS]
     bitgen_t *rngs[I_MAX_PLAYERS]  # this game's generator of each seat
+    Chance chance
     Table loser_table
     Table show_table
     int loser_wild            # the wild rank of each memo's states (-2: none yet)
@@ -231,21 +235,28 @@ cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nog
     cdef int action, me, card, player, turn = 0, before = 0, p, top, win, deal, tossed
     cdef bint valid
     cdef int64_t *row
-    with gil:
-        tossed = _i_toss(run, t)
+    tossed = _i_toss(run, t)
     if tossed:
-        return -3
-    with gil:
-        for p in range(run.o.players):
-            t.scores[p] = t.eliminated[p] = t.rejoins[p] = t.left[p] = 0
-            t.chips[p] = run.o.start_chips
-        _i_deal(run, t, 1, t.seats[run.o.players - 1])
+        return -3 if tossed == -1 else -1
+    for p in range(run.o.players):
+        t.scores[p] = t.eliminated[p] = t.rejoins[p] = t.left[p] = 0
+        t.chips[p] = run.o.start_chips
+    if _i_deal(run, t, 1, t.seats[run.o.players - 1]):
+        return -1
     t.actions = 0
     while t.phase != I_GAME_OVER:
         if t.actions >= I_MAX_ACTIONS:
             return -2
         if t.phase == I_DEAL_OVER:
             action = _i_table_act(run, t, &player)
+            if run.trace:  # the table's action: the player who re-joins, else TABLE_PLAYER
+                row = _rows_add(&run.turns)
+                if row == NULL:
+                    return -1
+                row[I_TURN_GAME], row[I_TURN_DEAL], row[I_TURN_TURN] = run.game, t.deal_no, turn
+                row[I_TURN_PLAYER] = player if action == I_A_REJOIN else TABLE_PLAYER
+                row[I_TURN_ACTION] = action
+                row[I_TURN_CARD] = row[I_TURN_POINTS_BEFORE] = row[I_TURN_POINTS_AFTER] = row[I_TURN_STOCK_LEFT] = -1
             if action == I_A_REJOIN:
                 top = -1
                 for p in range(run.o.players):
@@ -255,8 +266,8 @@ cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nog
                 t.rejoins[player] += 1
                 t.left[player] = 0
             elif action == I_A_NEXT_DEAL:
-                with gil:
-                    _i_next_deal(run, t)
+                if _i_next_deal(run, t):
+                    return -1
                 turn = 0
             else:
                 t.phase = I_GAME_OVER
@@ -271,6 +282,7 @@ cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nog
         if action < 0:
             return -3
         deal = t.deal_no
+        t.shuffled_kind = -1
         if run.trace:
             before = _i_hand_points(k, run, t, me)
         if _i_apply(k, run, t, action, card, valid):
@@ -282,9 +294,12 @@ cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nog
                 return -1
             row[I_TURN_GAME], row[I_TURN_DEAL], row[I_TURN_TURN], row[I_TURN_PLAYER] = run.game, deal, turn, me
             row[I_TURN_ACTION] = action
-            row[I_TURN_CARD] = -1 if card < 0 else (64 if card == I_JOKER else 16 * (card & 3) + (card >> 2))
+            row[I_TURN_CARD] = -1 if card < 0 else _i_trace_card(card)
             row[I_TURN_POINTS_BEFORE], row[I_TURN_POINTS_AFTER] = before, _i_hand_points(k, run, t, me)
             row[I_TURN_STOCK_LEFT] = t.n_stock
+            if t.shuffled_kind >= 0 and _i_chance_rows(run, t.shuffled_kind, deal, turn, t.stock + t.shuffled_from,
+                                                       t.shuffled_n):
+                return -1
         if action == I_A_DISCARD or action == I_A_DECLARE or action == I_A_DROP or action == I_A_MISS_TURN:
             turn += 1
     row = _rows_add(&run.games)
@@ -316,7 +331,7 @@ def play_indian(WildKernel kernel, WildKernel declaration_kernel, const uint64_t
     INDIAN_DEAL_COLUMNS and, with ``trace``, INDIAN_TURN_COLUMNS. bots: a code per player (0
     greedy, 1 random); rngs: per game, each player's numpy Generator;
     options: the game's rules and the bots' options by name (rummylab.indian.bots.loop_options).
-    Runs without the GIL but for each deal's, reshuffle's and drop's seed."""
+    Runs without the GIL but to set each chance event's stream."""
     cdef IRun run
     cdef ITable *t = NULL
     cdef Py_ssize_t i, n = seeds.shape[0]
@@ -367,6 +382,7 @@ def play_indian(WildKernel kernel, WildKernel declaration_kernel, const uint64_t
             for p in range(players):
                 gens[i * players + p] = <bitgen_t *>PyCapsule_GetPointer(rngs[i][p].bit_generator.capsule,
                                                                          "BitGenerator")
+        bits = _chance_bits(&run.chance)
         with nogil:
             for i in range(n):
                 for p in range(players):

@@ -100,39 +100,6 @@ cdef bint _i_valid_show(IRun *run, ITable *t, const int *rest) noexcept nogil:
     return pure >= 1 and lives >= 2
 
 
-cdef uint64_t _interval(bitgen_t *bg, uint64_t top) noexcept nogil:
-    """numpy's random_interval: 0..top by masked draws (Generator.shuffle of a list)."""
-    cdef uint64_t mask = top, value
-    if top == 0:
-        return 0
-    mask |= mask >> 1
-    mask |= mask >> 2
-    mask |= mask >> 4
-    mask |= mask >> 8
-    mask |= mask >> 16
-    mask |= mask >> 32
-    if top <= 0xFFFFFFFFUL:
-        value = bg.next_uint32(bg.state) & mask
-        while value > top:
-            value = bg.next_uint32(bg.state) & mask
-    else:
-        value = bg.next_uint64(bg.state) & mask
-        while value > top:
-            value = bg.next_uint64(bg.state) & mask
-    return value
-
-
-def generator_shuffled(rng, items) -> list:
-    """``rng.shuffle(list(items))`` as the loops make it (for tests)."""
-    cdef bitgen_t *bg = <bitgen_t *>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
-    cdef Py_ssize_t i, j
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = _interval(bg, i)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 # -- the bots -----------------------------------------------------------------------
 
 cdef int _i_nth(ITable *t, int p, int n) noexcept nogil:
@@ -193,9 +160,7 @@ cdef int _i_random_act(IRun *run, ITable *t, int *card, bint *valid) noexcept no
             for i in range(t.cnt[me][c] - (1 if c == card[0] else 0)):
                 rest[n] = c
                 n += 1
-        for i in range(n - 1, 0, -1):
-            c = <int>_interval(bg, i)
-            rest[i], rest[c] = rest[c], rest[i]
+        _shuffle(rest, n, bg)
         valid[0] = _i_valid_show(run, t, rest)
         return I_A_DECLARE
     return I_A_DISCARD

@@ -13,9 +13,24 @@ cdef int _i_strength(IRun *run, int code) noexcept nogil:
     return ((code >> 2) + 12) % 13 * 8 + 4 - run.o.suit_place[code & 3]
 
 
-cdef int _i_toss(IRun *run, ITable *t) except -2:
+cdef inline int64_t _i_trace_card(int code) noexcept nogil:
+    """A card as a trace writes it (rummylab.cards' bit index; 64 a printed joker)."""
+    return 64 if code == I_JOKER else 16 * (code & 3) + (code >> 2)
+
+
+cdef int _i_chance_rows(IRun *run, int kind, int deal, int turn, const int *cards, int n) noexcept nogil:
+    """A trace's rows of one shuffle's outcome, the cards in order; 0, or -1 when memory ran out."""
+    cdef int i
+    if run.trace:
+        for i in range(n):
+            if _chance_row(&run.turns, run.game, deal, turn, kind, _i_trace_card(cards[i])):
+                return -1
+    return 0
+
+
+cdef int _i_toss(IRun *run, ITable *t) noexcept nogil:
     """rummylab.indian.game._toss: seats by a toss, identical cards drawn again (-1: the pack ran
-    out)."""
+    out; -2: memory ran out)."""
     cdef int pack[I_PACK]
     cdef int drawn[I_MAX_PLAYERS]
     cdef int contenders[I_MAX_PLAYERS]
@@ -25,7 +40,10 @@ cdef int _i_toss(IRun *run, ITable *t) except -2:
     cdef bint taken[I_MAX_PLAYERS]
     for i in range(n):
         pack[i] = _i_deck_code(i)
-    _shuffle(pack, n, f"indian:{run.seed}:toss")
+    _restart(&run.chance, "indian", run.seed, "toss", 0, 0)
+    _shuffle(pack, n, run.chance.gen)
+    if _i_chance_rows(run, C_TOSS, 0, 0, pack, n):
+        return -2
     for p in range(players):
         drawn[p] = I_JOKER
         contenders[p] = p
@@ -78,15 +96,18 @@ cdef int _i_next_player(IRun *run, ITable *t, int after) noexcept nogil:
     return after
 
 
-cdef int _i_deal(IRun *run, ITable *t, int deal_no, int dealer) except -1:
+cdef int _i_deal(IRun *run, ITable *t, int deal_no, int dealer) noexcept nogil:
     """rummylab.indian.game._deal: 13 cards each from the dealer's left, the cut joker under
-    the stock, the upcard."""
+    the stock, the upcard; 0, or -1 when memory ran out."""
     cdef int cards[I_PACK]
     cdef int order[I_MAX_PLAYERS]
     cdef int n = 104 + run.o.printed_jokers, i, p, m = 0, cut, players = run.o.players
     for i in range(n):
         cards[i] = _i_deck_code(i)
-    _shuffle(cards, n, f"indian:{run.seed}:deal{deal_no}")
+    _restart(&run.chance, "indian", run.seed, "deal", deal_no, 0)
+    _shuffle(cards, n, run.chance.gen)
+    if _i_chance_rows(run, C_DEAL, deal_no, 0, cards, n):
+        return -1
     for i in range(players):
         p = t.seats[(t.seat_of[dealer] + 1 + i) % players]
         if not t.eliminated[p]:
@@ -115,6 +136,7 @@ cdef int _i_deal(IRun *run, ITable *t, int deal_no, int dealer) except -1:
         t.drawn[p] = t.missed[p] = t.deal_points[p] = 0
         t.left[p] = t.left[p] and not t.eliminated[p]
     t.winner, t.reshuffles, t.ending, t.taken = -1, 0, -1, 0
+    t.shuffled_kind = -1
     return 0
 
 
@@ -125,8 +147,9 @@ cdef int _i_draw_stock(IRun *run, ITable *t) noexcept nogil:
         n = t.n_pile - 1
         for i in range(n):
             t.stock[i] = t.pile[i]
-        with gil:
-            _shuffle(t.stock, n, f"indian:{run.seed}:{t.deal_no}:reshuffle{t.reshuffles}")
+        _restart(&run.chance, "indian", run.seed, "restock", t.deal_no, t.reshuffles)
+        _shuffle(t.stock, n, run.chance.gen)
+        t.shuffled_kind, t.shuffled_from, t.shuffled_n = C_RESTOCK, 0, n
         t.n_stock = n
         t.pile[0] = t.pile[n]
         t.n_pile = 1
@@ -201,8 +224,9 @@ cdef int _i_drop(WildKernel k, IRun *run, ITable *t, int me) noexcept nogil:
             for i in range(t.cnt[me][c]):
                 t.stock[n] = c
                 n += 1
-        with gil:
-            _shuffle(t.stock + base, n - base, f"indian:{run.seed}:{t.deal_no}:drop{me}:{t.actions}")
+        _restart(&run.chance, "indian", run.seed, "drop", t.deal_no, me)
+        _shuffle(t.stock + base, n - base, run.chance.gen)
+        t.shuffled_kind, t.shuffled_from, t.shuffled_n = C_DROP, base, n - base
         t.n_stock = n
         memset(t.cnt[me], 0, 53)
         t.once[me] = t.twice[me] = 0
@@ -283,7 +307,7 @@ cdef bint _i_can_rejoin(IRun *run, ITable *t, int p) noexcept nogil:
     return remaining >= run.o.rejoin_min_remaining and top <= run.o.rejoin_max
 
 
-cdef int _i_next_deal(IRun *run, ITable *t) except -1:
+cdef int _i_next_deal(IRun *run, ITable *t) noexcept nogil:
     cdef int p, top = -1
     if run.o.deals and t.deal_no >= run.o.deals:  # a tie for the most chips: the tied play on
         for p in range(run.o.players):

@@ -28,6 +28,7 @@ cdef struct TTTable:
 cdef struct TTRun:
     int bots[T_MAX_PLAYERS]
     bitgen_t *rngs[T_MAX_PLAYERS]  # this game's generator of each seat
+    Chance chance
     int points[13]
     Table table
     int memo_wild           # the wild rank of the memo's states (-2: none yet)
@@ -46,14 +47,21 @@ cdef inline int _tt_pen(WildKernel k, TTRun *run, uint64_t o, uint64_t t2, uint6
     return k._penalty(&run.table, o, t2, t3, wild, 0, 0, -1, bound, fresh, discard)
 
 
-cdef int _tt_deal(TTTable *t, uint64_t seed, int round_no, int dealer, const uint64_t *deck) except -1:
-    """rummylab.three_thirteen.game._deal: round_no + 2 cards each from the dealer's left."""
+cdef int _tt_deal(TTRun *run, TTTable *t, uint64_t seed, int64_t game, int round_no, int dealer,
+                  const uint64_t *deck) noexcept nogil:
+    """rummylab.three_thirteen.game._deal: round_no + 2 cards each from the dealer's left; 0, or -1
+    when memory ran out."""
     cdef uint64_t cards[T_MAX_CARDS]
     cdef int i, p, n = round_no + 2, total = 52 * t.decks
     cdef uint64_t o, t2, t3
     for i in range(total):
         cards[i] = deck[i % 52]
-    _shuffle(cards, total, f"313:{seed}:{round_no}")
+    _restart(&run.chance, "313", seed, "deal", round_no, 0)
+    _shuffle(cards, total, run.chance.gen)
+    if run.trace:
+        for i in range(total):
+            if _chance_row(&run.turns, game, round_no, 0, C_DEAL, __builtin_ctzll(cards[i])):
+                return -1
     for p in range(t.players):
         t.once[p] = t.twice[p] = t.thrice[p] = 0
     for i in range(n * t.players):
@@ -72,16 +80,27 @@ cdef int _tt_deal(TTTable *t, uint64_t seed, int round_no, int dealer, const uin
     return 0
 
 
-cdef int _tt_restock(TTTable *t, uint64_t seed) except -1:
-    """rummylab.play.restock: the pile but its top card, shuffled, becomes the stock."""
+cdef void _tt_restock(TTRun *run, TTTable *t, uint64_t seed) noexcept nogil:
+    """rummylab.play.restock: the pile but its top card, shuffled, becomes the stock (a trace
+    records the order after the draw's row: ``_tt_restocked``)."""
     cdef int i, n = t.n_pile - 1
     for i in range(n):
         t.stock[i] = t.pile[i]
-    _shuffle(t.stock, n, f"313:{seed}:{t.round_no}:reshuffle{t.reshuffles}")
+    _restart(&run.chance, "313", seed, "restock", t.round_no, t.reshuffles)
+    _shuffle(t.stock, n, run.chance.gen)
     t.n_stock = n
     t.pile[0] = t.pile[n]
     t.n_pile = 1
     t.reshuffles += 1
+
+
+cdef int _tt_restocked(TTRun *run, TTTable *t, int64_t game, int turn) noexcept nogil:
+    """A trace's rows of the restock a draw just made: the new stock in its order, the drawn
+    card (still in place above it) last; 0, or -1 when memory ran out."""
+    cdef int i
+    for i in range(t.n_stock + 1):
+        if _chance_row(&run.turns, game, t.round_no, turn, C_RESTOCK, __builtin_ctzll(t.stock[i])):
+            return -1
     return 0
 
 
@@ -288,12 +307,15 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
                   const uint64_t *deck) noexcept nogil:
     """One game of 11 rounds: 0, or -1 (out of memory), -2 (a round that does not end)."""
     cdef int action, me, steps, p, turn, before = 0
-    cdef bint last
+    cdef bint last, restocked
     cdef uint64_t card, a, b, c
     cdef int64_t *row
-    with gil:
-        t.dealer = _first_thirteen_dealer(seed, t.players)
-        _tt_deal(t, seed, 1, t.dealer, deck)
+    _restart(&run.chance, "313", seed, "dealer", 0, 0)
+    t.dealer = <int>_below(run.chance.gen, t.players)
+    if run.trace and _chance_row(&run.turns, game, 1, 0, C_DEALER, t.dealer):
+        return -1
+    if _tt_deal(run, t, seed, game, 1, t.dealer, deck):
+        return -1
     for p in range(t.players):
         t.scores[p] = 0
     while True:
@@ -306,10 +328,11 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
                 before = _tt_hand_pen(k, run, t, me)
             a, b, c = t.once[me], t.twice[me], t.thrice[me]
             last = False
+            restocked = False
             if action == T_A_DRAW_STOCK:
                 if t.n_stock == 0:
-                    with gil:
-                        _tt_restock(t, seed)
+                    _tt_restock(run, t, seed)
+                    restocked = True
                 t.n_stock -= 1
                 _add(&a, &b, &c, t.stock[t.n_stock])
                 t.phase = T_DISCARD
@@ -339,6 +362,8 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
                 row[T_TURN_ACTION], row[T_TURN_CARD] = action, __builtin_ctzll(card) if card else -1
                 row[T_TURN_PENALTY_BEFORE], row[T_TURN_PENALTY_AFTER] = before, _tt_hand_pen(k, run, t, me)
                 row[T_TURN_STOCK_LEFT] = t.n_stock
+                if restocked and _tt_restocked(run, t, game, turn):
+                    return -1
             if action == T_A_DISCARD or action == T_A_GO_OUT:
                 turn += 1
             if last:
@@ -350,14 +375,8 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
                 return -2
         if t.phase == T_GAME_OVER:
             return 0
-        with gil:
-            _tt_deal(t, seed, t.round_no + 1, (t.dealer + 1) % t.players, deck)
-
-
-cdef int _first_thirteen_dealer(uint64_t seed, int players) except -1:
-    cdef Twister r
-    _seed_text(&r, f"313:{seed}:dealer")
-    return _randbelow(&r, players)
+        if _tt_deal(run, t, seed, game, t.round_no + 1, (t.dealer + 1) % t.players, deck):
+            return -1
 
 
 def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, points, int decks,
@@ -365,7 +384,7 @@ def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, poin
     """Three Thirteen, one game of 11 rounds per seed: (rounds, turns), int64 rows of
     ROUND_COLUMNS (one per player per round) and, with ``trace``, THIRTEEN_TURN_COLUMNS. bots: a code per player (0 greedy, 1 planner); rngs: per game, each
     player's numpy Generator (a stalled round's random discards); points: 13 card values for the
-    bots' tie-breaks. Runs without the GIL but for each deal's and reshuffle's seed."""
+    bots' tie-breaks. Runs without the GIL but to set each chance event's stream."""
     cdef TTRun run
     cdef TTTable *t = NULL
     cdef Py_ssize_t i, n = seeds.shape[0]
@@ -398,6 +417,7 @@ def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, poin
                 gens[i * players + p] = <bitgen_t *>PyCapsule_GetPointer(rngs[i][p].bit_generator.capsule,
                                                                          "BitGenerator")
         t.players, t.decks = players, decks
+        bits = _chance_bits(&run.chance)
         with nogil:
             for i in range(n):
                 for p in range(players):

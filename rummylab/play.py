@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import enum
 import importlib
-import random
-from collections.abc import Callable, Iterable, Mapping
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from . import chance
 from .cards import Card
 
 S = TypeVar("S")
 
-HISTORY_VERSION = 1
-"""The version of the history format written by ``history``."""
+HISTORY_VERSION = 2
+"""The version of the history format written by ``history`` (2: chance outcomes recorded)."""
 
 FAMILIES = {
     "gin": "rummylab.gin.game",
@@ -94,6 +97,135 @@ class Action:
         return " ".join(parts)
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class Chance:
+    """A chance outcome, recorded in the history after the move that made it (or first, for the
+    start's): the order a shuffle put ``cards`` in, or a drawn ``value`` (e.g. the first dealer).
+    ``kind`` names the event: deal, restock, drop, toss, dealer, roles."""
+
+    kind: str
+    cards: tuple[Card, ...] | None = None
+    value: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"chance": self.kind}
+        if self.cards is not None:
+            out["cards"] = " ".join(map(str, self.cards))
+        if self.value is not None:
+            out["value"] = self.value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Chance:
+        cards = data.get("cards")
+        return cls(str(data["chance"]), tuple(Card.parse(t) for t in cards.split()) if cards is not None else None,
+                   data.get("value"))
+
+    def __repr__(self) -> str:
+        return f"Chance({str(self)!r})"
+
+    def __str__(self) -> str:
+        shown = " ".join(map(str, self.cards)) if self.cards is not None else str(self.value)
+        return f"{self.kind}: {shown}"
+
+
+class Outcomes:
+    """Chance outcomes to make again, in order (a replayed history's, a trace's): each chance
+    event takes the next, which must be of its kind."""
+
+    def __init__(self, outcomes: Iterable[Chance]) -> None:
+        self.queue = deque(outcomes)
+
+    def take(self, kind: str) -> Chance:
+        if not self.queue:
+            raise IllegalAction(f"the history records no {kind} where the game makes one")
+        made = self.queue.popleft()
+        if made.kind != kind:
+            raise IllegalAction(f"the history records a {made.kind} where the game makes a {kind}")
+        return made
+
+    def check_done(self) -> None:
+        """Raises IllegalAction when an outcome is left that the game did not make."""
+        if self.queue:
+            raise IllegalAction(f"the history records a {self.queue[0].kind} the game did not make there")
+
+
+class _Recorder:
+    """The chance outcomes of one move: drawn from their streams, or taken from ``given``."""
+
+    def __init__(self, given: Outcomes | None) -> None:
+        self.given = given
+        self.made: list[Chance] = []
+
+    def outcome(self, kind: str, draw: Callable[[], Chance]) -> Chance:
+        made = draw() if self.given is None else self.given.take(kind)
+        self.made.append(made)
+        return made
+
+
+_RECORDER: ContextVar[_Recorder | None] = ContextVar("rummylab_chance", default=None)
+
+
+@contextmanager
+def recording(given: Sequence[Chance] | Outcomes | None = None) -> Iterator[_Recorder | None]:
+    """Record the chance outcomes made inside (None inside another recording without ``given``:
+    the outer one records them). ``given``: the outcomes to make again instead of drawing; a
+    sequence must be used up here, an ``Outcomes`` is shared with later moves."""
+    if given is None and _RECORDER.get() is not None:
+        yield None
+        return
+    rec = _Recorder(given if isinstance(given, Outcomes) or given is None else Outcomes(given))
+    token = _RECORDER.set(rec)
+    try:
+        yield rec
+    finally:
+        _RECORDER.reset(token)
+    if rec.given is not None and not isinstance(given, Outcomes):
+        rec.given.check_done()
+
+
+def shuffled(cards: Iterable[Card], family: str, seed: int, kind: str, deal: int = 0, number: int = 0) -> list[Card]:
+    """``cards`` in the order this chance event puts them (``chance.shuffle``; a replay's
+    recorded order, checked to be an order of these cards), recorded in the move's history."""
+    cards = list(cards)
+    rec = _RECORDER.get()
+    if rec is None:
+        return list(chance.shuffle(cards, family, seed, kind, deal, number))
+    made = rec.outcome(kind, lambda: Chance(kind, tuple(chance.shuffle(list(cards), family, seed, kind, deal,
+                                                                       number))))
+    if made.cards is None or Counter(made.cards) != Counter(cards):
+        raise IllegalAction(f"the recorded {kind} is not an order of the {len(cards)} cards it shuffles")
+    return list(made.cards)
+
+
+def drawn(n: int, family: str, seed: int, kind: str, deal: int = 0, number: int = 0) -> int:
+    """A number from 0 to n - 1 by this chance event (``chance.below``; a replay's recorded
+    value, checked), recorded in the move's history."""
+    return chosen(n, kind, lambda: chance.below(n, family, seed, kind, deal, number))
+
+
+def chosen(n: int, kind: str, draw: Callable[[], int]) -> int:
+    """A chance outcome from 0 to n - 1 made by ``draw()`` (a replay's recorded value, checked),
+    recorded in the move's history."""
+    rec = _RECORDER.get()
+    if rec is None:
+        return draw()
+    made = rec.outcome(kind, lambda: Chance(kind, value=draw()))
+    if not isinstance(made.value, int) or isinstance(made.value, bool) or not 0 <= made.value < n:
+        raise IllegalAction(f"the recorded {kind} {made.value!r} is not a number from 0 to {n - 1}")
+    return made.value
+
+
+def begin(make: Callable[[], S], outcomes: Sequence[Chance] | Outcomes | None = None) -> S:
+    """The first state of a game, ``make()``, with the chance outcomes it made (the toss, the
+    first deal) as its history; ``outcomes``: those of a replay."""
+    with recording(outcomes) as rec:
+        state = make()
+    if rec is not None:
+        state.__dict__["history"] = tuple(rec.made)  # new: nobody has it yet
+    return state
+
+
 def _no_reason(state: Any, action: Any) -> str | None:
     return None
 
@@ -151,13 +283,17 @@ class Game(Generic[S]):
             out.extend(a for a in offered if m.verify(state, a) is None)
         return out
 
-    def apply(self, state: S, action: Any) -> S:
-        """The state after ``action``; raises ``IllegalAction`` (and changes nothing) if not allowed."""
+    def apply(self, state: S, action: Any, outcomes: Sequence[Chance] | Outcomes | None = None) -> S:
+        """The state after ``action``; raises ``IllegalAction`` (and changes nothing) if not allowed.
+        The chance outcomes the action makes (a deal, a restock) are drawn, or are ``outcomes``
+        (a replay's); they follow the action in the history."""
         move, why = self._move(state, action)
         if move is None or why is not None:
             raise IllegalAction(f"{action} is illegal ({self.where(state)}): {why}")
-        new = move.do(state, action)
-        new.__dict__["history"] = state.history + (action,)  # type: ignore[attr-defined]  # new: nobody has it yet
+        with recording(outcomes) as rec:
+            new = move.do(state, action)
+        made = tuple(rec.made) if rec is not None else ()
+        new.__dict__["history"] = state.history + (action, *made)  # type: ignore[attr-defined]  # new: nobody has it yet
         return new
 
     def history(self, state: S) -> dict[str, Any]:
@@ -170,13 +306,23 @@ class Game(Generic[S]):
         """The state a ``history`` describes (older histories without the tag too)."""
         if data.get("game", self.name) != self.name:
             raise ValueError(f"a history of {data['game']!r}, not of {self.name!r}")
-        if data.get("version", HISTORY_VERSION) > HISTORY_VERSION:
-            raise ValueError(f"history version {data['version']} is newer than this rummylab reads")
+        version = data.get("version", 1)
+        if version > HISTORY_VERSION:
+            raise ValueError(f"history version {version} is newer than this rummylab reads")
+        if version < 2:
+            raise ValueError(f"history version {version} does not record its deals (rummylab before 0.2 wrote "
+                             "it): it cannot be replayed")
         rules = self.rules_type(**data["rules"]) if self.rules_type else data["rules"]
         params = {k: v for k, v in data.items() if k not in ("game", "version", "rules", "seed", "actions")}
-        state = self.start(rules, data["seed"], **params)
+        moves: list[tuple[Any, list[Chance]]] = [(None, [])]  # each action with the outcomes it made
         for a in data["actions"]:
-            state = self.apply(state, self.action.from_json(a))
+            if "chance" in a:
+                moves[-1][1].append(Chance.from_json(a))
+            else:
+                moves.append((self.action.from_json(a), []))
+        state = begin(lambda: self.start(rules, data["seed"], **params), moves[0][1])
+        for action, outcomes in moves[1:]:
+            state = self.apply(state, action, outcomes)
         return state
 
 
@@ -223,13 +369,13 @@ def replace_at(items: tuple, i: int, value: Any) -> tuple:
     return items[:i] + (value,) + items[i + 1:]
 
 
-def restock(stock: tuple, discards: tuple, reshuffles: int, key: str) -> tuple[tuple, tuple, int]:
+def restock(stock: tuple, discards: tuple, reshuffles: int, family: str, seed: int,
+            deal: int) -> tuple[tuple, tuple, int]:
     """(stock, discards, reshuffles): an empty stock is refilled by the discard pile, all but
-    its top card, shuffled by an RNG seeded with ``key`` and the reshuffle count."""
+    its top card, shuffled (the deal's restock number ``reshuffles``, a chance outcome)."""
     if stock:
         return stock, discards, reshuffles
-    pile = list(discards[:-1])
-    random.Random(f"{key}:reshuffle{reshuffles}").shuffle(pile)
+    pile = shuffled(discards[:-1], family, seed, "restock", deal, reshuffles)
     return tuple(pile), discards[-1:], reshuffles + 1
 
 
@@ -251,7 +397,7 @@ def discard_check(missing: str) -> Callable[[Any, Action], str | None]:
 
 
 def check_seed(seed: object) -> int:
-    """A game seed: a non-negative integer."""
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed={seed!r}: a non-negative integer")
+    """A game seed: a whole number from 0 to 2**64 - 1."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < chance.WORD:
+        raise ValueError(f"seed={seed!r}: a whole number from 0 to 2**64 - 1")
     return seed

@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rummylab"
 LAYERS = (
     ("cards", "display", "_startup"),
     ("kernel",),
-    ("play",),
+    ("play", "chance"),
     ("sim", "bots"),
     ("gin", "three_thirteen", "indian"),
     ("odds", "questions", "charts", "widgets"),

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
 from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, bits_of, rng_from
-from ..play import play_out
-from ..sim import codes, driver, play_loops, turns_frame
+from ..play import Outcomes, begin, play_out
+from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
 from ..sim.driver import Family, Table, no_rows
 from .analysis import gin_kernel
 from .game import (
@@ -214,25 +214,33 @@ def _hand_deadwood(mask: int) -> int:
     return int(k.discard_deadwood(mask) if mask.bit_count() == 11 else k.deadwood(mask))
 
 
-def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+def play_engine(table: Table, start: int, stop: int,
+                chances: Mapping[int, Outcomes] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Games start..stop of a table played by the Python engine: int64 rows of HAND_COLUMNS (a dead
-    hand's winner and knocker are -1) and, with ``table.trace``, of TURN_COLUMNS."""
+    hand's winner and knocker are -1) and, with ``table.trace``, of TURN_COLUMNS. ``chances``:
+    per game, the chance outcomes to make again (a loop's trace: ``sim.trace_outcomes``)."""
     hands: list[tuple[int, ...]] = []
     turns: list[tuple[int, ...]] = []
     for g in range(start, stop):
-        seats, hand = engine_bots(table, g), 0
-        state = new_game(table.rules, int(table.seeds[g]))
+        seats, hand, follow = engine_bots(table, g), 0, following(chances, g)
+        state = begin(lambda: new_game(table.rules, int(table.seeds[g])), follow)  # noqa: B023
         dealers = [state.dealer]
+        if table.trace:
+            turns += chance_rows(g, 0, 0, state.history, len(TURN_COLUMNS))
         while state.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER):
             me = state.to_play
             action = seats[me].act(state)
-            after = GAME.apply(state, action)
+            after = GAME.apply(state, action, follow)
             if action.kind is Kind.NEXT_HAND:
                 hand += 1
                 dealers.append(after.dealer)
             elif table.trace:
                 turns.append(turn_row(g, hand, me, state, action, after))
+            if table.trace:
+                turns += chance_rows(g, hand, 0, after.history[len(state.history) + 1:], len(TURN_COLUMNS))
             state = after
+        if follow is not None:
+            follow.check_done()
         for h, r in enumerate(state.records):
             hands.append((g, h, -1 if r.winner is None else r.winner, ENDS.index(r.kind), r.points,
                           -1 if r.knocker is None else r.knocker, r.turns, *r.deadwoods, dealers[h]))
@@ -243,8 +251,8 @@ def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.nda
 def turn_row(game: int, hand: int, player: int, before: State, action: Action, after: State) -> tuple[int, ...]:
     """One row of TURN_COLUMNS: the action of the player to act in ``before``."""
     me = before.to_play
-    card = action.card.bit.bit_length() - 1 if action.card else -1
-    return (game, hand, before.turns, player, _ACTION_CODE[action.kind], card, _hand_deadwood(before.hands[me]),
+    return (game, hand, before.turns, player, _ACTION_CODE[action.kind], card_code(action.card),
+            _hand_deadwood(before.hands[me]),
             _hand_deadwood(after.hands[me]), len(after.stock))
 
 

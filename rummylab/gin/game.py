@@ -9,7 +9,6 @@ its history, and ``replay(history_json(state))`` rebuilds it exactly.
 from __future__ import annotations
 
 import enum
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,8 +123,7 @@ def deal_hand(rules: Rules, seed: int, deal_no: int, dealer: int, **totals: Any)
 
 
 def _deal(rules: Rules, seed: int, deal_no: int, dealer: int, **totals: Any) -> State:
-    cards = list(DECK)
-    random.Random(f"gin:{seed}:{deal_no}").shuffle(cards)  # a local RNG per deal: replayable
+    cards = play.shuffled(DECK, "gin", seed, "deal", deal_no)
     hands = [0, 0]
     for i in range(20):  # one at a time, starting with the non-dealer
         hands[(1 - dealer + i) % 2] |= cards[i].bit
@@ -137,8 +135,7 @@ def _deal(rules: Rules, seed: int, deal_no: int, dealer: int, **totals: Any) -> 
 def new_game(rules: Rules = DEFAULT, seed: int = 0) -> State:
     """A new match: the first dealer is drawn by the seed."""
     check_seed(seed)
-    first_dealer = random.Random(f"gin:{seed}:first-dealer").randrange(2)
-    return _deal(rules, seed, 0, first_dealer)
+    return play.begin(lambda: _deal(rules, seed, 0, play.drawn(2, "gin", seed, "dealer")))
 
 
 def _kernel_dw(mask: int) -> int:

@@ -8,16 +8,17 @@ that hand, and the end of a hand scores it and rotates the roles.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
-from .. import play
+from .. import chance, play
 from ..cards import DECK, SeedLike, rng_from
-from ..sim import codes, driver, play_loops
+from ..play import check_seed
+from ..sim import chance_rows, codes, driver, following, play_loops
 from ..sim.driver import Family, Table, no_rows
 from . import game as g
 from .analysis import gin_kernel
@@ -139,9 +140,27 @@ def new_game(players: Sequence[str] = ("P1", "P2", "P3"), rules: Rules = THREE_H
     if not isinstance(rules, Rules):
         raise ValueError(f"rules={rules!r}: three-handed gin needs rummylab.gin.Rules")
     rules.check_three_handed()
-    roles = draw_for_roles(players, random.Random(f"box:{seed}").randrange(2**32))
-    return State(rules=rules, seed=seed, players=(players[0], players[1], players[2]), roles=roles,
-                 hand=_fresh_hand(rules, seed, 0), scores={p: 0 for p in players})
+    check_seed(seed)
+    draw_for_roles(players, 0)  # three different players, or a ValueError naming them
+
+    def start() -> State:
+        box, captain, sitting_out = ROLE_ORDERS[play.chosen(len(ROLE_ORDERS), "roles", lambda: _roles_drawn(seed))]
+        roles = Roles(box=players[box], captain=players[captain], sitting_out=players[sitting_out])
+        return State(rules=rules, seed=seed, players=(players[0], players[1], players[2]), roles=roles,
+                     hand=_fresh_hand(rules, seed, 0), scores={p: 0 for p in players})
+
+    return play.begin(start)
+
+
+ROLE_ORDERS: tuple[tuple[int, int, int], ...] = tuple((a, b, c) for a, b, c in itertools.permutations(range(3)))
+"""The ways three players can hold (box, captain, sitting out): a roles draw's outcome is one."""
+
+
+def _roles_drawn(seed: int) -> int:
+    """Which of ROLE_ORDERS the game's draw for roles gives (``draw_for_roles`` on its stream)."""
+    roles = draw_for_roles(PLAYERS, chance.stream("box", seed, "roles"))
+    return ROLE_ORDERS.index((PLAYERS.index(roles.box), PLAYERS.index(roles.captain),
+                              PLAYERS.index(roles.sitting_out)))
 
 
 def legal_actions(state: State) -> list[g.Action]:
@@ -237,25 +256,30 @@ BOX_COLUMNS = codes.GIN.columns["box"]
 def first_roles(seed: int) -> tuple[int, int, int]:
     """(box, captain, sitting out) of a simulated game's first hand, as indices into PLAYERS (as
     ``new_game`` draws them)."""
-    roles = draw_for_roles(PLAYERS, random.Random(f"box:{seed}").randrange(2**32))
-    return PLAYERS.index(roles.box), PLAYERS.index(roles.captain), PLAYERS.index(roles.sitting_out)
+    return ROLE_ORDERS[_roles_drawn(seed)]
 
 
-def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+def play_engine(table: Table, start: int, stop: int,
+                chances: Mapping[int, play.Outcomes] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Games start..stop of a table played by the Python engine (P1, P2, P3): int64 rows of
     BOX_COLUMNS (winning seat 0 the box, 1 the captain, -1 a dead hand) and, with
-    ``table.trace``, rows of gin's TURN_COLUMNS whose player is 0-2."""
+    ``table.trace``, rows of gin's TURN_COLUMNS whose player is 0-2. ``chances``: per game, the
+    chance outcomes to make again (``sim.trace_outcomes``)."""
     hands: list[tuple[int, ...]] = []
     turns: list[tuple[int, ...]] = []
     for gno in range(start, stop):
-        hand_no = 0
+        hand_no, follow = 0, following(chances, gno)
         bots = dict(zip(PLAYERS, engine_bots(table, gno), strict=True))
-        state = new_game(PLAYERS, table.rules, int(table.seeds[gno]))
+        state = play.begin(lambda: new_game(PLAYERS, table.rules, int(table.seeds[gno])), follow)  # noqa: B023
+        if table.trace:
+            turns += chance_rows(gno, 0, 0, state.history, len(TURN_COLUMNS))
         while not state.over:
             action = bots[state.to_play].act(state.hand)
-            after = GAME.apply(state, action)
+            after = GAME.apply(state, action, follow)
             if action.kind is g_kind.NEXT_HAND:
                 hand_no += 1
+                if table.trace:
+                    turns += chance_rows(gno, hand_no, 0, after.history[len(state.history) + 1:], len(TURN_COLUMNS))
             else:
                 if table.trace:
                     turns.append(turn_row(gno, hand_no, PLAYERS.index(state.to_play), state.hand, action, after.hand))
@@ -265,6 +289,8 @@ def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.nda
                                   PLAYERS.index(roles.sitting_out), ENDS.index(rec.kind),
                                   -1 if rec.winner is None else rec.winner, rec.points, rec.turns))
             state = after
+        if follow is not None:
+            follow.check_done()
     return (np.array(hands, dtype=np.int64).reshape(-1, len(BOX_COLUMNS)),
             np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)))
 
@@ -276,12 +302,20 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     if loops is None or table.engine_only:
         return play_engine(table, start, stop)
     seeds = table.seeds[start:stop]
-    roles = np.array([first_roles(int(x)) for x in seeds], dtype=np.int64).reshape(-1, 3)
+    drawn = [_roles_drawn(int(x)) for x in seeds]
+    roles = np.array([ROLE_ORDERS[d] for d in drawn], dtype=np.int64).reshape(-1, 3)
     hands, turns = loops.play_box(
         gin_kernel(), np.ascontiguousarray(seeds, dtype=np.uint64), [BOT_CODES[b[0]] for b in table.bots],
         loop_rngs(table, start, stop), roles, _DECK_BITS, trace=table.trace, first_game=start,
         **loop_options(table.bots, table.rules))
-    return hands, turns if turns is not None else no_rows(TURN_COLUMNS)
+    if turns is None:
+        return hands, no_rows(TURN_COLUMNS)
+    # the roles are drawn here, not in the loop: each game's trace starts with their chance row
+    games = np.arange(start, stop)
+    rows = np.array([row for g, d in zip(games, drawn, strict=True)
+                     for row in chance_rows(int(g), 0, 0, [play.Chance("roles", value=d)], len(TURN_COLUMNS))],
+                    dtype=np.int64).reshape(-1, len(TURN_COLUMNS))
+    return hands, np.insert(turns, np.searchsorted(turns[:, 0], games), rows, axis=0)
 
 
 def box_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:

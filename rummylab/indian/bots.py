@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..bots import stalled_throw
 from ..cards import RANKS, Card, SeedLike, rng_from, without
-from ..play import play_out
-from ..sim import codes, driver, play_loops, turns_frame
+from ..play import Outcomes, begin, play_out
+from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
 from ..sim.driver import Family, Table, no_rows
 from .analysis import best_declaration, masks
 from .game import (
@@ -190,10 +190,6 @@ def hand_points(state: State, player: int) -> int:
     return min(points_of(state, without(hand, c)) for c in set(hand))
 
 
-def _card_index(card: Card | None) -> int:
-    return -1 if card is None else 64 if card.is_joker else card.bit.bit_length() - 1
-
-
 def first_state(table: Table, game: int) -> State:
     """Game number ``game`` of a table: its first state, seeded by the game's seed."""
     pool, deals = table.options["pool"], table.options["deals"]
@@ -208,31 +204,44 @@ def engine_bots(table: Table, game: int) -> list[Any]:
     return [BOTS[b](seed=rngs[i]) if isinstance(b, str) else b for i, b in enumerate(table.bots)]
 
 
-def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def play_engine(table: Table, start: int, stop: int,
+                chances: Mapping[int, Outcomes] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Games start..stop of a table played by the Python engine: int64 rows of GAME_COLUMNS (one
     per game), DEAL_COLUMNS (one per deal) and, with ``table.trace``, TURN_COLUMNS (one per
-    player's action)."""
+    action, the table's between deals too, and per card of a chance outcome). ``chances``: per
+    game, the chance outcomes to make again (``sim.trace_outcomes``)."""
     games: list[tuple[int, ...]] = []
     deal_rows: list[tuple[int, ...]] = []
     turns: list[tuple[int, ...]] = []
     players, deals = table.players, table.options["deals"]
     pad = (0,) * (MAX_PLAYERS - players)
     for g in range(start, stop):
-        bots, state = engine_bots(table, g), first_state(table, g)
+        bots, follow = engine_bots(table, g), following(chances, g)
+        state = begin(lambda: first_state(table, g), follow)  # noqa: B023
+        if table.trace:
+            turns += chance_rows(g, 0, 0, state.history[:1], len(TURN_COLUMNS))  # the toss
+            turns += chance_rows(g, 1, 0, state.history[1:], len(TURN_COLUMNS))  # the first deal
         turn = 0
         for _ in range(codes.INDIAN.limits["MAX_ACTIONS"]):
             if state.phase is Phase.GAME_OVER:
                 break
             between = state.phase is Phase.DEAL_OVER
             action = (bots[0] if between else bots[state.to_play]).act(state)
-            after = GAME.apply(state, action)
-            if action.kind is Kind.NEXT_DEAL:
-                turn = 0
-            if not between:
+            after = GAME.apply(state, action, follow)
+            made = after.history[len(state.history) + 1:]
+            if between:
+                if table.trace:  # the table's action: the player who re-joins, else TABLE_PLAYER
+                    player = action.player if action.kind is Kind.REJOIN else codes.TABLE_PLAYER
+                    turns.append((g, state.deal_no, turn, player, ACTIONS.index(action.kind), -1, -1, -1, -1))
+                    turns += chance_rows(g, after.deal_no, 0, made, len(TURN_COLUMNS))
+                if action.kind is Kind.NEXT_DEAL:
+                    turn = 0
+            else:
                 me = state.to_play
                 if table.trace:
-                    turns.append((g, state.deal_no, turn, me, ACTIONS.index(action.kind), _card_index(action.card),
+                    turns.append((g, state.deal_no, turn, me, ACTIONS.index(action.kind), card_code(action.card),
                                   hand_points(state, me), hand_points(after, me), len(after.stock)))
+                    turns += chance_rows(g, state.deal_no, turn, made, len(TURN_COLUMNS))
                 turn += action.kind in _TURN_ENDS
                 if after.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
                     ending = ((0 if after.winner == me else 1) if action.kind is Kind.DECLARE
@@ -242,6 +251,8 @@ def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.nda
             state = after
         else:
             raise RuntimeError(f"Indian rummy game {g} with seed {table.seeds[g]} did not finish")
+        if follow is not None:
+            follow.check_done()
         winner = state.game_winner
         games.append((g, state.deal_no, -1 if winner is None else winner, *state.scores, *pad,
                       *(state.chips if deals else (0,) * players), *pad))

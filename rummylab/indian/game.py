@@ -13,7 +13,6 @@ number of deals for chips, and the most chips wins.
 from __future__ import annotations
 
 import enum
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,11 +157,10 @@ class State:
 def _toss(rules: Rules, seed: int, players: int) -> tuple[tuple[int, ...], tuple[Card, ...]]:
     """Seats by a toss: the higher card plays first (a printed joker highest, when the toss pack
     has them), ties broken by suit order, identical cards redrawn."""
-    rng = random.Random(f"indian:{seed}:toss")
     drawn: list[Card] = [JOKER] * players
     contenders = list(range(players))
-    pack = list(DECK) * 2 + [JOKER] * (rules.printed_jokers if rules.toss_jokers else 0)
-    rng.shuffle(pack)
+    pack = play.shuffled(list(DECK) * 2 + [JOKER] * (rules.printed_jokers if rules.toss_jokers else 0),
+                         "indian", seed, "toss")
 
     def strength(c: Card) -> tuple[int, int]:
         if c.is_joker:
@@ -182,8 +180,7 @@ def _toss(rules: Rules, seed: int, players: int) -> tuple[tuple[int, ...], tuple
 
 def _deal(s: State, deal_no: int, dealer: int) -> State:
     rules = s.rules
-    cards = list(DECK) * 2 + [JOKER] * rules.printed_jokers
-    random.Random(f"indian:{s.seed}:deal{deal_no}").shuffle(cards)
+    cards = play.shuffled(list(DECK) * 2 + [JOKER] * rules.printed_jokers, "indian", s.seed, "deal", deal_no)
     playing = [p for p in s.seats if not s.eliminated[p]]
     start = s.seats.index(dealer)
     order = [s.seats[(start + 1 + i) % s.players] for i in range(s.players)]
@@ -237,14 +234,18 @@ def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0, pool: int 
         raise ValueError(f"pool={pool!r}: 101, 201 or None (points rummy)")
     pool = None if pool is None else int(pool)
     rules.check_format("deals" if deals is not None else "points" if pool is None else "pool")
-    seats, toss = _toss(rules, seed, players)
-    n = players
-    blank = State(rules=rules, seed=seed, players=n, pool=pool, deals=deals, seats=seats, toss=toss, deal_no=0,
-                  dealer=seats[-1], to_play=seats[0], phase=Phase.DRAW, hands=(), stock=(), discards=(), cut=JOKER,
-                  wild_rank=0, in_deal=(True,) * n, drawn=(False,) * n, missed=(0,) * n, left=(False,) * n,
-                  deal_points=(0,) * n, scores=(0,) * n, eliminated=(False,) * n, rejoins=(0,) * n,
-                  start_chips=chips, chips=(chips,) * n if chips else ())
-    return _deal(blank, 1, seats[-1])
+
+    def start() -> State:
+        seats, toss = _toss(rules, seed, players)
+        n = players
+        blank = State(rules=rules, seed=seed, players=n, pool=pool, deals=deals, seats=seats, toss=toss, deal_no=0,
+                      dealer=seats[-1], to_play=seats[0], phase=Phase.DRAW, hands=(), stock=(), discards=(), cut=JOKER,
+                      wild_rank=0, in_deal=(True,) * n, drawn=(False,) * n, missed=(0,) * n, left=(False,) * n,
+                      deal_points=(0,) * n, scores=(0,) * n, eliminated=(False,) * n, rejoins=(0,) * n,
+                      start_chips=chips, chips=(chips,) * n if chips else ())
+        return _deal(blank, 1, seats[-1])
+
+    return play.begin(start)
 
 
 def _next_player(s: State, after: int) -> int:
@@ -296,7 +297,7 @@ def apply(state: State, action: Action) -> State:
 
 
 def _draw_stock(s: State) -> tuple[State, Card]:
-    stock, discards, reshuffles = restock(s.stock, s.discards, s.reshuffles, f"indian:{s.seed}:{s.deal_no}")
+    stock, discards, reshuffles = restock(s.stock, s.discards, s.reshuffles, "indian", s.seed, s.deal_no)
     card = stock[-1]
     me = s.to_play
     return evolve(s, stock=stock[:-1], discards=discards, reshuffles=reshuffles, phase=Phase.DISCARD,
@@ -461,9 +462,7 @@ def _drop(s: State, me: int) -> State:
     first, middle = s.rules.drops(s.pool)
     out = _leave_deal(s, me, middle if s.drawn[me] else first)
     if s.rules.dropped_cards_to_stock and s.hands[me]:  # the cards go back into the stock, shuffled in
-        rng = random.Random(f"indian:{s.seed}:{s.deal_no}:drop{me}:{len(s.history)}")
-        above = list(s.stock[1:] + s.hands[me])
-        rng.shuffle(above)
+        above = play.shuffled(s.stock[1:] + s.hands[me], "indian", s.seed, "drop", s.deal_no, me)
         out = evolve(out, stock=s.stock[:1] + tuple(above), hands=replace_at(s.hands, me, ()))
     return _after_leaving(out, me)
 

@@ -5,15 +5,17 @@ wherever and in whatever order the chunks run."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any, TypeVar
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..cards import DECK
+from ..cards import DECK, JOKER, Card
 from ..kernel import BACKEND
+from ..play import Chance, Outcomes
+from . import codes
 
 R = TypeVar("R")
 
@@ -103,12 +105,85 @@ def run_chunks(task: Callable[[int, int], R], n: int, *, scheduler: str | None =
 
 _CARD_NAMES = {**{c.bit.bit_length() - 1: str(c) for c in DECK}, 64: "JK"}
 """A trace's card column: the bit of a card, 64 for a printed joker."""
+_CARDS = {**{c.bit.bit_length() - 1: c for c in DECK}, 64: JOKER}
+_TRACED = 6
+"""The columns every family's turns begin with: game, deal (hand, round), turn, player, action, card."""
+DRAWS = ("dealer", "roles")
+"""The chance kinds whose outcome is a number (its trace row's card column), not a shuffle."""
+
+
+def card_code(card: Card | None) -> int:
+    """A card as a trace's card column holds it (-1: none)."""
+    return -1 if card is None else 64 if card.is_joker else card.bit.bit_length() - 1
+
+
+def chance_rows(game: int, deal: int, turn: int, outcomes: Sequence[Any], width: int) -> list[tuple[int, ...]]:
+    """A trace's rows of the chance outcomes among ``outcomes`` (a slice of a history), as the loops
+    write them: a row per card of a shuffle, in order, or one for a drawn number."""
+    rows = []
+    pad = (-1,) * (width - _TRACED)
+    for c in outcomes:
+        if isinstance(c, Chance):
+            code = codes.CHANCE.index(c.kind)
+            values = [int(c.value or 0)] if c.cards is None else [card_code(x) for x in c.cards]
+            rows += [(game, deal, turn, codes.CHANCE_PLAYER, code, v, *pad) for v in values]
+    return rows
+
+
+def _chance_groups(turns: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
+    """(first row, kind, values) of each chance outcome in trace rows: a run of chance rows of
+    one kind at one (game, deal, turn)."""
+    at = np.flatnonzero(turns[:, 3] == codes.CHANCE_PLAYER)
+    if not len(at):
+        return []
+    key = turns[at][:, [0, 1, 2, 4]]
+    starts = np.flatnonzero(np.r_[True, (np.diff(at) != 1) | (key[1:] != key[:-1]).any(axis=1)])
+    ends = np.r_[starts[1:], len(at)]
+    return [(int(at[a]), int(turns[at[a], 4]), turns[at[a:b], 5]) for a, b in zip(starts, ends, strict=True)]
+
+
+def _chance(kind: int, values: np.ndarray) -> Chance:
+    name = codes.CHANCE[kind]
+    if name in DRAWS:
+        return Chance(name, value=int(values[0]))
+    return Chance(name, tuple(_CARDS[int(v)] for v in values))
+
+
+def trace_outcomes(turns: np.ndarray) -> dict[int, Outcomes]:
+    """Each game's chance outcomes in trace rows, in order: the engine makes them again
+    (``play.Outcomes``) to replay a loop's games without a generator."""
+    out: dict[int, list[Chance]] = {}
+    for first, kind, values in _chance_groups(turns):
+        out.setdefault(int(turns[first, 0]), []).append(_chance(kind, values))
+    return {g: Outcomes(c) for g, c in out.items()}
+
+
+def following(chances: Mapping[int, Outcomes] | None, game: int) -> Outcomes | None:
+    """The outcomes game ``game`` makes again (none recorded: the game may make none), or None
+    when ``chances`` is None (the games draw their own)."""
+    if chances is None:
+        return None
+    return chances.get(game) or Outcomes(())
 
 
 def turns_frame(rows: np.ndarray, columns: Sequence[str], actions: Sequence[Any]) -> Any:
-    """Trace rows as polars, with the action's name and the card's (null for none)."""
+    """Trace rows as polars, one row per action: the action's name, the card's (null for none).
+    A chance outcome is one row (player -1, the chance kind as its action) with its ``outcome``:
+    the cards in the order a shuffle put them, or the number drawn; a row of the table's own
+    action between deals has player -2."""
     import polars as pl
 
-    return pl.DataFrame(rows, schema=list(columns), orient="row").with_columns(
-        action=pl.col("action").replace_strict(dict(enumerate(str(a) for a in actions)), return_dtype=pl.Utf8),
-        card=pl.col("card").replace_strict(_CARD_NAMES, default=None, return_dtype=pl.Utf8))
+    keep = np.ones(len(rows), dtype=bool)
+    outcome: list[str | None] = [None] * len(rows)
+    for first, kind, values in _chance_groups(rows):
+        keep[first + 1:first + len(values)] = False
+        outcome[first] = str(_chance(kind, values)).split(": ", 1)[1]
+    chance = rows[:, 3] == codes.CHANCE_PLAYER
+    names = np.array([str(a) for a in actions] + list(codes.CHANCE), dtype=object)
+    action = names[np.where(chance, len(actions) + rows[:, 4], rows[:, 4])] if len(rows) else names[:0]
+    frame = pl.DataFrame(rows, schema=list(columns), orient="row").with_columns(
+        action=pl.Series(action, dtype=pl.Utf8),
+        card=pl.when(pl.Series(chance)).then(None).otherwise(pl.col("card")).replace_strict(
+            _CARD_NAMES, default=None, return_dtype=pl.Utf8),
+        outcome=pl.Series(outcome, dtype=pl.Utf8))
+    return frame.filter(pl.Series(keep))

@@ -33,6 +33,15 @@ no deal goes on for ever (``rummylab.bots.stalled_throw``)."""
 NO_LIMIT = 99
 """An Indian option with no limit (the longest set, the jokers a group may hold), as the loop takes it."""
 
+CHANCE = ("deal", "restock", "drop", "toss", "dealer", "roles")
+"""The chance outcomes a trace records (``play.Chance`` kinds), in the loops' order: a shuffle's
+cards are a row each, in order, and a drawn number one row (its value in the card column)."""
+CHANCE_PLAYER = -1
+"""The player of a trace's chance row."""
+TABLE_PLAYER = -2
+"""The player of a trace's row of an action the table takes between deals (the next deal, the
+end); a re-join's row names the player who re-joins."""
+
 GIN = Family(
     prefix="",
     phases=("FIRST_UPCARD", "DRAW", "DISCARD", "HAND_OVER", "GAME_OVER"),
@@ -94,7 +103,9 @@ def constants() -> dict[str, int]:
     """Every shared number by the name the loops give it: ``<prefix>PHASE`` for a phase,
     ``<prefix>A_ACTION`` for an action, ``<prefix>BOT_NAME``, ``<prefix>END_NAME``,
     ``<prefix><TABLE>_<COLUMN>`` for a column and ``<prefix><TABLE>_WIDTH`` for a row's width."""
-    pairs: list[tuple[str, int]] = [("STALLED", STALLED), ("NO_LIMIT", NO_LIMIT)]
+    pairs: list[tuple[str, int]] = [("STALLED", STALLED), ("NO_LIMIT", NO_LIMIT), ("CHANCE_PLAYER", CHANCE_PLAYER),
+                                    ("TABLE_PLAYER", TABLE_PLAYER)]
+    pairs += [(f"C_{_name(kind)}", i) for i, kind in enumerate(CHANCE)]
     for family in FAMILIES.values():
         p = family.prefix
         pairs += [(f"{p}{name}", i) for i, name in enumerate(family.phases)]

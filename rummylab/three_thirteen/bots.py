@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,8 +11,8 @@ import numpy as np
 from ..bots import stalled_throw
 from ..cards import DECK, Card, SeedLike, deck_masks, rng_from, without
 from ..kernel._wild_py import _add, _dead, _remove
-from ..play import play_out
-from ..sim import codes, driver, play_loops, turns_frame
+from ..play import Outcomes, begin, play_out
+from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
 from ..sim.driver import Family, Table, no_rows
 from .analysis import DEFAULT, Rules, penalty_after_discard, penalty_of_cards, penalty_of_masks
 from .game import DRAW_DISCARD, DRAW_STOCK, GAME, MAX_PLAYERS, NEXT_ROUND, Action, Kind, Phase, State, new_game
@@ -173,35 +173,42 @@ def hand_penalty(state: State, player: int) -> int:
     return penalty_after_discard(k, masks, w)
 
 
-def play_engine(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+def play_engine(table: Table, start: int, stop: int,
+                chances: Mapping[int, Outcomes] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Games start..stop of a table played by the Python engine: int64 rows of ROUND_COLUMNS, one
-    per player per round, and with ``table.trace`` rows of TURN_COLUMNS."""
+    per player per round, and with ``table.trace`` rows of TURN_COLUMNS. ``chances``: per game,
+    the chance outcomes to make again (``sim.trace_outcomes``)."""
     rows: list[tuple[int, ...]] = []
     turns: list[tuple[int, ...]] = []
     for g in range(start, stop):
-        bots = engine_bots(table, g)
-        state = new_game(len(bots), table.rules, int(table.seeds[g]))
+        bots, follow = engine_bots(table, g), following(chances, g)
+        state = begin(lambda: new_game(len(bots), table.rules, int(table.seeds[g])), follow)  # noqa: B023
+        if table.trace:
+            turns += chance_rows(g, 1, 0, state.history, len(TURN_COLUMNS))
         turn = 0
         for _ in range(codes.THIRTEEN.limits["MAX_ACTIONS"] * 11):
             if state.phase is Phase.GAME_OVER:
                 break
             action = bots[state.to_play].act(state)
-            after = GAME.apply(state, action)
+            after = GAME.apply(state, action, follow)
             if action.kind is Kind.NEXT_ROUND:
                 turn = 0
             else:
                 me = state.to_play
                 if table.trace:
-                    turns.append((g, state.round_no, turn, me, ACTIONS.index(action.kind),
-                                  action.card.bit.bit_length() - 1 if action.card else -1, hand_penalty(state, me),
-                                  hand_penalty(after, me), len(after.stock)))
-                turn += action.kind in (Kind.DISCARD, Kind.GO_OUT)
+                    turns.append((g, state.round_no, turn, me, ACTIONS.index(action.kind), card_code(action.card),
+                                  hand_penalty(state, me), hand_penalty(after, me), len(after.stock)))
+            if table.trace:
+                turns += chance_rows(g, after.round_no, turn, after.history[len(state.history) + 1:], len(TURN_COLUMNS))
+            turn += action.kind in (Kind.DISCARD, Kind.GO_OUT)
             if after.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and state.phase is Phase.DISCARD:
                 rows.extend((g, after.round_no, p, pen, int(p == after.went_out))
                             for p, pen in enumerate(after.round_scores[-1]))
             state = after
         else:
             raise RuntimeError(f"Three Thirteen game {g} with seed {table.seeds[g]} did not finish")
+        if follow is not None:
+            follow.check_done()
     return (np.array(rows, dtype=np.int64).reshape(-1, len(ROUND_COLUMNS)),
             np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)))
 

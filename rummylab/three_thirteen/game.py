@@ -9,7 +9,6 @@ scored. The lowest total after 11 rounds wins.
 from __future__ import annotations
 
 import enum
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,8 +89,7 @@ class State:
 
 def _deal(rules: Rules, seed: int, players: int, decks: int, round_no: int, dealer: int,
           scores: tuple[int, ...], round_scores: tuple[tuple[int, ...], ...]) -> State:
-    cards = list(DECK) * decks
-    random.Random(f"313:{seed}:{round_no}").shuffle(cards)
+    cards = play.shuffled(list(DECK) * decks, "313", seed, "deal", round_no)
     n = round_no + 2
     hands: list[list[Card]] = [[] for _ in range(players)]
     for i in range(n * players):  # one at a time, starting left of the dealer
@@ -111,8 +109,8 @@ def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0) -> State:
     decks = rules.deck_count(players)
     if players * 13 + 1 > 52 * decks:
         raise ValueError(f"{players} players need more than {decks} deck(s) for round 11")
-    dealer = random.Random(f"313:{seed}:dealer").randrange(players)
-    return _deal(rules, seed, players, decks, 1, dealer, (0,) * players, ())
+    return play.begin(lambda: _deal(rules, seed, players, decks, 1, play.drawn(players, "313", seed, "dealer"),
+                                    (0,) * players, ()))
 
 
 def can_go_out(state: State, card: Card) -> bool:
@@ -135,7 +133,7 @@ def _why_not_draw_stock(s: State, a: Action) -> str | None:
 
 def _draw_stock(s: State, a: Action) -> State:
     me = s.to_play
-    stock, discards, reshuffles = restock(s.stock, s.discards, s.reshuffles, f"313:{s.seed}:{s.round_no}")
+    stock, discards, reshuffles = restock(s.stock, s.discards, s.reshuffles, "313", s.seed, s.round_no)
     hand = tuple(sorted(s.hands[me] + (stock[-1],)))
     return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), stock=stock[:-1],
                   discards=discards, reshuffles=reshuffles)
