@@ -224,9 +224,9 @@ cdef int _i_drop(WildKernel k, IRun *run, ITable *t, int me) noexcept nogil:
             for i in range(t.cnt[me][c]):
                 t.stock[n] = c
                 n += 1
-        _restart(&run.chance, "indian", run.seed, "drop", t.deal_no, me)
+        _restart(&run.chance, "indian", run.seed, "dropped", t.deal_no, me)
         _shuffle(t.stock + base, n - base, run.chance.gen)
-        t.shuffled_kind, t.shuffled_from, t.shuffled_n = C_DROP, base, n - base
+        t.shuffled_kind, t.shuffled_from, t.shuffled_n = C_DROPPED, base, n - base
         t.n_stock = n
         memset(t.cnt[me], 0, 53)
         t.once[me] = t.twice[me] = 0

@@ -101,7 +101,8 @@ class Action:
 class Chance:
     """A chance outcome, recorded in the history after the move that made it (or first, for the
     start's): the order a shuffle put ``cards`` in, or a drawn ``value`` (e.g. the first dealer).
-    ``kind`` names the event: deal, restock, drop, toss, dealer, roles."""
+    ``kind`` names the event: deal, restock, dropped (a dropped hand shuffled into the stock), toss,
+    dealer, roles."""
 
     kind: str
     cards: tuple[Card, ...] | None = None

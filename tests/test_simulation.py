@@ -4,7 +4,6 @@ chunks and Dask change nothing, and bad arguments get a clear ValueError."""
 from __future__ import annotations
 
 import dataclasses
-import random
 from typing import Any
 from unittest import mock
 
@@ -20,7 +19,7 @@ from rummylab.indian import BRIEF as INDIAN_BRIEF
 from rummylab.indian import DEFAULT as INDIAN
 from rummylab.indian import Rules as IndianRules
 from rummylab.indian import bots as indian_bots
-from rummylab.sim import driver, play_loops
+from rummylab.sim import driver, play_loops, trace_outcomes
 from rummylab.three_thirteen import bots as tt_bots
 
 COMPILED = play_loops() is not None
@@ -40,14 +39,12 @@ PAIRINGS = [  # each bot plays 400 games or more; the other rules are played too
 
 
 def loop_and_engine(module: Any, n: int, bots: tuple, rules: object, seed: int, **options: Any) -> tuple:
-    """(table, the compiled loop's rows, the engine's rows) of the same n games of a family."""
-    def rows() -> tuple:
-        return driver.play_rows(module.FAMILY, n, bots, rules, seed, trace=True, options=options)
-
-    table, loop = rows()
-    with mock.patch.object(module, "play_loops", lambda: None):
-        _, engine = rows()
-    return table, loop, engine
+    """(table, the compiled loop's rows, the engine's rows) of the same n games of a family: the
+    engine replays the loop's traced games, making again the chance outcomes the trace records
+    (its own bots choose every action, each checked legal), so equal rows are the same actions,
+    the same records and the same outcomes."""
+    table, loop = driver.play_rows(module.FAMILY, n, bots, rules, seed, trace=True, options=options)
+    return table, loop, module.play_engine(table, 0, n, trace_outcomes(loop[-1]))
 
 
 def same_rows(loop: tuple, engine: tuple) -> None:
@@ -119,17 +116,63 @@ def test_thirteen_tables_give_each_bot_hundreds_of_games() -> None:
 
 @pytest.mark.once
 @needs_compiled
-def test_mersenne_twister_and_generator_draws_match_python_and_numpy() -> None:
+def test_the_loops_draw_as_numpy_draws() -> None:
+    """The loops shuffle a chance event's cards as ``chance.shuffle`` (numpy's Generator.shuffle)
+    does, and draw a random bot's numbers as Generator.integers and Generator.shuffle do."""
+    from rummylab import chance
     from rummylab.sim import _play  # type: ignore[attr-defined]
 
-    for text in ["gin:0:0", "gin:2147483647:12", "gin:5:first-dealer", "x" * 300, ""]:
-        cards = list(range(52))
-        random.Random(text).shuffle(cards)
-        assert _play.shuffled(text, range(52)) == cards
-    for n in (1, 2, 3, 11, 22, 1000, 2**31 - 1):
+    for family, seed, kind, n, deal, number in [("gin", 0, "deal", 52, 0, 0), ("313", 2**64 - 1, "restock", 97, 11, 3),
+                                                ("indian", 7, "toss", 108, 0, 0), ("indian", 7, "dropped", 1, 2, 5)]:
+        assert _play.shuffled(family, seed, kind, range(n), deal, number) == chance.shuffle(
+            list(range(n)), family, seed, kind, deal, number)
+    for n in (1, 2, 3, 11, 22, 1000, 2**31 - 1, 2**40):
         a, b = np.random.default_rng(n), np.random.default_rng(n)
         assert _play.generator_below(a, n, 300) == [int(b.integers(n)) for _ in range(300)]
         assert a.integers(10**9) == b.integers(10**9)  # the generator's state moved alike
+    for n in (0, 1, 2, 13, 14, 300):
+        a, b = np.random.default_rng(n), np.random.default_rng(n)
+        items = list(range(n))
+        b.shuffle(items)
+        assert _play.generator_shuffled(a, range(n)) == items
+        assert a.integers(10**9) == b.integers(10**9)
+
+
+@pytest.mark.once
+@needs_compiled
+@pytest.mark.parametrize(("module", "bots", "rules", "n", "options"), [
+    (gin_bots, ("random", "strong"), DEFAULT, 30, {}),
+    (three_handed, ("random", "strong", "greedy"), three_handed.THREE_HANDED, 20, {}),
+    (tt_bots, ("greedy", "planner", "greedy"), three_thirteen.DEFAULT, 4, {}),
+    (indian_bots, ("random", "greedy", "random"), INDIAN, 6, {"pool": 101}),
+], ids=["gin", "three_handed", "three_thirteen", "indian"])
+def test_the_engine_draws_the_loops_chance_outcomes(module: Any, bots: tuple, rules: object, n: int,
+                                                     options: dict) -> None:
+    """Left to draw its own outcomes from the same seeds, the engine deals and shuffles what the
+    loop did (each event's stream is defined once: rummylab.chance)."""
+    def rows() -> tuple:
+        return driver.play_rows(module.FAMILY, n, bots, rules, 6, trace=True, options=options)[1]
+
+    loop = rows()
+    with mock.patch.object(module, "play_loops", lambda: None):
+        same_rows(loop, rows())
+
+
+@pytest.mark.once
+@needs_compiled
+def test_the_engine_follows_the_trace_not_the_seed() -> None:
+    """The engine makes the trace's outcomes, not its own: another game's deals make other games,
+    and a trace that records a deal the game does not make is refused by name."""
+    from rummylab.play import Chance, IllegalAction, Outcomes
+
+    table, loop = driver.play_rows(gin_bots.FAMILY, 2, ("greedy", "greedy"), DEFAULT, 9, trace=True)
+    outcomes = trace_outcomes(loop[-1])
+    swapped = gin_bots.play_engine(table, 0, 1, {0: outcomes[1]})
+    assert not np.array_equal(swapped[1], loop[1][loop[1][:, 0] == 0])
+    with pytest.raises(IllegalAction, match="records a restock where the game makes a dealer"):
+        gin_bots.play_engine(table, 0, 1, {0: Outcomes([Chance("restock", ())])})
+    with pytest.raises(IllegalAction, match="records no dealer"):
+        gin_bots.play_engine(table, 0, 1, {0: Outcomes([])})
 
 
 @pytest.mark.parametrize(("module", "bots", "rules", "options"), [
@@ -241,26 +284,25 @@ def test_indian_stalled_deal_ends_with_random_natural_throws() -> None:
     same_rows(loop, engine)
     games, _, turns = loop
     assert games[0, 2] >= 0 and len(turns) < 20_000
+    turns = turns[turns[:, 3] >= 0]  # the players' actions
     rebuilt = [int((np.diff(turns[turns[:, 1] == d][:, 8]) > 0).sum()) for d in np.unique(turns[:, 1])]
     assert max(rebuilt) >= STALLED  # a deal whose stock was rebuilt from the pile STALLED times: stalled
 
 
-@pytest.mark.once
-@needs_compiled
-def test_indian_trace_and_shuffles_match_numpy() -> None:
-    from rummylab.sim import _play  # type: ignore[attr-defined]
+def test_indian_trace_names_every_action_and_chance_outcome() -> None:
+    from rummylab.sim import codes
 
-    for n in (0, 1, 2, 13, 14, 300):
-        a, b = np.random.default_rng(n), np.random.default_rng(n)
-        items = list(range(n))
-        b.shuffle(items)
-        assert _play.generator_shuffled(a, range(n)) == items
-        assert a.integers(10**9) == b.integers(10**9)
-    df = indian_bots.trace(20, ("greedy", "random", "greedy"), seed=2, pool=101)
-    assert set(df.columns) == set(indian_bots.TURN_COLUMNS)
-    assert df["action"].is_in([str(a) for a in indian_bots.ACTIONS]).all()
-    assert (df.filter(df["action"] == "draw_stock")["card"].is_null()).all()
-    assert df.filter(df["action"] == "discard")["card"].null_count() == 0
+    df = indian_bots.trace(6 if COMPILED else 2, ("greedy", "random", "greedy"), seed=2, pool=101)
+    assert df.columns == [*indian_bots.TURN_COLUMNS, "outcome"]
+    acted, chance = df.filter(df["player"] != codes.CHANCE_PLAYER), df.filter(df["player"] == codes.CHANCE_PLAYER)
+    assert acted["action"].is_in([str(a) for a in indian_bots.ACTIONS]).all() and acted["outcome"].is_null().all()
+    assert (acted.filter(acted["action"] == "draw_stock")["card"].is_null()).all()
+    assert acted.filter(acted["action"] == "discard")["card"].null_count() == 0
+    assert set(acted.filter(acted["player"] == codes.TABLE_PLAYER)["action"]) <= {"next_deal", "finish"}
+    assert {"toss", "deal"} <= set(chance["action"]) <= set(codes.CHANCE)
+    assert chance["card"].is_null().all() and chance["points_before"].is_null().all()
+    deals = chance.filter(chance["action"] == "deal")["outcome"].str.split(" ")
+    assert (deals.list.len() == 104 + INDIAN.printed_jokers).all()
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [

@@ -349,11 +349,11 @@ def box_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:
 
 
 def box_turns(turns: np.ndarray, table: Table) -> Any:
-    """Gin's trace frame, the player named P1, P2 or P3."""
+    """Gin's trace frame, the player named P1, P2 or P3 (null for a chance outcome)."""
     import polars as pl
 
     return turn_frame(turns).with_columns(
-        player=pl.col("player").replace_strict(dict(enumerate(PLAYERS)), return_dtype=pl.Utf8))
+        player=pl.col("player").replace_strict(dict(enumerate(PLAYERS)), default=None, return_dtype=pl.Utf8))
 
 
 def _check(rules: Rules, players: int, options: dict[str, Any]) -> dict[str, Any]:

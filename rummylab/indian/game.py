@@ -462,7 +462,7 @@ def _drop(s: State, me: int) -> State:
     first, middle = s.rules.drops(s.pool)
     out = _leave_deal(s, me, middle if s.drawn[me] else first)
     if s.rules.dropped_cards_to_stock and s.hands[me]:  # the cards go back into the stock, shuffled in
-        above = play.shuffled(s.stock[1:] + s.hands[me], "indian", s.seed, "drop", s.deal_no, me)
+        above = play.shuffled(s.stock[1:] + s.hands[me], "indian", s.seed, "dropped", s.deal_no, me)
         out = evolve(out, stock=s.stock[:1] + tuple(above), hands=replace_at(s.hands, me, ()))
     return _after_leaving(out, me)
 

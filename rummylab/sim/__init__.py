@@ -168,9 +168,9 @@ def following(chances: Mapping[int, Outcomes] | None, game: int) -> Outcomes | N
 
 def turns_frame(rows: np.ndarray, columns: Sequence[str], actions: Sequence[Any]) -> Any:
     """Trace rows as polars, one row per action: the action's name, the card's (null for none).
-    A chance outcome is one row (player -1, the chance kind as its action) with its ``outcome``:
-    the cards in the order a shuffle put them, or the number drawn; a row of the table's own
-    action between deals has player -2."""
+    A chance outcome is one row (player -1, the chance kind as its action, the family's own
+    columns null) with its ``outcome``: the cards in the order a shuffle put them, or the number
+    drawn; a row of the table's own action between deals has player -2."""
     import polars as pl
 
     keep = np.ones(len(rows), dtype=bool)
@@ -181,9 +181,11 @@ def turns_frame(rows: np.ndarray, columns: Sequence[str], actions: Sequence[Any]
     chance = rows[:, 3] == codes.CHANCE_PLAYER
     names = np.array([str(a) for a in actions] + list(codes.CHANCE), dtype=object)
     action = names[np.where(chance, len(actions) + rows[:, 4], rows[:, 4])] if len(rows) else names[:0]
+    is_chance = pl.Series(chance)
     frame = pl.DataFrame(rows, schema=list(columns), orient="row").with_columns(
+        *(pl.when(is_chance).then(None).otherwise(pl.col(c)).alias(c) for c in columns[_TRACED:]),
         action=pl.Series(action, dtype=pl.Utf8),
-        card=pl.when(pl.Series(chance)).then(None).otherwise(pl.col("card")).replace_strict(
+        card=pl.when(is_chance).then(None).otherwise(pl.col("card")).replace_strict(
             _CARD_NAMES, default=None, return_dtype=pl.Utf8),
         outcome=pl.Series(outcome, dtype=pl.Utf8))
     return frame.filter(pl.Series(keep))

@@ -33,7 +33,7 @@ no deal goes on for ever (``rummylab.bots.stalled_throw``)."""
 NO_LIMIT = 99
 """An Indian option with no limit (the longest set, the jokers a group may hold), as the loop takes it."""
 
-CHANCE = ("deal", "restock", "drop", "toss", "dealer", "roles")
+CHANCE = ("deal", "restock", "dropped", "toss", "dealer", "roles")
 """The chance outcomes a trace records (``play.Chance`` kinds), in the loops' order: a shuffle's
 cards are a row each, in order, and a drawn number one row (its value in the card column)."""
 CHANCE_PLAYER = -1
