@@ -1,4 +1,5 @@
-"""Gin players: random, greedy and a stronger one that looks one draw ahead."""
+"""Gin players: random, greedy, a stronger one that looks one draw ahead, and the expert
+(``rummylab.gin.expert``), which models the opponent's hand."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ..play import Outcomes, begin, play_out
 from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
 from ..sim.driver import Family, Table, no_rows
 from .analysis import gin_kernel
+from .expert import ExpertBot
 from .game import (
     BIG_GIN,
     DRAW_DISCARD,
@@ -182,7 +184,10 @@ class StrongBot(GreedyBot):
         return deadwood <= limit
 
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[ExpertBot]] = {
+    "random": RandomBot, "greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
+DRAWING = ("random", "expert")
+"""The bots that draw from their seat's generator (a random bot's moves, the expert's samples)."""
 
 
 def make_bot(name: str, seed: SeedLike = None) -> Bot:
@@ -270,23 +275,27 @@ def bot_spec(bot: str | Bot) -> BotSpec | None:
     None for any other bot (it plays on the engine)."""
     if isinstance(bot, str):
         return bot, None, "greedy"
+    if type(bot) is ExpertBot:
+        return "expert", None, "greedy"
     if type(bot) in (GreedyBot, StrongBot) and bot.knocks:  # type: ignore[attr-defined]
         return bot.name, bot.knock_at, bot.first_upcard  # type: ignore[attr-defined]
     return None
 
 
 def spec_bot(spec: BotSpec, rng: np.random.Generator | None = None) -> Bot:
-    """The engine's bot for a spec (a random bot plays from ``rng``)."""
+    """The engine's bot for a spec (a random bot or the expert plays from ``rng``)."""
     name, knock_at, first_upcard = spec
     if name == "random":
         return RandomBot(rng)
+    if name == "expert":
+        return ExpertBot(rng)
     return BOTS[name](0, knock_at=knock_at, first_upcard=first_upcard)  # type: ignore[call-arg]
 
 
 def engine_bots(table: Table, game: int) -> list[Bot]:
     """One game's engine bots: a random bot on its seat's generator for the game; a spec's bot;
     a bot object as it is."""
-    return [spec_bot(b, table.rng(game, i) if b[0] == "random" else None) if isinstance(b, tuple) else b
+    return [spec_bot(b, table.rng(game, i) if b[0] in DRAWING else None) if isinstance(b, tuple) else b
             for i, b in enumerate(table.bots)]
 
 
@@ -300,9 +309,9 @@ def loop_options(specs: Sequence[BotSpec], rules: Rules) -> dict[str, Any]:
 
 
 def loop_rngs(table: Table, start: int, stop: int) -> list[tuple[np.random.Generator | None, ...]]:
-    """Each game's generators as the compiled loop takes them: a random bot's, None for the others."""
-    random = [i for i, b in enumerate(table.bots) if b[0] == "random"]  # a generator costs 20 µs: only where drawn
-    return [tuple(table.rng(g, i) if i in random else None for i in range(table.players)) for g in range(start, stop)]
+    """Each game's generators as the compiled loop takes them: a drawing bot's, None for the others."""
+    drawing = [i for i, b in enumerate(table.bots) if b[0] in DRAWING]  # a generator costs 20 µs: only where drawn
+    return [tuple(table.rng(g, i) if i in drawing else None for i in range(table.players)) for g in range(start, stop)]
 
 
 def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:

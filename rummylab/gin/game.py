@@ -90,6 +90,11 @@ class State:
     passes: int = 0
     picked_up: tuple[int, int] = (0, 0)
     """Cards each player took from the discard pile and still holds (public)."""
+    thrown: tuple[int, int] = (0, 0)
+    """Cards each player discarded this hand (public)."""
+    declined: tuple[int, int] = (0, 0)
+    """Upcards each player could have taken this hand and left (public: a pass, or a draw from
+    the stock over the top discard)."""
     turns: int = 0
     deal_no: int = 0
     scores: tuple[int, int] = (0, 0)
@@ -166,15 +171,20 @@ def _take_upcard(s: State, a: Action) -> State:
 
 
 def _pass(s: State, a: Action) -> State:
+    me = s.to_play
+    declined = _with(s.declined, me, s.declined[me] | s.discards[-1].bit)
     if s.passes == 0:
-        return replace(s, to_play=1 - s.to_play, passes=1)
-    return replace(s, to_play=1 - s.to_play, passes=2, phase=Phase.DRAW)
+        return replace(s, to_play=1 - me, passes=1, declined=declined)
+    return replace(s, to_play=1 - me, passes=2, phase=Phase.DRAW, declined=declined)
 
 
 def _draw_stock(s: State, a: Action) -> State:
     me = s.to_play
+    declined = s.declined
+    if s.discards and s.passes != 2:  # the top discard was there to take (after two passes it was not)
+        declined = _with(declined, me, declined[me] | s.discards[-1].bit)
     return replace(s, phase=Phase.DISCARD, hands=_with(s.hands, me, s.hands[me] | s.stock[-1].bit),
-                   stock=s.stock[:-1], taken=None)
+                   stock=s.stock[:-1], taken=None, declined=declined)
 
 
 def _why_not_draw_discard(s: State, a: Action) -> str | None:
@@ -226,7 +236,8 @@ def _discard(s: State, a: Action) -> State:
     me, card = s.to_play, a.card
     assert card is not None
     after = replace(s, hands=_with(s.hands, me, s.hands[me] & ~card.bit), discards=s.discards + (card,), taken=None,
-                    picked_up=_with(s.picked_up, me, s.picked_up[me] & ~card.bit), turns=s.turns + 1)
+                    picked_up=_with(s.picked_up, me, s.picked_up[me] & ~card.bit), turns=s.turns + 1,
+                    thrown=_with(s.thrown, me, s.thrown[me] | card.bit))
     if len(after.stock) <= s.rules.dead_hand_stock:
         record = HandRecord(kind="dead", winner=None, points=0, knocker=None,
                             deadwoods=(_kernel_dw(after.hands[0]), _kernel_dw(after.hands[1])), turns=after.turns)

@@ -46,7 +46,7 @@ GIN = Family(
     prefix="",
     phases=("FIRST_UPCARD", "DRAW", "DISCARD", "HAND_OVER", "GAME_OVER"),
     actions=("TAKE_UPCARD", "PASS", "DRAW_STOCK", "DRAW_DISCARD", "DISCARD", "KNOCK", "BIG_GIN"),
-    bots=("random", "greedy", "strong"),
+    bots=("random", "greedy", "strong", "expert"),
     ends=("knock", "undercut", "gin", "big_gin", "dead", "tie"),
     columns={
         "hand": ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1", "dealer"),

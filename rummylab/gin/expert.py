@@ -1,0 +1,248 @@
+"""The expert gin bot: it plays from its seat's view only, models the opponent's hand from what
+they took, threw and left, and samples the opponent's hands to value a knock; ``advise`` says
+what it would do and why, in sentences a student can follow.
+
+Every number here is stated once and the compiled loop (ext/_play_gin_expert.pxi) computes the
+same ones in the same order, so both make the same decisions (tests/test_expert.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import BIT_CARD, FULL_DECK, SeedLike, bits_of, rng_from
+from .analysis import gin_kernel
+from .game import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, NEXT_GAME, NEXT_HAND, PASS, TAKE_UPCARD, Action, Kind, Phase, State
+from .scoring import score_masks
+
+BASE_WEIGHT = 8
+"""An unseen card's weight before the evidence (see ``weights``)."""
+SAMPLES = 12
+"""Opponent hands sampled to value a knock."""
+LOOK_AHEAD = 0.6
+"""A discard's key: deadwood now + LOOK_AHEAD x the deadwood expected after the next draw + ..."""
+DANGER = 3.0
+"""... + DANGER x the chance the opponent can meld the card (``feeds``)."""
+TAKE_MARGIN = 0.5
+"""The top discard is taken when it leaves less deadwood than a stock draw is expected to, by this."""
+
+
+def related(a: int, b: int) -> float:
+    """How much card ``a`` helps a meld with card ``b`` (bits): 1 for the same rank or a neighbour
+    in the suit, 0.5 two apart in the suit, else 0."""
+    ra, rb = (a.bit_length() - 1) & 15, (b.bit_length() - 1) & 15
+    if a == b:
+        return 0.0
+    if ra == rb:
+        return 1.0
+    if (a.bit_length() - 1) >> 4 != (b.bit_length() - 1) >> 4:
+        return 0.0
+    gap = abs(ra - rb)
+    return 1.0 if gap == 1 else 0.5 if gap == 2 else 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class View:
+    """What the player to act may see: their hand, the pile, and what the opponent showed."""
+
+    hand: int
+    pile: int
+    """Every card in the discard pile."""
+    top: int
+    """The top discard (0: none)."""
+    picked: int
+    """Cards the opponent took from the pile and still holds."""
+    thrown: int
+    """Cards the opponent discarded this hand."""
+    declined: int
+    """Upcards the opponent left."""
+    taken: int
+    """The card this player took from the pile this turn (0: none)."""
+    stock: int
+    """Cards left in the stock."""
+    lead: int
+    """This player's score minus the opponent's."""
+
+    @property
+    def unseen(self) -> int:
+        return FULL_DECK & ~(self.hand | self.pile | self.picked)
+
+    @property
+    def hidden(self) -> int:
+        """How many of the opponent's 10 cards are unknown."""
+        return 10 - self.picked.bit_count()
+
+
+def view(state: State) -> View:
+    """The view of the player to act."""
+    me, them = state.to_play, 1 - state.to_play
+    pile = 0
+    for c in state.discards:
+        pile |= c.bit
+    return View(hand=state.hands[me], pile=pile, top=state.discards[-1].bit if state.discards else 0,
+                picked=state.picked_up[them], thrown=state.thrown[them], declined=state.declined[them],
+                taken=state.taken.bit if state.taken else 0, stock=len(state.stock),
+                lead=state.scores[me] - state.scores[them])
+
+
+def weights(v: View) -> dict[int, int]:
+    """Each unseen card's weight of being in the opponent's hand: BASE_WEIGHT, doubled for each
+    card they picked up that it melds with, halved for each they threw, cut by a quarter for each
+    they left (same rank or a neighbour in the suit, two apart included)."""
+    out = {}
+    for u in bits_of(v.unseen):
+        w = BASE_WEIGHT
+        for x in bits_of(v.picked):
+            if related(u, x):
+                w *= 2
+        for t in bits_of(v.thrown):
+            if related(u, t):
+                w = max(1, w // 2)
+        for y in bits_of(v.declined):
+            if related(u, y):
+                w = max(1, w * 3 // 4)
+        out[u] = w
+    return out
+
+
+def holding(v: View, w: dict[int, int]) -> dict[int, float]:
+    """The chance the opponent holds each unseen card: their unknown cards shared by weight."""
+    total = sum(w.values())
+    return {u: min(1.0, v.hidden * x / total) for u, x in w.items()} if total else {}
+
+
+def feeds(card: int, hold: dict[int, float]) -> float:
+    """How likely the opponent can meld ``card``: the held chance of each card it melds with."""
+    return sum(related(card, u) * p for u, p in hold.items())
+
+
+def stock_deadwood(hand: int, hold: dict[int, float]) -> float:
+    """The deadwood expected after drawing from the stock and discarding the best card: over the
+    unseen cards, each by its chance of being in the stock rather than the opponent's hand."""
+    k = gin_kernel()
+    num = den = 0.0
+    for u, p in hold.items():
+        num += (1.0 - p) * k.discard_deadwood(hand | u)
+        den += 1.0 - p
+    return num / den if den > 0 else float(k.deadwood(hand))
+
+
+@dataclass(frozen=True)
+class Discard:
+    """One candidate discard, as the expert values it."""
+
+    card: int
+    deadwood: int
+    ahead: float
+    """The deadwood expected after the next draw."""
+    danger: float
+    """``feeds``: how likely the opponent can use it."""
+
+    @property
+    def key(self) -> float:
+        return self.deadwood + LOOK_AHEAD * self.ahead + DANGER * self.danger
+
+
+def discards(v: View, hold: dict[int, float]) -> list[Discard]:
+    """Every card the player may discard, best first (key, then deadwood, then the higher card)."""
+    k = gin_kernel()
+    hand, taken = v.hand, v.taken
+    unseen = list(hold)
+    # a card taken from the pile must pay for itself, unless no discard could (as StrongBot)
+    cap = k.deadwood(hand & ~taken) if taken else 1 << 30
+    if not any(k.deadwood(hand & ~b) < cap for b in bits_of(hand & ~taken)):
+        cap = 1 << 30
+    out = []
+    for b in bits_of(hand & ~taken):
+        left = hand & ~b
+        dw = k.deadwood(left)
+        if dw >= cap:
+            continue
+        ahead = sum(k.discard_deadwood(left | u) for u in unseen) / max(len(unseen), 1)
+        out.append(Discard(b, dw, ahead, feeds(b, hold)))
+    return sorted(out, key=lambda d: (d.key, d.deadwood, -_value(d.card)))
+
+
+def _value(bit: int) -> int:
+    return min(((bit.bit_length() - 1) & 15) + 1, 10)
+
+
+def sample_hands(v: View, w: dict[int, int], rng: np.random.Generator, n: int = SAMPLES) -> list[int]:
+    """``n`` opponent hands: the cards they picked up and unseen cards drawn by weight, without
+    replacement (``rng.integers`` over the weights left, the cards in bit order)."""
+    hands = []
+    for _ in range(n):
+        left = dict(w)
+        hand = v.picked
+        for _ in range(min(v.hidden, len(left))):
+            r = int(rng.integers(sum(left.values())))
+            for u, x in left.items():
+                if r < x:
+                    hand |= u
+                    del left[u]
+                    break
+                r -= x
+        hands.append(hand)
+    return hands
+
+
+def knock_value(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> tuple[float, int]:
+    """(points expected from knocking with ``left``, sampled hands that undercut): the mean of the
+    knocker's net points over SAMPLES sampled opponent hands, layoffs included."""
+    nets, undercuts = [], 0
+    for opp in sample_hands(v, w, rng):
+        r = score_masks(left, opp, rules)  # type: ignore[arg-type]
+        nets.append(r.knocker_points - r.defender_points)
+        undercuts += r.kind == "undercut"
+    return sum(nets) / len(nets), undercuts
+
+
+class ExpertBot:
+    """Models the opponent's hand from what they took, threw and left; takes the top discard when
+    it beats a stock draw; discards by deadwood now and after the next draw, and by how likely the
+    opponent can use the card; knocks when the sampled opponent hands say it pays."""
+
+    name = "expert"
+
+    def __init__(self, seed: SeedLike = None) -> None:
+        self.rng = rng_from(seed)
+
+    def act(self, state: State) -> Action:
+        if state.phase is Phase.HAND_OVER:
+            return NEXT_HAND
+        if state.phase is Phase.GAME_OVER:
+            return NEXT_GAME
+        v = view(state)
+        w = weights(v)
+        hold = holding(v, w)
+        if state.phase in (Phase.FIRST_UPCARD, Phase.DRAW):
+            if state.phase is Phase.DRAW and state.passes == 2:
+                return DRAW_STOCK
+            take = takes(v, hold)
+            if state.phase is Phase.FIRST_UPCARD:
+                return TAKE_UPCARD if take else PASS
+            return DRAW_DISCARD if take else DRAW_STOCK
+        k = gin_kernel()
+        if state.rules.big_gin_bonus is not None and k.deadwood(v.hand) == 0:
+            return BIG_GIN
+        best = discards(v, hold)[0]
+        if best.deadwood <= state.rules.knock_limit and knocks(v, best, w, state.rules, self.rng):
+            return Action(Kind.KNOCK, BIT_CARD[best.card])
+        return Action(Kind.DISCARD, BIT_CARD[best.card])
+
+
+def takes(v: View, hold: dict[int, float]) -> bool:
+    """Take the top discard: keeping it (and the best discard after) leaves less deadwood than a
+    stock draw is expected to, by TAKE_MARGIN."""
+    k = gin_kernel()
+    with_top, _ = k.best_removal(v.hand | v.top, v.top)
+    return with_top + TAKE_MARGIN < stock_deadwood(v.hand, hold) and with_top < k.deadwood(v.hand)
+
+
+def knocks(v: View, best: Discard, w: dict[int, int], rules: object, rng: np.random.Generator) -> bool:
+    """Gin always; otherwise when the sampled opponent hands give the knock positive points."""
+    if best.deadwood == 0:
+        return True
+    return knock_value(v, v.hand & ~best.card, w, rules, rng)[0] > 0
