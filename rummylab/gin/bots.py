@@ -12,6 +12,9 @@ from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, bits_of, rng_from
 from ..play import Outcomes, begin, play_out
 from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
 from ..sim.driver import Family, Table, no_rows
+from .advice import Advice as Advice
+from .advice import Option as Option
+from .advice import advise as advise
 from .analysis import gin_kernel
 from .expert import ExpertBot
 from .game import (

@@ -113,9 +113,13 @@ def holding(v: View, w: dict[int, int]) -> dict[int, float]:
     return {u: min(1.0, v.hidden * x / total) for u, x in w.items()} if total else {}
 
 
-def feeds(card: int, hold: dict[int, float]) -> float:
-    """How likely the opponent can meld ``card``: the held chance of each card it melds with."""
-    return sum(related(card, u) * p for u, p in hold.items())
+def feeds(card: int, hold: dict[int, float], picked: int) -> float:
+    """How likely the opponent can meld ``card``: over the cards it melds with, the chance they
+    hold each (the unseen ones by ``hold``, then the ones they picked up: surely held)."""
+    total = sum(related(card, u) * p for u, p in hold.items())
+    for x in bits_of(picked):
+        total += related(card, x)
+    return total
 
 
 def stock_deadwood(hand: int, hold: dict[int, float]) -> float:
@@ -161,7 +165,7 @@ def discards(v: View, hold: dict[int, float]) -> list[Discard]:
         if dw >= cap:
             continue
         ahead = sum(k.discard_deadwood(left | u) for u in unseen) / max(len(unseen), 1)
-        out.append(Discard(b, dw, ahead, feeds(b, hold)))
+        out.append(Discard(b, dw, ahead, feeds(b, hold, v.picked)))
     return sorted(out, key=lambda d: (d.key, d.deadwood, -_value(d.card)))
 
 

@@ -10,7 +10,7 @@ import ipywidgets as w
 from ..gin import DEFAULT, THREE_HANDED, Rules
 from ..gin import game as g
 from ..gin import three_handed as th
-from ..gin.bots import Bot, make_bot
+from ..gin.bots import Bot, advise, make_bot
 from .base import GameTable
 from .scorer import explain
 from .style import card_chip
@@ -27,7 +27,8 @@ class GinTable(GameTable):
         self.three = three_handed
         self.rules = rules or (THREE_HANDED if three_handed else DEFAULT)
         self.bot: Bot = make_bot(opponent, seed)
-        self.adviser: Bot = make_bot("strong", seed + 1)
+        self.hint_seed = seed + 1
+        """The expert's samples for a hint (``gin.bots.advise``)."""
         self.game = th.GAME if three_handed else g.GAME
         self.state = th.new_game((YOU, "Bot A", "Bot B"), self.rules, seed) if three_handed else g.new_game(
             self.rules, seed)
@@ -172,7 +173,9 @@ class GinTable(GameTable):
         self.replace_children(self.actions, acts)
         self.hint.value = ""
         if self.hint_toggle.value and my_turn:
-            self.hint.value = f"Hint: <b class='rl-hint-action'>{self.adviser.act(s)}</b>"
+            advice = advise(s, top=1, seed=self.hint_seed)
+            self.hint.value = (f"Hint: <b class='rl-hint-action'>{html.escape(str(advice.choice))}</b>: "
+                               f"<span class='rl-hint-reason'>{html.escape(advice.options[0].reason)}</span>")
         rec = s.last_record if s.phase is g.Phase.HAND_OVER or self.over else None
         if rec is None:
             self.result.value = ""

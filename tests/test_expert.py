@@ -1,0 +1,120 @@
+"""The expert gin bot: it sees only its seat's view, its advice picks the known best move and says
+why, and bad arguments are refused by name. (The compiled loop plays its games: test_simulation.py.)"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from conftest import soak
+
+from rummylab import play
+from rummylab.cards import BIT_CARD, bits_of, parse_cards, to_mask
+from rummylab.gin import DEFAULT
+from rummylab.gin import bots as gin_bots
+from rummylab.gin import game as gin
+from rummylab.gin.expert import ExpertBot, knock_value, view, weights
+
+
+def _states(n_games: int, seed: int) -> list[gin.State]:
+    """The decisions of a few strong-vs-greedy games: every state a player acts in."""
+    out = []
+    players = [gin_bots.make_bot("strong"), gin_bots.make_bot("greedy")]
+    for g in range(n_games):
+        s = gin.new_game(dataclasses.replace(DEFAULT, target=1), seed + g)
+        while s.phase in (gin.Phase.FIRST_UPCARD, gin.Phase.DRAW, gin.Phase.DISCARD):
+            out.append(s)
+            s = gin.apply(s, players[s.to_play].act(s))
+    return out
+
+
+def test_the_expert_sees_only_its_seat() -> None:
+    """Shuffle what the player cannot see (the opponent's unknown cards and the stock) and the
+    expert decides the same, its samples included."""
+    rng = np.random.default_rng(5)
+    states = _states(soak(6), 40)
+    assert len(states) > 100
+    for s in states:
+        them = 1 - s.to_play
+        known = s.picked_up[them]
+        hidden = [BIT_CARD[b] for b in bits_of(s.hands[them] & ~known)] + list(s.stock)
+        rng.shuffle(hidden)  # type: ignore[arg-type]
+        n = (s.hands[them] & ~known).bit_count()
+        hand = known | to_mask(hidden[:n])
+        other = play.evolve(s, hands=(hand, s.hands[1]) if them == 0 else (s.hands[0], hand), stock=tuple(hidden[n:]))
+        assert ExpertBot(3).act(other) == ExpertBot(3).act(s)
+
+
+def _position(hand: str, *, picked: str = "", thrown: str = "", top: str = "KS", stock: int = 20,
+              phase: gin.Phase = gin.Phase.DISCARD) -> gin.State:
+    """Player 0 to act with ``hand``; the opponent holds what they picked up and other cards."""
+    mine = to_mask(parse_cards(hand))
+    shown = to_mask(parse_cards(picked)) if picked else 0
+    pile = parse_cards(f"{thrown} {top}".strip())
+    rest = [c for c in gin.DECK if not c.bit & (mine | shown | to_mask(pile))]
+    theirs = shown | to_mask(rest[:10 - shown.bit_count()])
+    return gin.State(rules=DEFAULT, seed=0, phase=phase, dealer=1, to_play=0, hands=(mine, theirs),
+                     stock=tuple(rest[10 - shown.bit_count():][:stock]), discards=pile,
+                     picked_up=(0, shown), thrown=(0, to_mask(parse_cards(thrown)) if thrown else 0))
+
+
+def test_advice_goes_gin_rather_than_knock() -> None:
+    """Throwing K♦ is gin; throwing A♠ would knock with 10."""
+    s = _position("AS 2S 3S 4S 4H 5H 6H 9C 9D 9H KD")
+    advice = gin_bots.advise(s)
+    assert advice.choice == gin.Action("knock", parse_cards("KD")[0])
+    assert advice.options[0].reason.startswith("gin: throw K♦") and advice.options[0].unit == "points"
+
+
+def test_advice_holds_the_card_the_opponent_is_collecting() -> None:
+    """The opponent picked up 8♥ and 9♥: T♥ would feed their run. Four cards leave the same
+    deadwood; the expert keeps T♥ and says why it is risky."""
+    s = _position("2C 3C 4C 5C 6S 6D 6H TH JS QD KS", picked="8H 9H")
+    advice = gin_bots.advise(s, top=5)
+    assert advice.choice.kind is gin.Kind.DISCARD and advice.choice.card != parse_cards("TH")[0]
+    reasons = {str(o.action.card): o.reason for o in advice.options}
+    assert reasons["TH"] == "T♥ is risky: the opponent picked up 8♥ 9♥ (deadwood 30, about 25.5 after the next draw)"
+    assert [str(o.action.card) for o in advice.options].index("TH") == 3  # ranked last of the four
+
+
+def test_the_expert_declines_a_knock_the_opponent_undercuts() -> None:
+    """The opponent showed three whole melds: one unknown card left, a knock with 5 is undercut in
+    half the sampled hands. Greedy knocks; the expert plays on, and its advice says why."""
+    s = _position("AS 2S 3S 4D 5D 6D 7H 8H 9H 5C KC", picked="TC JC QC 7S 7D 7C 2H 3H 4H")
+    v = view(s)
+    ev, undercuts = knock_value(v, v.hand & ~parse_cards("KC")[0].bit, weights(v), s.rules,
+                                np.random.default_rng(0))
+    assert undercuts >= 4 and ev < 0
+    assert ExpertBot(0).act(s) == gin.Action("discard", parse_cards("KC")[0])
+    assert gin_bots.make_bot("greedy").act(s) == gin.Action("knock", parse_cards("KC")[0])
+    knock = next(o for o in gin_bots.advise(s).options if o.action.kind is gin.Kind.KNOCK)
+    assert knock.estimate < 0 and "undercuts" in knock.reason
+
+
+def test_advice_reads_as_sentences() -> None:
+    for s in _states(2, 7)[:40]:
+        advice = gin_bots.advise(s, top=3)
+        assert advice.options[0].action == advice.choice == ExpertBot(0).act(s)
+        assert 1 <= len(advice.options) <= 3 and all(o.reason and o.unit in ("deadwood", "points")
+                                                    for o in advice.options)
+        assert str(advice) and "<ol" in advice._repr_html_()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((None,), "advise takes a two-handed gin state"),
+    (("AS 2S",), "advise takes a two-handed gin state"),
+])
+def test_advise_refuses_what_is_not_a_gin_state(args: tuple, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        gin_bots.advise(*args)
+
+
+def test_advise_refuses_bad_options_and_finished_hands() -> None:
+    s = gin.new_game(DEFAULT, 1)
+    for top in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match=f"top={top!r}"):
+            gin_bots.advise(s, top=top)  # type: ignore[arg-type]
+    over = play.evolve(s, phase=gin.Phase.HAND_OVER)
+    with pytest.raises(ValueError, match="the hand is over"):
+        gin_bots.advise(over)
