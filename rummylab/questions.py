@@ -205,7 +205,7 @@ def first_upcard_value(rules: Rules = DEFAULT, n_games: int = 4_000, seed: SeedL
             n = diff.len()
             se = float(diff.std() / np.sqrt(n)) if n > 1 else float("nan")  # type: ignore[operator]
             rows.append({"role": role, "policy": policy, "games": n, "value": float(diff.mean() or 0.0),
-                         "se": se})
+                         "se": se, "opponent": _label(opponent)})
     return pl.DataFrame(rows).with_columns(lo=pl.col("value") - Z95 * pl.col("se"),
                                            hi=pl.col("value") + Z95 * pl.col("se"))
 
@@ -219,7 +219,8 @@ def chart_first_upcard(table: pl.DataFrame) -> Any:
     dots = base.mark_point(filled=True, size=60).encode(x=alt.X("value:Q", title="net points over passing "
                                                                 "(first hand, 95% CI)"))
     bars = base.mark_rule(strokeWidth=2).encode(x="lo:Q", x2="hi:Q")
-    return (bars + dots).properties(title="What is the first upcard worth?", width=420, height=120)
+    return (bars + dots).properties(title=f"What is the first upcard worth? Against {table['opponent'][0]}",
+                                    width=420, height=120)
 
 
 def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: int | None = 101,

@@ -29,7 +29,7 @@ def test_without_pyspiel_the_error_names_the_fix() -> None:
 
 def test_bots_play_legal_hands_against_openspiels_simple_bot() -> None:
     pytest.importorskip("pyspiel")
-    for name, low, high in (("greedy", -15, 15), ("strong", -15, 15), ("random", -70, -35)):
+    for name, low, high in (("greedy", -15, 15), ("strong", -15, 15), ("expert", -15, 20), ("random", -70, -35)):
         df = openspiel.bot_strength(name, 200, seed=3)
         assert df.height == 200 and df["seat"].to_list()[:2] == [0, 1]
         mean = float(np.mean(df["points"].to_numpy()))

@@ -99,13 +99,16 @@ class OpenSpielPlayer:
             pile += (card_of(state.upcard()),)
         hands = [0, 0]
         hands[me] = mask_of(state.hands()[me])
-        picked = [0, 0]
-        picked[1 - me] = seen["picked"][1 - me]
+        shown = {}
+        for key in ("picked", "thrown", "declined"):  # what the opponent showed; this player's own: not needed
+            pair = [0, 0]
+            pair[1 - me] = seen[key][1 - me]
+            shown[key] = (pair[0], pair[1])
         taken = seen["taken"] if seen["taken_by"] == me else None
         return State(rules=self.rules, seed=0, phase=phase, dealer=1, to_play=me, hands=(hands[0], hands[1]),
                      stock=(Card(0, 0),) * state.stock_size(), discards=pile,
                      taken=card_of(taken) if taken is not None else None, passes=passes,
-                     picked_up=(picked[0], picked[1]))
+                     picked_up=shown["picked"], thrown=shown["thrown"], declined=shown["declined"])
 
     def step(self, state: Any, seen: dict[str, Any]) -> int:
         phases = self.pyspiel.gin_rummy.Phase
@@ -182,7 +185,7 @@ def play_hand(game: Any, players: list[Any], rng: np.random.Generator) -> list[f
     """One OpenSpiel hand: each player an ``OpenSpielPlayer`` or a pyspiel bot; the chance
     nodes drawn from ``rng``. The returns of both players."""
     state = game.new_initial_state()
-    seen: dict[str, Any] = {"picked": [0, 0], "taken": None, "taken_by": None}
+    seen: dict[str, Any] = {"picked": [0, 0], "thrown": [0, 0], "declined": [0, 0], "taken": None, "taken_by": None}
     phases = type(state.current_phase())
     while not state.is_terminal():
         if state.is_chance_node():
@@ -193,13 +196,18 @@ def play_hand(game: Any, players: list[Any], rng: np.random.Generator) -> list[f
         bot = players[p]
         action = bot.step(state, seen) if isinstance(bot, OpenSpielPlayer) else bot.step(state)
         phase = state.current_phase()
+        up = state.upcard()
         if action == DRAW_UPCARD:
-            up = state.upcard()
             seen["picked"][p] |= card_of(up).bit
             seen["taken"], seen["taken_by"] = up, p
+        elif action in (PASS, DRAW_STOCK) and up is not None and up >= 0 and phase in (phases.FIRST_UPCARD,
+                                                                                       phases.DRAW):
+            seen["declined"][p] |= card_of(up).bit  # an upcard left (game.State.declined)
         elif action < 52 and phase in (phases.DISCARD, phases.KNOCK):
             seen["picked"][p] &= ~card_of(action).bit
             seen["taken"] = seen["taken_by"] = None
+            if phase == phases.DISCARD:  # a knock's card is face down (game.State.thrown)
+                seen["thrown"][p] |= card_of(action).bit
         state.apply_action(action)
     return list(state.returns())
 
