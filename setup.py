@@ -54,11 +54,13 @@ class BuildWithLessons(build_py):
         page_template().build(HERE / "rummylab" if self.editable_mode else Path(self.build_lib) / "rummylab")
 
 
-COMPILE_ARGS = ["-O2", "-g0"]
+COMPILE_ARGS = ["-O2", "-g0", "-ffp-contract=off"]
 """No debug information, -O2: the generated C is 5.6 MB, and debug information made the build a
 third slower (every `make test` builds the kernel twice: in the venv and for Binder). -O3 took
 40% longer to compile for no speed: meld_speed, wild_speed and game_speed gave the same figures
-within their run-to-run spread (2026-11-25)."""
+within their run-to-run spread (2026-11-25). -ffp-contract=off: gcc fuses no multiply and add
+into one rounding, so the compiled expert bot (ext/_play_gin_expert.pxi) computes every double
+as Python does, and decides as rummylab.gin.expert does."""
 
 
 NPYRANDOM = {"library_dirs": [str(Path(numpy.get_include()).parents[1] / "random" / "lib")],

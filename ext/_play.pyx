@@ -183,6 +183,7 @@ cdef object _rows_array(Rows *r):
 include "_codes.pxi"
 include "_play_gin.pxi"
 include "_play_gin_score.pxi"
+include "_play_gin_expert.pxi"
 include "_play_box.pxi"
 include "_play_thirteen.pxi"
 include "_play_indian.pxi"

@@ -49,9 +49,10 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
              knock_at=(None, None, None), first_upcard=(0, 0, 0), bint trace=False, int64_t first_game=0):
     """Three-handed gin, one game per seed: (hands, turns) as int64 rows of BOX_COLUMNS and
     TURN_COLUMNS (the turn's player is the player, 0-2). bots: three codes; rngs: per game, the
-    three players' Generators (None for a bot that is not random); roles: per game, the first
-    (box, captain, sitting out), a chance outcome drawn by rummylab.gin.three_handed. Runs
-    without the GIL but to set each deal's stream."""
+    three players' Generators (None for a bot that draws nothing: not random or expert); roles:
+    per game, the first (box, captain, sitting out), a chance outcome drawn by
+    rummylab.gin.three_handed. Runs without the GIL but to set each deal's stream. An expert plays
+    each hand as a two-handed hand, the other seat of the hand its opponent."""
     cdef GinRules R
     cdef GinRun run
     cdef Py_ssize_t i, n = seeds.shape[0]
@@ -64,8 +65,8 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         raise ValueError("need a 52-card deck, three bots, and three rngs and first roles per game")
     for p in range(3):
         codes[p] = bots[p]
-        if codes[p] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG):
-            raise ValueError(f"bot code {bots[p]!r}: 0, 1 or 2")
+        if codes[p] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG, BOT_EXPERT):
+            raise ValueError(f"bot code {bots[p]!r}: 0, 1, 2 or 3")
         _bot_options(&run, 0, knock_at[p], first_upcard[p])
         knocks[p], uppers[p] = run.knock_at[0], run.first_upcard[0]
     for i in range(n):
@@ -84,7 +85,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         for i in range(n):
             for p in range(3):
                 gens[3 * i + p] = NULL
-                if codes[p] == BOT_RANDOM:
+                if codes[p] == BOT_RANDOM or codes[p] == BOT_EXPERT:
                     gens[3 * i + p] = <bitgen_t *>PyCapsule_GetPointer(rngs[i][p].bit_generator.capsule,
                                                                        "BitGenerator")
         bits = _chance_bits(&run.chance)

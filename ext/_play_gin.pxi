@@ -22,11 +22,13 @@ cdef struct GinRules:
 cdef struct GinTable:
     uint64_t hands[2]
     uint64_t picked[2]      # cards each player took from the pile and still holds
+    uint64_t thrown[2]      # cards each player discarded this hand (State.thrown: not a knock's card)
+    uint64_t declined[2]    # upcards each player left this hand (State.declined)
     uint64_t stock[52]      # top card last
     int n_stock
     uint64_t pile[52]       # top card last
     int n_pile
-    uint64_t pile_cards
+    uint64_t pile_cards     # every card in the pile (the expert's view().pile)
     uint64_t taken          # the card taken from the pile this turn
     int phase
     int dealer
@@ -91,6 +93,8 @@ cdef int _gin_deal(GinTable *t, GinRun *run, uint64_t seed, int64_t game, int ha
         t.stock[i] = cards[21 + i]
     t.n_stock = 31
     t.picked[0] = t.picked[1] = 0
+    t.thrown[0] = t.thrown[1] = 0
+    t.declined[0] = t.declined[1] = 0
     t.taken = 0
     t.phase = FIRST_UPCARD
     t.dealer = dealer
@@ -315,11 +319,14 @@ cdef int _gin_apply(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, i
         t.taken = top
         t.phase = DISCARD
     elif action == A_PASS:
+        t.declined[me] |= t.pile[t.n_pile - 1]
         t.to_play = 1 - me
         t.passes += 1
         if t.passes == 2:
             t.phase = DRAW
     elif action == A_DRAW_STOCK:
+        if t.n_pile and t.passes != 2:  # the top discard was there to take (after two passes it was not)
+            t.declined[me] |= t.pile[t.n_pile - 1]
         t.n_stock -= 1
         t.hands[me] |= t.stock[t.n_stock]
         t.taken = 0
@@ -330,6 +337,7 @@ cdef int _gin_apply(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, i
         t.pile[t.n_pile] = card
         t.n_pile += 1
         t.pile_cards |= card
+        t.thrown[me] |= card
         t.taken = 0
         t.turns += 1
         if t.n_stock <= R.dead_hand_stock:
@@ -366,6 +374,8 @@ cdef int _gin_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, in
         me = t.to_play
         if run.bots[me] == BOT_RANDOM:
             action = _random_act(k, t, R, run.rngs[me], &card)
+        elif run.bots[me] == BOT_EXPERT:
+            action = _expert_act(k, t, R, run.rngs[me], &card)
         else:
             action = _smart_act(k, t, R, run, &card)
         if run.trace:
@@ -422,8 +432,9 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
              int target, int dead_hand_stock, knock_at=(None, None), first_upcard=(0, 0), bint trace=False,
              int64_t first_game=0):
     """Play one gin game per seed; (hands, turns): int64 rows of HAND_COLUMNS and TURN_COLUMNS
-    (turns is None without ``trace``). bots: two codes (0 random, 1 greedy, 2 strong); rngs: per
-    game, the two seats' numpy Generators (None for a bot that is not random); knock_at and
+    (turns is None without ``trace``). bots: two codes (0 random, 1 greedy, 2 strong, 3 expert);
+    rngs: per game, the two seats' numpy Generators (None for a bot that draws nothing: not random
+    or expert); knock_at and
     first_upcard: each seat's bot options (see rummylab.gin.bots.GreedyBot). Games are numbered
     from first_game. Runs without the GIL but to set each deal's stream."""
     cdef GinRules R
@@ -436,8 +447,8 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
         raise ValueError("need a 52-card deck, two bots and a pair of rngs per game")
     for seat in range(2):
         run.bots[seat] = bots[seat]
-        if run.bots[seat] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG):
-            raise ValueError(f"bot code {bots[seat]!r}: 0, 1 or 2")
+        if run.bots[seat] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG, BOT_EXPERT):
+            raise ValueError(f"bot code {bots[seat]!r}: 0, 1, 2 or 3")
         _bot_options(&run, seat, knock_at[seat], first_upcard[seat])
     R.gin_bonus, R.undercut_bonus, R.big_gin_bonus = gin_bonus, undercut_bonus, big_gin_bonus
     R.undercut_on_tie, R.knock_limit, R.target, R.dead_hand_stock = undercut_on_tie, knock_limit, target, dead_hand_stock
@@ -451,7 +462,7 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
         for i in range(n):
             for seat in range(2):
                 gens[2 * i + seat] = NULL
-                if run.bots[seat] == BOT_RANDOM:
+                if run.bots[seat] == BOT_RANDOM or run.bots[seat] == BOT_EXPERT:
                     gens[2 * i + seat] = <bitgen_t *>PyCapsule_GetPointer(
                         rngs[i][seat].bit_generator.capsule, "BitGenerator")
         run.players[0], run.players[1] = 0, 1

@@ -1,0 +1,255 @@
+# The expert gin bot in the gin loops (included by _play.pyx after _play_gin_score.pxi):
+# rummylab.gin.expert.ExpertBot.act, decision for decision. Every double is computed with the
+# Python's operations in the Python's order (sums in ascending card-bit order; setup.py compiles
+# with -ffp-contract=off, so no multiply-add is fused), every integer weight as ``weights`` makes
+# it, and the samples are drawn as ``sample_hands`` draws them, from the seat's generator.
+
+# The expert's constants: defined in rummylab/gin/expert.py (BASE_WEIGHT, SAMPLES, LOOK_AHEAD,
+# DANGER, TAKE_MARGIN); restated here, and they must stay equal to those.
+cdef enum:
+    EXPERT_BASE_WEIGHT = 8
+    EXPERT_SAMPLES = 12
+cdef double EXPERT_LOOK_AHEAD = 0.6
+cdef double EXPERT_DANGER = 3.0
+cdef double EXPERT_TAKE_MARGIN = 0.5
+
+cdef uint64_t _FULL_DECK = 0x1FFF1FFF1FFF1FFFULL
+
+
+# expert.related as tables by bit position: _RELATED[i], the cards j with related(i, j) != 0;
+# _RELATED_HALF[i], those with related(i, j) == 0.5 (two apart in the suit; the others are 1.0).
+cdef uint64_t _RELATED[64]
+cdef uint64_t _RELATED_HALF[64]
+
+
+cdef void _related_init() noexcept nogil:
+    cdef int i, j, ri, rj, gap
+    for i in range(64):
+        _RELATED[i] = _RELATED_HALF[i] = 0
+        ri = i & 15
+        if ri > 12:
+            continue
+        for j in range(64):
+            rj = j & 15
+            if j == i or rj > 12:
+                continue
+            if ri == rj:
+                _RELATED[i] |= (<uint64_t>1) << j
+            elif i >> 4 == j >> 4:
+                gap = ri - rj if ri > rj else rj - ri
+                if gap == 1:
+                    _RELATED[i] |= (<uint64_t>1) << j
+                elif gap == 2:
+                    _RELATED[i] |= (<uint64_t>1) << j
+                    _RELATED_HALF[i] |= (<uint64_t>1) << j
+
+
+_related_init()
+
+
+# What the expert knows of the opponent's hand (expert.View, weights and holding): the unseen
+# cards in ascending bit order, each one's weight and held chance (also by bit position).
+cdef struct ExpertView:
+    uint64_t unseen
+    uint64_t picked         # the opponent's pick-ups they still hold
+    int hidden              # how many of the opponent's 10 cards are unknown
+    int n                   # unseen cards
+    uint64_t cards[52]
+    int64_t w[52]
+    int64_t total           # the weights' sum
+    double hold[64]         # by bit position; only the unseen cards' are set (0 when total is 0)
+
+
+cdef void _expert_view(GinTable *t, ExpertView *v) noexcept nogil:
+    """expert.view, weights and holding for the player to act."""
+    cdef int me = t.to_play, them = 1 - t.to_play, i, pos, count
+    cdef uint64_t rest, u, rel
+    cdef uint64_t thrown = t.thrown[them], declined = t.declined[them]
+    cdef int64_t w
+    v.picked = t.picked[them]
+    v.unseen = _FULL_DECK & ~(t.hands[me] | t.pile_cards | v.picked)
+    v.hidden = 10 - __builtin_popcountll(v.picked)
+    v.n = 0
+    v.total = 0
+    rest = v.unseen
+    while rest:
+        u = _low(rest)
+        rest ^= u
+        rel = _RELATED[__builtin_ctzll(u)]
+        # doubled for each related pick-up, halved for each throw, cut by a quarter for each
+        # card left: each loop of ``weights`` applies one operation per related card
+        w = EXPERT_BASE_WEIGHT
+        count = __builtin_popcountll(rel & v.picked)
+        for i in range(count):
+            w *= 2
+        count = __builtin_popcountll(rel & thrown)
+        for i in range(count):
+            w = w // 2
+            if w < 1:
+                w = 1
+        count = __builtin_popcountll(rel & declined)
+        for i in range(count):
+            w = w * 3 // 4
+            if w < 1:
+                w = 1
+        v.cards[v.n] = u
+        v.w[v.n] = w
+        v.total += w
+        v.n += 1
+    for i in range(v.n):
+        pos = __builtin_ctzll(v.cards[i])
+        if v.total:
+            # min(1.0, hidden * x / total): the product is an exact integer, the division one rounding
+            v.hold[pos] = <double>(v.hidden * v.w[i]) / <double>v.total
+            if not v.hold[pos] < 1.0:
+                v.hold[pos] = 1.0
+        else:
+            v.hold[pos] = 0.0
+
+
+cdef double _expert_feeds(uint64_t b, ExpertView *v) noexcept nogil:
+    """expert.feeds: related(b, u) x p over the unseen cards, then related(b, x) over the
+    opponent's pick-ups, each summed in ascending bit order (an unrelated card adds 0.0, which
+    changes no sum: it is skipped)."""
+    cdef int pos = __builtin_ctzll(b)
+    cdef uint64_t rest = _RELATED[pos] & v.unseen if v.total else 0, u
+    cdef double acc = 0.0
+    while rest:
+        u = _low(rest)
+        rest ^= u
+        acc = acc + ((0.5 if _RELATED_HALF[pos] & u else 1.0) * v.hold[__builtin_ctzll(u)])
+    rest = _RELATED[pos] & v.picked
+    while rest:
+        u = _low(rest)
+        rest ^= u
+        acc = acc + (0.5 if _RELATED_HALF[pos] & u else 1.0)
+    return acc
+
+
+cdef double _expert_stock_deadwood(MeldKernel k, uint64_t hand, ExpertView *v) noexcept nogil:
+    """expert.stock_deadwood: over the unseen cards in ascending order, num += (1 - p) x the
+    deadwood after drawing it and discarding the best card, den += 1 - p; num / den (den 0: the
+    hand's deadwood). A card held for sure adds 0.0 to both: it is skipped."""
+    cdef double num = 0.0, den = 0.0, q
+    cdef int i
+    if v.total:
+        for i in range(v.n):
+            q = 1.0 - v.hold[__builtin_ctzll(v.cards[i])]
+            if q == 0.0:
+                continue
+            num = num + q * <double>k._deadwood(hand | v.cards[i], True)
+            den = den + q
+    if den > 0:
+        return num / den
+    return <double>_dw(k, hand)
+
+
+cdef bint _expert_takes(MeldKernel k, GinTable *t, ExpertView *v) noexcept nogil:
+    """expert.takes: the top discard kept (and the best other card thrown) leaves less deadwood
+    than the hand has, and than a stock draw is expected to by TAKE_MARGIN (the cheap test first:
+    both are pure)."""
+    cdef uint64_t hand = t.hands[t.to_play], top = t.pile[t.n_pile - 1], bit
+    cdef int with_top = _best_removal(k, hand | top, top, &bit)
+    if not with_top < _dw(k, hand):
+        return False
+    return <double>with_top + EXPERT_TAKE_MARGIN < _expert_stock_deadwood(k, hand, v)
+
+
+cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit) noexcept nogil:
+    """expert.discards(...)[0]: the least (key, deadwood, -value), the lowest bit among equals;
+    key = (deadwood + LOOK_AHEAD x ahead) + DANGER x danger. Returns its deadwood."""
+    cdef uint64_t hand = t.hands[t.to_play], taken = t.taken, rest, b, left, u
+    cdef int dws[64]
+    cdef int cap = BIG, dw, i, value, best_dw = 0, best_value = 0
+    cdef int64_t ahead_sum
+    cdef double ahead, key, best_key = 0.0
+    cdef bint lower = False, chosen = False
+    rest = hand & ~taken
+    while rest:
+        b = _low(rest)
+        rest ^= b
+        dws[__builtin_ctzll(b)] = _dw(k, hand & ~b)
+    if taken:
+        # a card taken from the pile must pay for itself, unless no discard could
+        cap = _dw(k, hand & ~taken)
+        rest = hand & ~taken
+        while rest and not lower:
+            b = _low(rest)
+            rest ^= b
+            lower = dws[__builtin_ctzll(b)] < cap
+        if not lower:
+            cap = BIG
+    bit[0] = 0
+    rest = hand & ~taken
+    while rest:
+        b = _low(rest)
+        rest ^= b
+        dw = dws[__builtin_ctzll(b)]
+        if dw >= cap:
+            continue
+        left = hand & ~b
+        ahead_sum = 0
+        for i in range(v.n):
+            ahead_sum += k._deadwood(left | v.cards[i], True)
+        ahead = <double>ahead_sum / <double>(v.n if v.n > 0 else 1)
+        key = (<double>dw + EXPERT_LOOK_AHEAD * ahead) + EXPERT_DANGER * _expert_feeds(b, v)
+        value = _rank(b) + 1
+        if value > 10:
+            value = 10
+        if (not chosen or key < best_key
+                or (key == best_key and (dw < best_dw or (dw == best_dw and value > best_value)))):
+            chosen = True
+            best_key, best_dw, best_value = key, dw, value
+            bit[0] = b
+    return best_dw
+
+
+cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, const GinRules *R,
+                         bitgen_t *bg) noexcept nogil:
+    """expert.knocks for a knock with ``left`` (not gin): the knocker's net points summed over
+    SAMPLES opponent hands (their pick-ups and unseen cards drawn by weight without replacement,
+    as ``sample_hands``) are positive (the mean > 0)."""
+    cdef bint gone[52]
+    cdef int s, i, j, draws = v.hidden if v.hidden < v.n else v.n
+    cdef int end, kp, dp, kdw, ddw
+    cdef int64_t net = 0, left_weight
+    cdef uint64_t opp, r
+    for s in range(EXPERT_SAMPLES):
+        memset(gone, 0, sizeof(gone))
+        left_weight = v.total
+        opp = v.picked
+        for i in range(draws):
+            r = _below(bg, <uint64_t>left_weight)
+            for j in range(v.n):
+                if gone[j]:
+                    continue
+                if r < <uint64_t>v.w[j]:
+                    opp |= v.cards[j]
+                    gone[j] = True
+                    left_weight -= v.w[j]
+                    break
+                r -= <uint64_t>v.w[j]
+        _gin_outcome(k, left, opp, R, &end, &kp, &dp, &kdw, &ddw)
+        net += kp - dp
+    return net > 0
+
+
+cdef int _expert_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:
+    """ExpertBot.act (the hand's actions; a loop deals the next hand itself)."""
+    cdef ExpertView v
+    cdef uint64_t hand = t.hands[t.to_play]
+    cdef int dw
+    card[0] = 0
+    if t.phase == DRAW and t.passes == 2:
+        return A_DRAW_STOCK
+    if t.phase == DISCARD and R.big_gin_bonus >= 0 and _dw(k, hand) == 0:
+        return A_BIG_GIN
+    _expert_view(t, &v)
+    if t.phase == FIRST_UPCARD:
+        return A_TAKE_UPCARD if _expert_takes(k, t, &v) else A_PASS
+    if t.phase == DRAW:
+        return A_DRAW_DISCARD if _expert_takes(k, t, &v) else A_DRAW_STOCK
+    dw = _expert_discard(k, t, &v, card)
+    if dw <= R.knock_limit and (dw == 0 or _expert_knocks(k, &v, hand & ~card[0], R, bg)):
+        return A_KNOCK
+    return A_DISCARD
