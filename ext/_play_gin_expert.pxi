@@ -4,14 +4,26 @@
 # with -ffp-contract=off, so no multiply-add is fused), every integer weight as ``weights`` makes
 # it, and the samples are drawn as ``sample_hands`` draws them, from the seat's generator.
 
-# The expert's constants: defined in rummylab/gin/expert.py (BASE_WEIGHT, SAMPLES, LOOK_AHEAD,
-# DANGER, TAKE_MARGIN); restated here, and they must stay equal to those.
-cdef enum:
-    EXPERT_BASE_WEIGHT = 8
-    EXPERT_SAMPLES = 12
-cdef double EXPERT_LOOK_AHEAD = 0.6
-cdef double EXPERT_DANGER = 3.0
-cdef double EXPERT_TAKE_MARGIN = 0.5
+# The expert's constants are defined in rummylab/gin/expert.py (BASE_WEIGHT, SAMPLES, LOOK_AHEAD,
+# DANGER, TAKE_MARGIN): the gin chunks hand them to the loop (``set_expert``) before they play.
+cdef int EXPERT_BASE_WEIGHT = 0
+cdef int EXPERT_SAMPLES = 0
+cdef double EXPERT_LOOK_AHEAD = 0.0
+cdef double EXPERT_DANGER = 0.0
+cdef double EXPERT_TAKE_MARGIN = 0.0
+cdef int EXPERT_KNOCK_MARGIN = 0
+
+
+def set_expert(int base_weight, int samples, double look_ahead, double danger, double take_margin,
+               int knock_margin) -> None:
+    """The expert's constants, as rummylab.gin.expert defines them (``expert.constants()``)."""
+    global EXPERT_BASE_WEIGHT, EXPERT_SAMPLES, EXPERT_LOOK_AHEAD, EXPERT_DANGER, EXPERT_TAKE_MARGIN
+    global EXPERT_KNOCK_MARGIN
+    if base_weight < 1 or samples < 1:
+        raise ValueError(f"base_weight={base_weight}, samples={samples}: each 1 or more")
+    EXPERT_BASE_WEIGHT, EXPERT_SAMPLES = base_weight, samples
+    EXPERT_LOOK_AHEAD, EXPERT_DANGER, EXPERT_TAKE_MARGIN = look_ahead, danger, take_margin
+    EXPERT_KNOCK_MARGIN = knock_margin
 
 cdef uint64_t _FULL_DECK = 0x1FFF1FFF1FFF1FFFULL
 
@@ -208,7 +220,7 @@ cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, const GinRu
                          bitgen_t *bg) noexcept nogil:
     """expert.knocks for a knock with ``left`` (not gin): the knocker's net points summed over
     SAMPLES opponent hands (their pick-ups and unseen cards drawn by weight without replacement,
-    as ``sample_hands``) are positive (the mean > 0)."""
+    as ``sample_hands``) are more than KNOCK_MARGIN a hand."""
     cdef bint gone[52]
     cdef int s, i, j, draws = v.hidden if v.hidden < v.n else v.n
     cdef int end, kp, dp, kdw, ddw
@@ -231,7 +243,7 @@ cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, const GinRu
                 r -= <uint64_t>v.w[j]
         _gin_outcome(k, left, opp, R, &end, &kp, &dp, &kdw, &ddw)
         net += kp - dp
-    return net > 0
+    return net > <int64_t>EXPERT_KNOCK_MARGIN * EXPERT_SAMPLES
 
 
 cdef int _expert_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:

@@ -35,6 +35,8 @@ PAIRINGS = [  # each bot plays 400 games or more; the other rules are played too
      soak(120)),
     (("strong", "greedy"), dataclasses.replace(CLASSIC, target=50, dead_hand_stock=8, undercut_on_tie=False),
      soak(120)),
+    (("expert", "strong"), DEFAULT, soak(60)),  # 500 hands or more: the expert's decisions, samples included
+    (("random", "expert"), dataclasses.replace(CLASSIC, big_gin_bonus=None), soak(40)),
 ]
 
 
@@ -70,7 +72,8 @@ def test_compiled_gin_loop_plays_the_engines_games(pair: tuple[str, str], rules:
 BOX_TRIOS = [(("greedy", "greedy", "greedy"), three_handed.THREE_HANDED, soak(350)),
              (("strong", "random", "greedy"), three_handed.THREE_HANDED, soak(350)),
              (("random", "strong", "strong"), dataclasses.replace(three_handed.THREE_HANDED, big_gin_bonus=31,
-                                                                  target=60, undercut_on_tie=False), soak(350))]
+                                                                  target=60, undercut_on_tie=False), soak(350)),
+             (("expert", "greedy", "expert"), three_handed.THREE_HANDED, soak(40))]
 
 
 @pytest.mark.once

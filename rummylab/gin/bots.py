@@ -12,6 +12,7 @@ from ..cards import BIT_CARD, DECK, FULL_DECK, SeedLike, bits_of, rng_from
 from ..play import Outcomes, begin, play_out
 from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
 from ..sim.driver import Family, Table, no_rows
+from . import expert
 from .advice import Advice as Advice
 from .advice import Option as Option
 from .advice import advise as advise
@@ -323,6 +324,7 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     loops = play_loops()
     if loops is None or table.engine_only:
         return play_engine(table, start, stop)
+    loops.set_expert(*expert.constants())
     hands, turns = loops.play_gin(
         gin_kernel(), np.ascontiguousarray(table.seeds[start:stop], dtype=np.uint64),
         [BOT_CODES[b[0]] for b in table.bots], loop_rngs(table, start, stop), _DECK_BITS, trace=table.trace,

@@ -2,8 +2,9 @@
 they took, threw and left, and samples the opponent's hands to value a knock; ``advise`` says
 what it would do and why, in sentences a student can follow.
 
-Every number here is stated once and the compiled loop (ext/_play_gin_expert.pxi) computes the
-same ones in the same order, so both make the same decisions (tests/test_expert.py).
+The constants below are the expert's one definition: the compiled loop (ext/_play_gin_expert.pxi)
+is handed them (``constants``) and computes every number in the same order, so both make the
+same decisions (tests/test_simulation.py).
 """
 
 from __future__ import annotations
@@ -21,12 +22,21 @@ BASE_WEIGHT = 8
 """An unseen card's weight before the evidence (see ``weights``)."""
 SAMPLES = 12
 """Opponent hands sampled to value a knock."""
-LOOK_AHEAD = 0.6
-"""A discard's key: deadwood now + LOOK_AHEAD x the deadwood expected after the next draw + ..."""
-DANGER = 3.0
+LOOK_AHEAD = 1.0
+"""A discard's key: deadwood now + LOOK_AHEAD x the deadwood expected after the next draw + ...
+(the constants were chosen by play against the strong bot: benchmarks/README.md)"""
+DANGER = 1.5
 """... + DANGER x the chance the opponent can meld the card (``feeds``)."""
-TAKE_MARGIN = 0.5
+TAKE_MARGIN = 1.5
 """The top discard is taken when it leaves less deadwood than a stock draw is expected to, by this."""
+KNOCK_MARGIN = 8
+"""A knock is made when the sampled opponent hands give it more than this many points a hand."""
+
+
+def constants() -> tuple[int, int, float, float, float, int]:
+    """(BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, KNOCK_MARGIN), as the compiled loop
+    takes them."""
+    return BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, KNOCK_MARGIN
 
 
 def related(a: int, b: int) -> float:
@@ -173,11 +183,11 @@ def _value(bit: int) -> int:
     return min(((bit.bit_length() - 1) & 15) + 1, 10)
 
 
-def sample_hands(v: View, w: dict[int, int], rng: np.random.Generator, n: int = SAMPLES) -> list[int]:
-    """``n`` opponent hands: the cards they picked up and unseen cards drawn by weight, without
-    replacement (``rng.integers`` over the weights left, the cards in bit order)."""
+def sample_hands(v: View, w: dict[int, int], rng: np.random.Generator, n: int | None = None) -> list[int]:
+    """``n`` (SAMPLES) opponent hands: the cards they picked up and unseen cards drawn by weight,
+    without replacement (``rng.integers`` over the weights left, the cards in bit order)."""
     hands = []
-    for _ in range(n):
+    for _ in range(SAMPLES if n is None else n):
         left = dict(w)
         hand = v.picked
         for _ in range(min(v.hidden, len(left))):
@@ -192,15 +202,21 @@ def sample_hands(v: View, w: dict[int, int], rng: np.random.Generator, n: int = 
     return hands
 
 
-def knock_value(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> tuple[float, int]:
-    """(points expected from knocking with ``left``, sampled hands that undercut): the mean of the
-    knocker's net points over SAMPLES sampled opponent hands, layoffs included."""
-    nets, undercuts = [], 0
+def knock_nets(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> list[int]:
+    """The knocker's net points against each of SAMPLES sampled opponent hands, layoffs included
+    (negative: an undercut)."""
+    nets = []
     for opp in sample_hands(v, w, rng):
         r = score_masks(left, opp, rules)  # type: ignore[arg-type]
         nets.append(r.knocker_points - r.defender_points)
-        undercuts += r.kind == "undercut"
-    return sum(nets) / len(nets), undercuts
+    return nets
+
+
+def knock_value(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> tuple[float, int]:
+    """(points expected from knocking with ``left``, sampled hands that undercut): the mean over
+    ``knock_nets``."""
+    nets = knock_nets(v, left, w, rules, rng)
+    return sum(nets) / len(nets), sum(1 for n in nets if n < 0)
 
 
 class ExpertBot:
@@ -246,7 +262,8 @@ def takes(v: View, hold: dict[int, float]) -> bool:
 
 
 def knocks(v: View, best: Discard, w: dict[int, int], rules: object, rng: np.random.Generator) -> bool:
-    """Gin always; otherwise when the sampled opponent hands give the knock positive points."""
+    """Gin always; otherwise when the sampled opponent hands give the knock more than KNOCK_MARGIN
+    points a hand."""
     if best.deadwood == 0:
         return True
-    return knock_value(v, v.hand & ~best.card, w, rules, rng)[0] > 0
+    return sum(knock_nets(v, v.hand & ~best.card, w, rules, rng)) > KNOCK_MARGIN * SAMPLES
