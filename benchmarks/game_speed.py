@@ -18,7 +18,7 @@ import polars as pl
 from rummylab.gin import bots, three_handed
 from rummylab.sim import play_loops
 
-PAIRS = [("greedy", "random"), ("strong", "greedy"), ("strong", "random")]
+PAIRS = [("greedy", "random"), ("strong", "greedy"), ("strong", "random"), ("expert", "strong")]
 
 
 def hands_per_second(pair: tuple[str, str], n_hands: int, seed: int) -> tuple[float, int]:
@@ -81,9 +81,10 @@ def main() -> None:
     args = p.parse_args()
     loop = "compiled loop" if play_loops() is not None else "Python engine (the compiled loop is not built)"
     bots.simulate(20, ("greedy", "greedy"), seed=0)  # warm up (kernel tables)
-    print(f"one core, {loop}; targets: greedy >= 20,000 hands/s (>= 40x OpenSpiel), strong >= 5,000")
+    print(f"one core, {loop}; targets: greedy >= 80,000 hands/s (>= 40x OpenSpiel), strong >= 5,000, "
+          "expert >= 2,000")
     spiel = openspiel_hands_per_second(max(200, args.hands // 400), args.seed)
-    for pair, share in ((("greedy", "greedy"), 1), (("strong", "strong"), 4)):
+    for pair, share in ((("greedy", "greedy"), 1), (("strong", "strong"), 4), (("expert", "expert"), 20)):
         speed, rows = hands_per_second(pair, args.hands // share, args.seed)
         engine = engine_hands_per_second(pair, max(2_000, args.hands // (50 * share)), args.seed)
         vs_spiel = f", {speed / spiel:.0f}x OpenSpiel random play ({spiel:,.0f} hands/s)" if spiel else (
