@@ -68,8 +68,8 @@ def _play(game: Any, state: Any, seats: list[Any], view: Any = lambda s: s, limi
     raise AssertionError(f"no end after {limit} actions")
 
 
-@pytest.mark.parametrize("pair", [p for p in itertools.combinations_with_replacement(["random", "greedy", "strong"], 2)
-                                  if p != ("random", "random")])
+@pytest.mark.parametrize("pair", [p for p in itertools.combinations_with_replacement(
+    ["random", "greedy", "strong", "expert"], 2) if p != ("random", "random")])
 def test_gin_pairings_finish(pair: tuple[str, str]) -> None:
     """Random against random (games of hundreds of hands, and no pick-up of a random bot is checked)
     plays its 2,000 games in the compiled loop below."""
@@ -129,7 +129,8 @@ LOOP_GAMES = soak(2_000)
 
 @pytest.mark.once
 @needs_loop
-@pytest.mark.parametrize("pair", list(itertools.combinations_with_replacement(["random", "greedy", "strong"], 2)))
+@pytest.mark.parametrize("pair", list(itertools.combinations_with_replacement(["random", "greedy", "strong", "expert"],
+                                                                            2)))
 def test_thousands_of_gin_games_of_every_pairing_end(pair: tuple[str, str]) -> None:
     import polars as pl
 
