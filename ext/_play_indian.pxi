@@ -165,22 +165,22 @@ cdef inline int _i_points(WildKernel k, IRun *run, ITable *t, int p) noexcept no
     return _i_loser(k, run, t.once[p], t.twice[p], t.jokers[p], t.wild, run.o.valid_show)
 
 
+cdef inline int _i_points_after_discard(WildKernel k, IRun *run, ITable *t, int p) noexcept nogil:
+    """rummylab.indian.analysis.loser_count_after_discard: the loser points of a player's 14
+    cards after the best discard, in one search (the memo is _i_loser's)."""
+    cdef bint fresh = t.wild != run.loser_wild
+    run.loser_wild = t.wild
+    return k._loser_discard(&run.loser_table, t.once[p], t.twice[p], t.jokers[p], t.wild, run.o.exclude_pure,
+                            run.o.cap, run.o.valid_show, fresh)
+
+
 cdef int _i_hand_points(WildKernel k, IRun *run, ITable *t, int p) noexcept nogil:
     """For the trace: the loser points of a hand; 14 cards after the best discard; none: 0."""
-    cdef int c, v, best = 1 << 29
-    cdef uint64_t o, w
     if t.n_hand[p] == 0:
         return 0
     if t.n_hand[p] != 14:
         return _i_points(k, run, t, p)
-    for c in range(53):
-        if t.cnt[p][c]:
-            _i_remove(t, p, c)
-            v = _i_points(k, run, t, p)
-            _i_add(t, p, c)
-            if v < best:
-                best = v
-    return best
+    return _i_points_after_discard(k, run, t, p)
 
 
 # -- a game -------------------------------------------------------------------------

@@ -184,16 +184,13 @@ cdef int _i_greedy_act(WildKernel k, WildKernel dk, IRun *run, ITable *t, int *c
             if _i_wild(t, top):
                 return I_A_DRAW_DISCARD
             now = _i_points(k, run, t, me)
+            # taken when the hand with it, less its best discard, counts less than now (throwing
+            # the top itself back would count the same: the best discard is then another card)
             _i_add(t, me, top)
-            for c in range(53):
-                if t.cnt[me][c] > (1 if c == top else 0):  # a card of the hand (not the top itself)
-                    _i_remove(t, me, c)
-                    v = _i_points(k, run, t, me)
-                    _i_add(t, me, c)
-                    if v < now:
-                        _i_remove(t, me, top)
-                        return I_A_DRAW_DISCARD
+            v = _i_points_after_discard(k, run, t, me)
             _i_remove(t, me, top)
+            if v < now:
+                return I_A_DRAW_DISCARD
         return I_A_DRAW_STOCK if t.n_stock or t.n_pile > 1 else I_A_DRAW_DISCARD
     # a valid declaration first, in Card order; else the discard that leaves the fewest points
     shown = run.o.valid_show if run.o.valid_show < run.o.cap else run.o.cap

@@ -15,7 +15,6 @@ from libc.stdlib cimport calloc, free
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
-    int __builtin_popcountll(unsigned long long) nogil
 
 cdef enum:
     UNLIMITED = 99
@@ -65,6 +64,28 @@ cdef bint _has_pure_run(const Rules *r, uint64_t once, int wild_rank) noexcept n
         if held & (held >> 1) & (held >> 2):
             return True
     return False
+
+
+cdef uint64_t _pure_cover(const Rules *r, uint64_t once, int wild_rank) noexcept nogil:
+    """The cards of every run without wilds long enough for a life (a wild card in its own place
+    counting when wild_natural_pure): the only cards whose discard can change _best_pure_run."""
+    cdef uint64_t held, starts, cover, out = 0
+    cdef int s, k
+    for s in range(4):
+        held = (once >> (16 * s)) & 0x1FFF
+        if wild_rank >= 0 and not r.wild_natural_pure:
+            held &= ~((<uint64_t>1) << wild_rank)
+        if r.top == 13:
+            held |= (held & 1) << 13  # the ace above the king
+        starts = held
+        for k in range(1, r.min_life):
+            starts &= held >> k
+        cover = 0
+        for k in range(r.min_life):
+            cover |= starts << k
+        cover |= cover >> 13  # the ace above the king is the ace
+        out |= (cover & 0x1FFF) << (16 * s)
+    return out
 
 
 cdef bint _two_runs(const Rules *r, uint64_t once, uint64_t twice, uint64_t thrice) noexcept nogil:
@@ -147,8 +168,11 @@ cdef class WildKernel:
         self.wild_as_self = wild_as_self
         self.rules.wild_as_self = wild_as_self
         self.points = tuple(int(v) for v in points)
+        self.rules.top_points = 0
         for i in range(13):
             self.rules.points[i] = self.points[i]
+            if self.points[i] > self.rules.top_points:
+                self.rules.top_points = self.points[i]
         self.ace_high = ace_high
         self.identical_in_set = identical_in_set
         self.max_wilds = UNLIMITED if max_wilds is None else int(max_wilds)
@@ -195,6 +219,12 @@ cdef class WildKernel:
                 wild_mask |= (<uint64_t>1) << (16 * s + wild_rank)
         r.wild_mask = wild_mask
         r.room_counts = r.wild_value != 0 or r.joker_value != 0
+        if r.wild_value > r.top_points:  # self.rules.top_points: the dearest natural card
+            r.top_points = r.wild_value
+        if r.joker_value > r.top_points:
+            r.top_points = r.joker_value
+        if fresh:  # before any early return: the next call (not fresh) trusts the memo
+            _fresh(t)
         if r.min_pure > 0 and not _has_pure_run(&r, once, wild_rank):
             return BIG  # no pure run to be had
         if r.min_runs >= 2 and jokers == 0 and (once & wild_mask) == 0 and not _two_runs(&r, once, twice, thrice):
@@ -212,8 +242,6 @@ cdef class WildKernel:
                         wild_bits[n_w] = bit
                         n_w += 1
         combos = <uint32_t>1 << n_w
-        if fresh:
-            _fresh(t)
         for combo in range(combos):
             oo = once & ~wild_mask
             tt = twice & ~wild_mask
@@ -267,17 +295,10 @@ cdef class WildKernel:
 
     cdef int _every_card(self, uint64_t once, uint64_t twice, int wild_rank, bint but_dearest, int cap) noexcept nogil:
         """Points of every natural card (wild cards count nothing), less the dearest one if asked."""
-        cdef int q, n, total = 0, dearest = 0
-        cdef uint64_t rank_bits
-        for q in range(13):
-            if q != wild_rank:
-                rank_bits = (<uint64_t>0x0001000100010001) << q  # this rank in every suit
-                n = __builtin_popcountll(once & rank_bits) + __builtin_popcountll(twice & rank_bits)
-                total += self.rules.points[q] * n
-                if n and self.rules.points[q] > dearest:
-                    dearest = self.rules.points[q]
-        if but_dearest:
-            total -= dearest
+        cdef uint64_t naturals = once & ~((SUIT_LOW << wild_rank) if wild_rank >= 0 else 0)
+        cdef int total = _points(&self.rules, naturals) + _points(&self.rules, twice & naturals)
+        if but_dearest:  # bit scans: the build assumes no popcount instruction
+            total -= _dearest(&self.rules, naturals)
         return total if total < cap else cap
 
     cdef int _loser(self, Table *t, uint64_t once, uint64_t twice, int jokers, int wild_rank, bint exclude_pure,
@@ -297,13 +318,93 @@ cdef class WildKernel:
             return valid_show if valid_show < cap else cap
         return v if v < limit else limit
 
+    cdef int _every_but_pure_after_discard(self, uint64_t once, uint64_t twice, int jokers,
+                                           int wild_rank) noexcept nogil:
+        """The least, over each card (or joker) discarded, of every natural card's points less
+        the best pure run's (the "exclude_pure" count without two lives)."""
+        cdef int every = self._every_card(once, twice, wild_rank, False, BIG)
+        cdef int pure = _best_pure_run(&self.rules, once, wild_rank), best = BIG, v, value, p, rank
+        cdef uint64_t rest = once, bit, cover = 0
+        if pure > 0:  # a card held once in a pure run may take the best run with it
+            cover = _pure_cover(&self.rules, once, wild_rank) & ~twice
+        else:
+            pure = 0
+        if jokers > 0:
+            best = every - pure
+        while rest:
+            bit = rest & (~rest + 1)
+            rest &= rest - 1
+            rank = __builtin_ctzll(bit) & 15
+            value = 0 if rank == wild_rank else self.rules.points[rank]
+            v = every - value - pure  # the least it can be: the best pure run only shrinks
+            if v < best and bit & cover:
+                p = _best_pure_run(&self.rules, once & ~bit, wild_rank)
+                v = every - value - (p if p > 0 else 0)
+            if v < best:
+                best = v
+        return best
+
+    cdef int _loser_discard(self, Table *t, uint64_t once, uint64_t twice, int jokers, int wild_rank,
+                            bint exclude_pure, int cap, int valid_show, bint fresh=True) noexcept nogil:
+        """_loser of the hand less one card, the least over every card and joker, in one search:
+        the search with a card to discard gives the least count with the runs required; every
+        card (bar the best pure run, by option) less the best card to discard, and the cap, bound
+        it. When a discard leaves every card in groups (the valid show), another discard can
+        only count less by its every-card count or by a natural card cheaper than the valid
+        show: then (rarely, never under the Indian defaults) each discard is counted on its own."""
+        cdef int every, limit, v, q, best, shown = valid_show if valid_show < cap else cap
+        cdef bint cheaper = False
+        cdef uint64_t rest, bit, o2, t2, t3 = 0
+        if fresh:  # before any early return: the next call (not fresh) trusts the memo
+            _fresh(t)
+        if self.rules.min_pure > 0 and not _has_pure_run(&self.rules, once, wild_rank):
+            # no pure run with any discard: every card counts, bar the dearest
+            return self._every_card(once, twice, wild_rank, True, cap)
+        if exclude_pure:
+            every = self._every_but_pure_after_discard(once, twice, jokers, wild_rank)
+        else:
+            every = self._every_card(once, twice, wild_rank, True, BIG)
+        limit = every if every < cap else cap
+        v = self._penalty(t, once, twice, 0, wild_rank, jokers, 0, 0, limit if limit > 0 else 1, False, True)
+        if v > 0:
+            return v if v < limit else limit
+        for q in range(13):
+            if q != wild_rank and self.rules.points[q] < shown:
+                cheaper = True
+        if every >= shown and not cheaper:
+            return shown
+        best = BIG
+        if jokers > 0:
+            best = self._loser(t, once, twice, jokers - 1, wild_rank, exclude_pure, cap, valid_show, False)
+        rest = once
+        while rest and best > 0:
+            bit = rest & (~rest + 1)
+            rest &= rest - 1
+            o2 = once
+            t2 = twice
+            _remove(&o2, &t2, &t3, bit)
+            v = self._loser(t, o2, t2, jokers, wild_rank, exclude_pure, cap, valid_show, False)
+            if v < best:
+                best = v
+        return best
+
+    def loser_after_discard(self, uint64_t once, uint64_t twice, int wild_rank, int jokers=0,
+                            bint exclude_pure=False, int cap=80, int valid_show=2):
+        """Loser points of a hand after its best discard (a card or a printed joker), found in one
+        search: the least of ``loser_points_batch``'s points over the hand less each card."""
+        if not -1 <= wild_rank <= 12 or not 0 <= jokers <= 4:
+            raise ValueError("wild_rank must be -1..12 and jokers 0..4")
+        return self._loser_discard(&self.table, once, twice, jokers, wild_rank, exclude_pure, cap, valid_show)
+
     def loser_points_batch(self, const uint64_t[::1] once, const uint64_t[::1] twice, const uint8_t[::1] jokers,
                            int wild_rank, int32_t[::1] out, bint exclude_pure=False, int cap=80,
-                           int valid_show=2, bint discard=False):
+                           int valid_show=2, bint discard=False, bint each_card=False):
         """out[i] = points of hand i: ``valid_show`` when every card fits the runs required, else
         the least of the cards left over with those runs and every card (or every card but the
         best pure run); at most ``cap``; wild cards and jokers count nothing. With
-        ``discard``, the least such points after discarding one card. Runs without the GIL."""
+        ``discard``, the least such points after discarding one card, in one search
+        (``each_card``: one search per distinct card, the same points, kept to compare). Runs
+        without the GIL."""
         cdef Py_ssize_t i, n = once.shape[0]
         cdef Table t
         cdef uint64_t rest, bit, o2, t2, t3 = 0
@@ -324,6 +425,10 @@ cdef class WildKernel:
                     if not discard:
                         out[i] = self._loser(&t, once[i], twice[i], jokers[i], wild_rank, exclude_pure, cap,
                                              valid_show)
+                        continue
+                    if not each_card:
+                        out[i] = self._loser_discard(&t, once[i], twice[i], jokers[i], wild_rank, exclude_pure,
+                                                     cap, valid_show)
                         continue
                     if self.rules.min_pure > 0 and not _has_pure_run(&self.rules, once[i], wild_rank):
                         # no pure run with any discard: every card counts, bar the dearest

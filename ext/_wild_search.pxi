@@ -61,6 +61,21 @@ cdef int _leaf(const Rules *r, int wilds, int jokers, int cap, int lives) noexce
     return cheap_n * cheap + (left - cheap_n) * dear
 
 
+cdef inline bint _pure_left(const Rules *r, uint64_t once) noexcept nogil:
+    """Do these naturals still hold a run without wilds long enough for a life (min_life
+    consecutive cards of a suit; a wild card standing for itself only when wild_natural_pure)?"""
+    cdef uint64_t h = once, starts
+    cdef int k
+    if not r.wild_natural_pure:
+        h &= ~r.wild_mask
+    if r.top == 13:
+        h |= (h & SUIT_LOW) << 13  # the ace again above the king (bits 13-15 of a suit are free)
+    starts = h
+    for k in range(1, r.min_life):
+        starts &= h >> k
+    return starts != 0
+
+
 cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64_t thrice, int wilds, int jokers,
                  int capacity, int lives, int bound) noexcept nogil:
     """Least penalty when it is below ``bound`` (else some value >= bound); ``lives`` holds the
@@ -72,11 +87,13 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64
     cdef int32_t memo, exact
     cdef uint32_t slot, table_size = t.mask + 1
     cdef uint64_t low, o, tw, th, bit
-    cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k, kept
+    cdef int pos, suit, rank, best, v, s, need, extra, naturals, size, k, kept, dear
     cdef int take[4]
     cdef int avail[4]
     cdef bint sets_possible, runs_possible
     cdef uint64_t sbits[4]
+    if (lives & 3) < r.min_pure and not _pure_left(r, once):
+        return BIG  # the pure run required can no longer be made
     if total <= 1:  # first the cards no meld can hold: they are deadwood
         bit = _dead(once, twice, thrice, total, r.top == 13)
         if bit:
@@ -86,11 +103,14 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64
             v = _points(r, bit) + _points(r, bit & twice) + _points(r, bit & thrice)  # every copy
             best = BIG
             if lives & DROP:  # the discard: the dearest of them, or a card found later
-                kept = v - _dearest(r, bit)  # the dead cards left as deadwood
+                dear = _dearest(r, bit)
+                kept = v - dear  # the dead cards left as deadwood
                 if kept < bound:
                     best = kept + _search(r, t, o, tw, th, wilds, jokers, capacity, lives & ~DROP, bound - kept)
                     if best < bound:
                         bound = best
+                if dear >= r.top_points:  # no card found later can be dearer
+                    return best if best < BIG else BIG
             if v < bound:
                 v += _search(r, t, o, tw, th, wilds, jokers, capacity, lives, bound - v)
             if best < v:
@@ -167,9 +187,11 @@ cdef int _search(const Rules *r, Table *t, uint64_t once, uint64_t twice, uint64
         v = _search(r, t, o, tw, th, wilds, jokers, capacity, lives & ~DROP, best if best < bound else bound)
         if v < best:
             best = v
-    # the lowest card as deadwood: only worth searching while it can still beat the best
+    # the lowest card as deadwood: only worth searching while it can still beat the best, and,
+    # with a card still to discard, while a later card may be dearer (else discarding this one,
+    # above, is never worse)
     k = (best if best < bound else bound) - r.points[rank]
-    if k > 0:
+    if k > 0 and not (lives & DROP and r.points[rank] >= r.top_points):
         v = r.points[rank] + _search(r, t, o, tw, th, wilds, jokers, capacity, lives, k)
         if v < best:
             best = v

@@ -8,6 +8,7 @@ from .analysis import (
     classify_group,
     explain_group,
     loser_points,
+    loser_points_after_discard,
     loser_points_batch,
 )
 from .bots import GreedyBot, RandomBot, simulate
@@ -44,6 +45,7 @@ __all__ = [
     "classify_group",
     "explain_group",
     "loser_points",
+    "loser_points_after_discard",
     "loser_points_batch",
     "pool_status",
     "wild_rank_for_cut",

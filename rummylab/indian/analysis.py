@@ -248,6 +248,23 @@ def loser_count(kernel: Any, once: int, twice: int, jokers: int, w: int, rules: 
                         rules.valid_show_points)
 
 
+def loser_count_after_discard(kernel: Any, once: int, twice: int, jokers: int, w: int, rules: Rules) -> int:
+    """Loser points of validated masks (14 cards) after the best discard of one card or printed
+    joker, in one search: the least ``loser_count`` of the hand less each card."""
+    return int(kernel.loser_after_discard(once, twice, w, jokers, rules.no_second_life_rule == "exclude_pure",
+                                          rules.cap, rules.valid_show_points))
+
+
+def loser_points_after_discard(hand: CardsLike, wild_rank: WildRank, rules: Rules = DEFAULT) -> int:
+    """Loser points of 14 cards after the best discard (the points ``loser_points`` gives them),
+    in one search that chooses the card to leave out as it goes; no groups, no card named (see
+    ``loser_points`` for those). ValueError names a bad card, a bad wild rank or a hand that is
+    not 14 cards."""
+    w = wild_rank_index(wild_rank)
+    cards = parse_hand(hand, (HAND_SIZE + 1,), rules)
+    return loser_count_after_discard(rules.kernel(), *masks(cards), w, rules)
+
+
 def _wild_mask(w: int) -> int:
     """The four cards of the wild rank (0: none)."""
     return (ACES << w) if w >= 0 else 0
@@ -290,7 +307,8 @@ def loser_points(hand: CardsLike, wild_rank: WildRank, rules: Rules = DEFAULT) -
 def loser_points_batch(once: Any, twice: Any, jokers: Any, wild_rank: WildRank, rules: Rules = DEFAULT, *,
                        discard: bool = False, backend: str | None = None) -> np.ndarray:
     """Loser points of each hand given as (once, twice) uint64 masks and printed joker counts;
-    ``discard``: 14-card hands, after the best discard. Releases the GIL when compiled."""
+    ``discard``: 14-card hands, after the best discard (one search a hand, as
+    ``loser_points_after_discard``). Releases the GIL when compiled."""
     w = wild_rank_index(wild_rank)
     a, b = np.asarray(once, dtype=np.uint64), np.asarray(twice, dtype=np.uint64)
     j = np.asarray(jokers, dtype=np.uint8)

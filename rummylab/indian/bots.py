@@ -12,7 +12,7 @@ from ..cards import RANKS, Card, SeedLike, rng_from, without
 from ..play import Outcomes, begin, play_out
 from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
 from ..sim.driver import Family, Table, no_rows
-from .analysis import best_declaration, masks
+from .analysis import best_declaration, loser_count_after_discard, masks
 from .game import (
     CHIPS_PER_DEAL,
     DEFAULT_POOL,
@@ -137,9 +137,10 @@ class GreedyBot:
                 return DROP
             if state.discards and GAME.verify(state, DRAW_DISCARD) is None:  # never a forbidden joker
                 top = state.discards[-1]
-                with_top = list(hand) + [top]
-                if top.is_joker or top.rank == state.wild_rank or min(
-                        self._points_without(state, with_top, set(hand)).values()) < now:
+                # taken when the hand with it, after its best discard, counts less than now
+                # (throwing the top back counts now: the best discard is then a card of the hand)
+                if top.is_joker or top.rank == state.wild_rank or loser_count_after_discard(
+                        state.rules.kernel(), *masks([*hand, top]), state.wild_rank, state.rules) < now:
                     return DRAW_DISCARD
             return DRAW_STOCK if state.stock or len(state.discards) > 1 else DRAW_DISCARD
         # a valid declaration first (in Card order): only a hand whose every card fits can be one
@@ -187,7 +188,7 @@ def hand_points(state: State, player: int) -> int:
         return 0
     if len(hand) != 14:
         return points_of(state, hand)
-    return min(points_of(state, without(hand, c)) for c in set(hand))
+    return loser_count_after_discard(state.rules.kernel(), *masks(hand), state.wild_rank, state.rules)
 
 
 def first_state(table: Table, game: int) -> State:

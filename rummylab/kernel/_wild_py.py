@@ -155,9 +155,15 @@ class WildKernel:
         """Least penalty of the hand: cards of ``wild_rank`` (-1: none) are wild, each worth
         ``wild_value`` (default: its points) when left over; ``jokers`` printed jokers, each
         worth ``joker_value``. IMPOSSIBLE when no arrangement has the runs required."""
+        return self._least(once, twice, wild_rank, jokers, joker_value, wild_value, thrice)
+
+    def _least(self, once: int, twice: int, wild_rank: int, jokers: int, joker_value: int,
+               wild_value: int | None, thrice: int, discard: bool = False) -> int:
+        """``penalty``; with ``discard``, the least after discarding one card or joker, in one
+        search (a card still to discard is part of the state)."""
         wv = (self.points[wild_rank] if wild_rank >= 0 else 0) if wild_value is None else int(wild_value)
         if self.min_pure_runs and self.best_pure_run(once, twice, wild_rank) < 0:
-            return IMPOSSIBLE  # no pure run to be had
+            return IMPOSSIBLE  # no pure run to be had (a discard never makes one)
         best = IMPOSSIBLE
         for naturals, n_wild in self._choices_of_wilds((once, twice, thrice), wild_rank):
             search = _Search(self, wild_rank, wv, joker_value)
@@ -165,7 +171,7 @@ class WildKernel:
                 n_wild, n_jokers = 0, jokers + n_wild
             else:
                 n_jokers = jokers
-            best = min(best, search.value(naturals, n_wild, n_jokers, 0, (0, 0)))
+            best = min(best, search.value(naturals, n_wild, n_jokers, 0, (0, 0), discard))
         return best
 
     def arrangement(self, once: int, twice: int, wild_rank: int, jokers: int = 0, joker_value: int = 0,
@@ -206,13 +212,63 @@ class WildKernel:
                valid_show: int) -> int:
         return loser_count(self, once, twice, jokers, wild_rank, exclude_pure, cap, valid_show)
 
+    def _every_card(self, once: int, twice: int, wild_rank: int) -> list[int]:
+        """The points of each natural card held (wild cards count nothing), a copy each."""
+        wild = (ACES << wild_rank) if wild_rank >= 0 else 0
+        return [self.points[(b.bit_length() - 1) % 16] for m in (once, twice) for b in bits_of(m & ~wild)]
+
+    def _every_but_pure_after_discard(self, once: int, twice: int, jokers: int, wild_rank: int) -> int:
+        """The least, over each card (or joker) discarded, of every natural card's points less
+        the best pure run's (the "exclude_pure" count without two lives)."""
+        every = sum(self._every_card(once, twice, wild_rank))
+        options = [every - max(self.best_pure_run(once, twice, wild_rank), 0)] if jokers else []
+        for bit in bits_of(once):
+            o2, t2, _ = _remove((once, twice, 0), bit)
+            rank = (bit.bit_length() - 1) % 16
+            value = 0 if rank == wild_rank else self.points[rank]
+            options.append(every - value - max(self.best_pure_run(o2, t2, wild_rank), 0))
+        return min(options, default=every)
+
+    def loser_after_discard(self, once: int, twice: int, wild_rank: int, jokers: int = 0,
+                            exclude_pure: bool = False, cap: int = 80, valid_show: int = 2) -> int:
+        """Loser points of a hand after its best discard (a card or a printed joker), found in one
+        search: the least of ``loser_points_batch``'s points over the hand less each card.
+
+        The search with a card to discard gives the least count with the runs required; every
+        card (bar the best pure run, by option) less the best card to discard, and the cap, bound
+        it. When a discard leaves every card in groups (the valid show), another discard can
+        only count less by its every-card count or by a natural card cheaper than the valid
+        show: then (rarely, never under the Indian defaults) each discard is counted on its own."""
+        if not -1 <= wild_rank <= 12 or not 0 <= jokers <= 4:
+            raise ValueError("wild_rank must be -1..12 and jokers 0..4")
+        once, twice = int(once), int(twice)
+        shown = min(valid_show, cap)
+        naturals = self._every_card(once, twice, wild_rank)
+        if self.min_pure_runs and self.best_pure_run(once, twice, wild_rank) < 0:
+            # no pure run with any discard: every card counts, bar the dearest
+            return min(sum(naturals) - max(naturals, default=0), cap)
+        if exclude_pure:
+            every = self._every_but_pure_after_discard(once, twice, jokers, wild_rank)
+        else:
+            every = sum(naturals) - max(naturals, default=0)
+        limit = min(every, cap)
+        v = self._least(once, twice, wild_rank, jokers, 0, 0, 0, discard=True)
+        if v > 0:
+            return min(v, limit)
+        if every >= shown and all(p >= shown for q, p in enumerate(self.points) if q != wild_rank):
+            return shown
+        kept = [(once, twice, jokers - 1)] if jokers else []
+        kept += [(*_remove((once, twice, 0), bit)[:2], jokers) for bit in bits_of(once)]
+        return min(self._loser(o, t, j, wild_rank, exclude_pure, cap, valid_show) for o, t, j in kept)
+
     def loser_points_batch(self, once: Any, twice: Any, jokers: Any, wild_rank: int,
                            out: Any, exclude_pure: bool = False, cap: int = 80, valid_show: int = 2,
-                           discard: bool = False) -> None:
+                           discard: bool = False, each_card: bool = False) -> None:
         """out[i] = points of hand i: ``valid_show`` when every card fits the runs required, else
         the least of the cards left over with those runs and every card (or every card but the
         best pure run); at most ``cap``; wild cards and jokers count nothing. With ``discard``,
-        the least such points after discarding one card."""
+        the least such points after discarding one card, in one search (``each_card``: one
+        search per distinct card, the same points, kept to compare)."""
         if not len(once) == len(twice) == len(jokers) == len(out):
             raise ValueError("once, twice, jokers and out must have the same length")
         if not -1 <= wild_rank <= 12:
@@ -223,6 +279,9 @@ class WildKernel:
                 raise ValueError(f"hand {i} holds {n} jokers; at most 4")
             if not discard:
                 out[i] = self._loser(o, t, n, wild_rank, exclude_pure, cap, valid_show)
+                continue
+            if not each_card:
+                out[i] = self.loser_after_discard(o, t, wild_rank, n, exclude_pure, cap, valid_show)
                 continue
             options = [self._loser(o, t, n - 1, wild_rank, exclude_pure, cap, valid_show)] if n else []
             for bit in bits_of(o):
@@ -326,6 +385,19 @@ class _Search:
         self.wild_mask = sum(1 << (16 * s + wild_rank) for s in range(4)) if wild_rank >= 0 else 0
         self.memo: dict[tuple, int] = {}
         self.choices: dict[tuple, tuple] | None = {} if walk else None
+        self.top = max(*k.points, wild_value, joker_value)
+        """The most a card left over can cost: no card discarded later beats discarding one worth this."""
+
+    def _pure_left(self, once: int) -> bool:
+        """Do these naturals still hold a run without wilds long enough for a life?"""
+        k = self.k
+        h = once if k.wild_natural_in_pure else once & ~self.wild_mask
+        if k.ace_high:
+            h |= (h & ACES) << 13  # the ace again above the king
+        starts = h
+        for i in range(1, k.min_life_length):
+            starts &= h >> i
+        return starts != 0
 
     def _leaf(self, wilds: int, jokers: int, cap: int, lives: tuple[int, int]) -> int:
         k = self.k
@@ -338,28 +410,48 @@ class _Search:
         dear_first = sorted([self.wild_value] * wilds + [self.joker_value] * jokers, reverse=True)
         return sum(dear_first[total - left:]) if left > 0 else 0
 
-    def value(self, hand: Hand, wilds: int, jokers: int, capacity: int, lives: tuple[int, int]) -> int:
+    def value(self, hand: Hand, wilds: int, jokers: int, capacity: int, lives: tuple[int, int],
+              drop: bool = False) -> int:
         """Least penalty of these naturals, with wilds and printed jokers still to place, room
-        for ``capacity`` more of them in melds already made, and (pure runs, runs) made."""
+        for ``capacity`` more of them in melds already made, and (pure runs, runs) made; with
+        ``drop``, one card is still to be discarded for nothing (a natural card as the lowest,
+        or a dead card, or else a wild card or joker left over)."""
         k = self.k
         total = wilds + jokers
-        cap = min(capacity, total) if self.wild_value or self.joker_value else 0  # room matters when leftovers cost
-        key = (hand, wilds, jokers, cap, lives)
+        room_counts = bool(self.wild_value or self.joker_value)
+        cap = min(capacity, total) if room_counts else 0  # room matters when leftovers cost
+        key = (hand, wilds, jokers, cap, lives, drop)
         if key in self.memo:
             return self.memo[key]
+        if lives[0] < k.min_pure_runs and not self._pure_left(hand[0]):
+            self.memo[key] = IMPOSSIBLE  # the pure run required can no longer be made
+            return IMPOSSIBLE
         dead = _dead(hand, total, k.ace_high) if total <= 1 else 0
         if dead:  # cards no meld can hold are deadwood
             rest: Hand = (hand[0] & ~dead, hand[1] & ~dead, hand[2] & ~dead)
             points = sum(k.points[p % 16] * _copies(hand, 1 << p) for p in range(64) if dead >> p & 1)
-            best = min(IMPOSSIBLE, points + self.value(rest, wilds, jokers, capacity, lives))
-            if self.choices is not None:
+            dearest = max(k.points[p % 16] for p in range(64) if dead >> p & 1)
+            best = IMPOSSIBLE
+            if drop:  # the discard: the dearest of them, or a card found later (unless none is dearer)
+                best = min(best, points - dearest + self.value(rest, wilds, jokers, capacity, lives))
+            if not drop or dearest < self.top:
+                best = min(best, points + self.value(rest, wilds, jokers, capacity, lives, drop))
+            if self.choices is not None and not drop:
                 dead_hand = (dead, hand[1] & dead, hand[2] & dead)
                 self.choices[key] = ("dead", dead_hand, 0, 0, rest, 0, lives)
             self.memo[key] = best
             return best
         once = hand[0]
         if once == 0:
-            best = self._leaf(wilds, jokers, cap, lives)
+            if not drop:
+                best = self._leaf(wilds, jokers, cap, lives)
+            else:  # the discard is a wild card or a joker left over (none: impossible)
+                cap = min(capacity, total - 1) if room_counts else 0
+                best = IMPOSSIBLE
+                if wilds:
+                    best = self._leaf(wilds - 1, jokers, cap, lives)
+                if jokers:
+                    best = min(best, self._leaf(wilds, jokers - 1, cap, lives))
             self.memo[key] = best
             return best
         low = once & -once
@@ -373,7 +465,7 @@ class _Search:
         for kind, gen in (("set", k._sets), ("run", k._runs)):
             for used, extra, left, info in gen(rest, suit, rank):
                 for pure, need, room, after, shape in self._lives(kind, used, extra, info, lives):
-                    v, from_w = self._place(left, need, room, wilds, jokers, capacity, after)
+                    v, from_w = self._place(left, need, room, wilds, jokers, capacity, after, drop)
                     if v < best:
                         tag = "pure" if pure else kind
                         best, pick = v, (kind, (tag, *shape), need, room, left, from_w, after)
@@ -381,11 +473,15 @@ class _Search:
                     break
             if best == 0:
                 break
-        if k.points[rank] <= best:
-            v = min(IMPOSSIBLE, k.points[rank] + self.value(rest, wilds, jokers, capacity, lives))
+        if drop and best > 0:  # the lowest card discarded
+            best = min(best, self.value(rest, wilds, jokers, capacity, lives))
+        # as deadwood; with a card still to discard, only while a later card may be dearer
+        # (else discarding this one is never worse)
+        if k.points[rank] <= best and not (drop and k.points[rank] >= self.top):
+            v = min(IMPOSSIBLE, k.points[rank] + self.value(rest, wilds, jokers, capacity, lives, drop))
             if v <= best:
                 best, pick = v, ("dead", (low, 0, 0), 0, 0, rest, 0, lives)
-        if self.choices is not None:
+        if self.choices is not None and not drop:
             self.choices[key] = pick
         self.memo[key] = best
         return best
@@ -414,7 +510,7 @@ class _Search:
                    (suit, min(first, k._top - longer + 1), longer, bits))
 
     def _place(self, left: Hand, need: int, extra: int, wilds: int, jokers: int, capacity: int,
-               lives: tuple[int, int]) -> tuple[int, int]:
+               lives: tuple[int, int], drop: bool = False) -> tuple[int, int]:
         """(least penalty, wild cards used) after a meld that needs ``need`` wild cards (wild
         cards or printed jokers) and can take ``extra`` more."""
         best, split = IMPOSSIBLE, 0
@@ -424,7 +520,7 @@ class _Search:
         for from_wilds in sorted({min(need, wilds), max(0, need - jokers)}):
             from_jokers = need - from_wilds
             if 0 <= from_wilds <= wilds and 0 <= from_jokers <= jokers:
-                v = self.value(left, wilds - from_wilds, jokers - from_jokers, capacity + extra, lives)
+                v = self.value(left, wilds - from_wilds, jokers - from_jokers, capacity + extra, lives, drop)
                 if v < best:
                     best, split = v, from_wilds
         return best, split
@@ -439,7 +535,7 @@ class _Search:
         assert self.choices is not None
         while hand[0]:
             cap = min(capacity, wilds + jokers) if self.wild_value or self.joker_value else 0
-            key = (hand, wilds, jokers, cap, lives)
+            key = (hand, wilds, jokers, cap, lives, False)
             kind, info, need, extra, left, from_w, lives = self.choices[key]
             if kind == "dead":
                 for layer in info:

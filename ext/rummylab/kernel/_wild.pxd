@@ -36,6 +36,7 @@ cdef struct Rules:
     int wild_natural_pure
     int wild_as_self  # a card of the wild rank may stand for itself (else it is always wild)
     int room_counts  # a leftover wild or joker costs something, so room in melds matters
+    int top_points  # the most a card left over can cost (a natural card, a wild card, a joker)
     uint64_t wild_mask
 
 
@@ -120,3 +121,7 @@ cdef class WildKernel:
     cdef int _best_pure(self, uint64_t once, int wild_rank) noexcept nogil
     cdef int _loser(self, Table *t, uint64_t once, uint64_t twice, int jokers, int wild_rank, bint exclude_pure,
                     int cap, int valid_show, bint fresh=*) noexcept nogil
+    cdef int _every_but_pure_after_discard(self, uint64_t once, uint64_t twice, int jokers,
+                                           int wild_rank) noexcept nogil
+    cdef int _loser_discard(self, Table *t, uint64_t once, uint64_t twice, int jokers, int wild_rank,
+                            bint exclude_pure, int cap, int valid_show, bint fresh=*) noexcept nogil
