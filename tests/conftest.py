@@ -79,6 +79,7 @@ LONGEST_FIRST = (
     "tests/test_odds.py::test_cli",
     "tests/test_notebooks.py::test_lesson_runs_under_any_seed_and_size[11",
     "tests/test_indian.py::test_search_equals_oracle",
+    "tests/test_indian_discard.py::test_best_discard_equals_the_oracle",
     "tests/test_indian_game.py::test_thousands_of_games_keep_the_rules",
     "tests/test_odds.py::test_dask",
     "tests/test_three_thirteen.py::test_search_equals_oracle",

@@ -172,9 +172,18 @@ class IndianOracle:
     def loser_points(self) -> int:
         """13 cards: the least count with two lives (valid show when 0), or every card (but a
         pure sequence, by option) when that is less; at most the cap."""
-        c = self.count()
-        v = self.spec.valid_show_points if c == 0 else min(INF if c is None else c, self._without_lives(self.all))
+        return self._loser_points(self.all)
+
+    def _loser_points(self, avail: int) -> int:
+        """``loser_points`` of the cards in avail."""
+        c = self.least(avail, 1, 2, 0)
+        v = self.spec.valid_show_points if c == 0 else min(c, self._without_lives(avail))
         return min(v, self.spec.cap)
+
+    def loser_points_each_discard(self) -> int:
+        """14 cards: the definition of the points after the best discard, the least
+        ``loser_points`` of the hand less each card (the 13 kept share this oracle's groups and memo)."""
+        return min(self._loser_points(self.all & ~(1 << i)) for i in range(len(self.hand)))
 
     def loser_points_after_discard(self) -> int:
         """14 cards: the least loser points over the 13 kept (valid_show_points <= 2)."""
