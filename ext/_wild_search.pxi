@@ -70,8 +70,8 @@ cdef inline bint _pure_left(const Rules *r, uint64_t once) noexcept nogil:
         h &= ~r.wild_mask
     if r.top == 13:
         h |= (h & SUIT_LOW) << 13  # the ace again above the king (bits 13-15 of a suit are free)
-    starts = h
-    for k in range(1, r.min_life):
+    starts = h & (h >> 1) & (h >> 2)  # lives are three cards or more
+    for k in range(3, r.min_life):
         starts &= h >> k
     return starts != 0
 
