@@ -27,9 +27,9 @@ needs_compiled = pytest.mark.skipif(not COMPILED, reason="needs the compiled loo
 INDIAN_OLD = IndianRules(leaver="drop_after_missed", joker_from_discard=True, dropped_cards_to_stock=False,
                          max_rejoins=1, toss_jokers=False, elimination="exceed", toss_suit_order="CDHS")
 
-PAIRINGS = [  # each bot plays 400 games or more; the other rules are played too
-    (("greedy", "greedy"), DEFAULT, soak(400)),
-    (("random", "strong"), DEFAULT, soak(400)),
+PAIRINGS = [  # each bot plays 250 games or more, whole traces replayed; the other rules are played too
+    (("greedy", "greedy"), DEFAULT, soak(250)),
+    (("random", "strong"), DEFAULT, soak(250)),
     (("strong", "strong"), CLASSIC, soak(80)),
     (("greedy", "random"), dataclasses.replace(DEFAULT, knock_limit=0, undercut_on_tie=False, big_gin_bonus=None),
      soak(120)),
@@ -91,7 +91,7 @@ def test_compiled_three_handed_loop_plays_the_engines_games(trio: tuple[str, str
 
 
 THIRTEEN_TABLES = [  # greedy and the planner each play 250 games or more
-    (("greedy", "greedy"), three_thirteen.DEFAULT, soak(250)),
+    (("greedy", "greedy"), three_thirteen.DEFAULT, soak(150)),
     (("planner", "greedy"), three_thirteen.DEFAULT, soak(100)),
     (("greedy", "planner"), three_thirteen.DEFAULT, soak(100)),
     (("planner", "greedy", "planner"), three_thirteen.DEFAULT, soak(30)),
