@@ -144,10 +144,10 @@ def test_the_loops_draw_as_numpy_draws() -> None:
 @pytest.mark.once
 @needs_compiled
 @pytest.mark.parametrize(("module", "bots", "rules", "n", "options"), [
-    (gin_bots, ("random", "strong"), DEFAULT, 30, {}),
-    (three_handed, ("random", "strong", "greedy"), three_handed.THREE_HANDED, 20, {}),
-    (tt_bots, ("greedy", "planner", "greedy"), three_thirteen.DEFAULT, 4, {}),
-    (indian_bots, ("random", "greedy", "random"), INDIAN, 6, {"pool": 101}),
+    (gin_bots, ("random", "strong"), DEFAULT, 15, {}),
+    (three_handed, ("random", "strong", "greedy"), three_handed.THREE_HANDED, 10, {}),
+    (tt_bots, ("greedy", "planner", "greedy"), three_thirteen.DEFAULT, 2, {}),
+    (indian_bots, ("random", "greedy", "random"), INDIAN, 4, {"pool": 101}),
 ], ids=["gin", "three_handed", "three_thirteen", "indian"])
 def test_the_engine_draws_the_loops_chance_outcomes(module: Any, bots: tuple, rules: object, n: int,
                                                      options: dict) -> None:
