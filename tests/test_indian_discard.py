@@ -82,7 +82,7 @@ def test_best_discard_equals_the_oracle(part: int) -> None:
     calls on every hand, card by card too, the twin on every 8th (one of PARTS seeded parts)."""
     rng = np.random.default_rng([3204, part])
     names = list(RULES)
-    n = soak(1_200) // PARTS  # benchmarks/soak.py --times N: N times as many
+    n = soak(600) // PARTS  # one search == card by card on 3,000 hands a rule set below; soak.py: N times
     groups: dict[tuple[str, int], list[tuple[int, list, int]]] = {}
     for i in range(n):
         name = names[i % len(names)]

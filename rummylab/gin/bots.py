@@ -17,7 +17,7 @@ from .advice import Advice as Advice
 from .advice import Option as Option
 from .advice import advise as advise
 from .analysis import gin_kernel
-from .expert import ExpertBot
+from .expert import ExpertBot, candidates
 from .game import (
     BIG_GIN,
     DRAW_DISCARD,
@@ -147,25 +147,13 @@ class StrongBot(GreedyBot):
         return FULL_DECK & ~seen
 
     def choose_discard(self, state: State) -> tuple[int, int]:
-        k = gin_kernel()
         me = state.to_play
         mask = state.hands[me]
         taken = state.taken.bit if state.taken else 0
-        # a card taken from the pile must pay for itself: the hand ends below its deadwood before
-        # the take, so two bots can never trade discards back and forth for ever
-        cap = k.deadwood(mask & ~taken) if taken else 1 << 30
-        if not any(k.deadwood(mask & ~b) < cap for b in bits_of(mask & ~taken)):
-            cap = 1 << 30  # a card it did not choose to take (a hint for a player, say): no cap
-        unseen = bits_of(self.unseen(state))
         theirs = bits_of(state.picked_up[1 - me])
         best: tuple[float, ...] | None = None
         choice = (0, 0)
-        for b in bits_of(mask & ~taken):
-            left = mask & ~b
-            dw = k.deadwood(left)
-            if dw >= cap:
-                continue
-            ahead = sum(k.discard_deadwood(left | u) for u in unseen) / max(len(unseen), 1)
+        for b, dw, ahead in candidates(mask, taken, bits_of(self.unseen(state))):
             danger = sum(1 for t in theirs if _RANK[t] == _RANK[b]
                          or (_SUIT[t] == _SUIT[b] and abs(_RANK[t] - _RANK[b]) <= 2))
             key = (dw + 0.6 * ahead + 4 * danger, dw, -_VALUE[b])

@@ -9,6 +9,7 @@ same decisions (tests/test_simulation.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -173,24 +174,34 @@ class Discard:
         return self.deadwood + LOOK_AHEAD * self.ahead + DANGER * self.danger
 
 
-def discards(v: View, hold: dict[int, float]) -> list[Discard]:
-    """Every card the player may discard, best first (key, then deadwood, then the higher card)."""
+def pickup_cap(hand: int, taken: int) -> int:
+    """The deadwood a discard must leave the hand below: a card taken from the pile must pay for
+    itself (the hand ends below its deadwood before the take, so two bots can never trade
+    discards back and forth for ever), unless no discard could (a card the player did not choose
+    to take: a hint, say). No card taken: no cap."""
     k = gin_kernel()
-    hand, taken = v.hand, v.taken
-    unseen = list(hold)
-    # a card taken from the pile must pay for itself, unless no discard could (as StrongBot)
     cap = k.deadwood(hand & ~taken) if taken else 1 << 30
     if not any(k.deadwood(hand & ~b) < cap for b in bits_of(hand & ~taken)):
-        cap = 1 << 30
-    out = []
+        return 1 << 30
+    return int(cap)
+
+
+def discards(v: View, hold: dict[int, float]) -> list[Discard]:
+    """Every card the player may discard, best first (key, then deadwood, then the higher card)."""
+    out = [Discard(b, dw, ahead, feeds(b, hold, v.picked)) for b, dw, ahead in candidates(v.hand, v.taken, list(hold))]
+    return sorted(out, key=lambda d: (d.key, d.deadwood, -_value(d.card)))
+
+
+def candidates(hand: int, taken: int, unseen: list[int]) -> Iterator[tuple[int, int, float]]:
+    """(card, deadwood after it, the deadwood expected after the next draw: the mean over the
+    ``unseen`` cards) for each card the player may discard (``pickup_cap``), in bit order."""
+    k = gin_kernel()
+    cap = pickup_cap(hand, taken)
     for b in bits_of(hand & ~taken):
         left = hand & ~b
         dw = k.deadwood(left)
-        if dw >= cap:
-            continue
-        ahead = sum(k.discard_deadwood(left | u) for u in unseen) / max(len(unseen), 1)
-        out.append(Discard(b, dw, ahead, feeds(b, hold, v.picked)))
-    return sorted(out, key=lambda d: (d.key, d.deadwood, -_value(d.card)))
+        if dw < cap:
+            yield b, dw, sum(k.discard_deadwood(left | u) for u in unseen) / max(len(unseen), 1)
 
 
 def _value(bit: int) -> int:
