@@ -80,10 +80,6 @@ class View:
     """Upcards the opponent left."""
     taken: int
     """The card this player took from the pile this turn (0: none)."""
-    stock: int
-    """Cards left in the stock."""
-    lead: int
-    """This player's score minus the opponent's."""
 
     @property
     def unseen(self) -> int:
@@ -103,8 +99,7 @@ def view(state: State) -> View:
         pile |= c.bit
     return View(hand=state.hands[me], pile=pile, top=state.discards[-1].bit if state.discards else 0,
                 picked=state.picked_up[them], thrown=state.thrown[them], declined=state.declined[them],
-                taken=state.taken.bit if state.taken else 0, stock=len(state.stock),
-                lead=state.scores[me] - state.scores[them])
+                taken=state.taken.bit if state.taken else 0)
 
 
 def weights(v: View) -> dict[int, int]:

@@ -74,11 +74,15 @@ def next_roles(roles: Roles, result: Result) -> Roles:
     raise ValueError(f"result {result!r}: 'box_won', 'box_lost' or 'draw'")
 
 
+def _check_players(players: Sequence[str]) -> None:
+    if len(players) != 3 or len(set(players)) != 3:
+        raise ValueError(f"three-handed gin needs three different players, not {list(players)!r}")
+
+
 def draw_for_roles(players: Sequence[str], seed: SeedLike) -> Roles:
     """Each player draws a card: high card in the box, middle captain, low sits out
     (ranks K high to A low; ties draw again)."""
-    if len(players) != 3 or len(set(players)) != 3:
-        raise ValueError(f"three-handed gin needs three different players, not {list(players)!r}")
+    _check_players(players)
     rng = rng_from(seed)
     while True:
         drawn = rng.choice(52, size=3, replace=False)
@@ -142,7 +146,7 @@ def new_game(players: Sequence[str] = ("P1", "P2", "P3"), rules: Rules = THREE_H
         raise ValueError(f"rules={rules!r}: three-handed gin needs rummylab.gin.Rules")
     rules.check_three_handed()
     check_seed(seed)
-    draw_for_roles(players, 0)  # three different players, or a ValueError naming them
+    _check_players(players)
 
     def start() -> State:
         box, captain, sitting_out = ROLE_ORDERS[play.chosen(len(ROLE_ORDERS), "roles", lambda: _roles_drawn(seed))]
@@ -252,12 +256,6 @@ def play_game(bots: dict[str, Bot], rules: Rules = THREE_HANDED, seed: int = 0,
 PLAYERS = ("P1", "P2", "P3")
 """The players of a simulation."""
 BOX_COLUMNS = codes.GIN.columns["box"]
-
-
-def first_roles(seed: int) -> tuple[int, int, int]:
-    """(box, captain, sitting out) of a simulated game's first hand, as indices into PLAYERS (as
-    ``new_game`` draws them)."""
-    return ROLE_ORDERS[_roles_drawn(seed)]
 
 
 def play_engine(table: Table, start: int, stop: int,

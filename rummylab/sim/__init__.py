@@ -103,9 +103,6 @@ def run_chunks(task: Callable[[int, int], R], n: int, *, scheduler: str | None =
             return results
 
 
-_CARD_NAMES = {**{c.bit.bit_length() - 1: str(c) for c in DECK}, 64: "JK"}
-"""A trace's card column: the bit of a card, 64 for a printed joker."""
-_CARDS = {**{c.bit.bit_length() - 1: c for c in DECK}, 64: JOKER}
 _TRACED = 6
 """The columns every family's turns begin with: game, deal (hand, round), turn, player, action, card."""
 DRAWS = ("dealer", "roles")
@@ -113,8 +110,13 @@ DRAWS = ("dealer", "roles")
 
 
 def card_code(card: Card | None) -> int:
-    """A card as a trace's card column holds it (-1: none)."""
+    """A card as a trace's card column holds it: the bit of a card, 64 for a printed joker (-1: none)."""
     return -1 if card is None else 64 if card.is_joker else card.bit.bit_length() - 1
+
+
+_CARDS = {card_code(c): c for c in (*DECK, JOKER)}
+"""A trace's card column back to the card."""
+_CARD_NAMES = {code: str(c) for code, c in _CARDS.items()}
 
 
 def chance_rows(game: int, deal: int, turn: int, outcomes: Sequence[Any], width: int) -> list[tuple[int, ...]]:
