@@ -88,23 +88,28 @@ cdef inline uint64_t _below(bitgen_t *bg, uint64_t n) noexcept nogil:
     return out
 
 
-def shuffled(family: str, seed: int, kind: str, cards, int64_t deal=0, int64_t number=0) -> list:
-    """``cards`` shuffled by one chance event's stream as the loops shuffle them (for tests)."""
-    cdef Chance c
-    items = list(cards)
+cdef list _shuffled_by(bitgen_t *bg, items):
+    """``items`` in the order ``_shuffle`` puts them, drawing from ``bg``."""
+    items = list(items)
     cdef int n = len(items), i
     cdef int *order = <int *>malloc(max(n, 1) * sizeof(int))
     if order == NULL:
         raise MemoryError()
-    bits = _chance_bits(&c)
     try:
-        _restart(&c, family, seed, kind, deal, number)
         for i in range(n):
             order[i] = i
-        _shuffle(order, n, c.gen)
+        _shuffle(order, n, bg)
         return [items[order[i]] for i in range(n)]
     finally:
         free(order)
+
+
+def shuffled(family: str, seed: int, kind: str, cards, int64_t deal=0, int64_t number=0) -> list:
+    """``cards`` shuffled by one chance event's stream as the loops shuffle them (for tests)."""
+    cdef Chance c
+    bits = _chance_bits(&c)
+    _restart(&c, family, seed, kind, deal, number)
+    return _shuffled_by(c.gen, cards)
 
 
 def generator_below(rng, uint64_t n, int count):
@@ -115,19 +120,7 @@ def generator_below(rng, uint64_t n, int count):
 
 def generator_shuffled(rng, items) -> list:
     """``rng.shuffle(list(items))`` as the loops shuffle (for tests)."""
-    cdef bitgen_t *bg = <bitgen_t *>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
-    out = list(items)
-    cdef int n = len(out), i
-    cdef int *order = <int *>malloc(max(n, 1) * sizeof(int))
-    if order == NULL:
-        raise MemoryError()
-    try:
-        for i in range(n):
-            order[i] = i
-        _shuffle(order, n, bg)
-        return [out[order[i]] for i in range(n)]
-    finally:
-        free(order)
+    return _shuffled_by(<bitgen_t *>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator"), items)
 
 
 # -- rows out -------------------------------------------------------------------------
@@ -169,6 +162,17 @@ cdef int _chance_row(Rows *turns, int64_t game, int64_t deal, int64_t turn, int 
     row[TURN_ACTION], row[TURN_CARD] = kind, value
     for i in range(TURN_CARD + 1, turns.width):
         row[i] = -1
+    return 0
+
+
+cdef int _chance_bits_rows(Rows *turns, int64_t game, int64_t deal, int64_t turn, int kind, const uint64_t *cards,
+                           int n) noexcept nogil:
+    """A trace's rows of one shuffle's outcome, cards as bits (gin, Three Thirteen), in order;
+    0, or -1 when memory ran out."""
+    cdef int i
+    for i in range(n):
+        if _chance_row(turns, game, deal, turn, kind, __builtin_ctzll(cards[i])):
+            return -1
     return 0
 
 

@@ -79,10 +79,8 @@ cdef int _gin_deal(GinTable *t, GinRun *run, uint64_t seed, int64_t game, int ha
     memcpy(cards, deck, 52 * sizeof(uint64_t))
     _restart(&run.chance, "gin", seed, "deal", deal_no, 0)
     _shuffle(cards, 52, run.chance.gen)
-    if run.trace:
-        for i in range(52):
-            if _chance_row(&run.turns, game, hand_no, 0, C_DEAL, __builtin_ctzll(cards[i])):
-                return -1
+    if run.trace and _chance_bits_rows(&run.turns, game, hand_no, 0, C_DEAL, cards, 52):
+        return -1
     t.hands[0] = t.hands[1] = 0
     for i in range(20):
         t.hands[(1 - dealer + i) % 2] |= cards[i]

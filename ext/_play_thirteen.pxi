@@ -58,10 +58,8 @@ cdef int _tt_deal(TTRun *run, TTTable *t, uint64_t seed, int64_t game, int round
         cards[i] = deck[i % 52]
     _restart(&run.chance, "313", seed, "deal", round_no, 0)
     _shuffle(cards, total, run.chance.gen)
-    if run.trace:
-        for i in range(total):
-            if _chance_row(&run.turns, game, round_no, 0, C_DEAL, __builtin_ctzll(cards[i])):
-                return -1
+    if run.trace and _chance_bits_rows(&run.turns, game, round_no, 0, C_DEAL, cards, total):
+        return -1
     for p in range(t.players):
         t.once[p] = t.twice[p] = t.thrice[p] = 0
     for i in range(n * t.players):
@@ -97,11 +95,7 @@ cdef void _tt_restock(TTRun *run, TTTable *t, uint64_t seed) noexcept nogil:
 cdef int _tt_restocked(TTRun *run, TTTable *t, int64_t game, int turn) noexcept nogil:
     """A trace's rows of the restock a draw just made: the new stock in its order, the drawn
     card (still in place above it) last; 0, or -1 when memory ran out."""
-    cdef int i
-    for i in range(t.n_stock + 1):
-        if _chance_row(&run.turns, game, t.round_no, turn, C_RESTOCK, __builtin_ctzll(t.stock[i])):
-            return -1
-    return 0
+    return _chance_bits_rows(&run.turns, game, t.round_no, turn, C_RESTOCK, t.stock, t.n_stock + 1)
 
 
 cdef int _tt_ranked(WildKernel k, TTRun *run, TTTable *t, bint keeps_wilds, uint64_t *cards,
