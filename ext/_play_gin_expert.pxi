@@ -5,22 +5,25 @@
 # it, and the samples are drawn as ``sample_hands`` draws them, from the seat's generator.
 
 # The expert's constants are defined in rummylab/gin/expert.py (BASE_WEIGHT, SAMPLES, LOOK_AHEAD,
-# DANGER, TAKE_MARGIN): the gin chunks hand them to the loop (``set_expert``) before they play.
+# DANGER, TAKE_MARGIN, KNOCK_MARGIN, OVERSAMPLE): the gin chunks hand them to the loop (``set_expert``) before they play.
 cdef int EXPERT_BASE_WEIGHT = 0
 cdef int EXPERT_SAMPLES = 0
 cdef double EXPERT_LOOK_AHEAD = 0.0
 cdef double EXPERT_DANGER = 0.0
 cdef double EXPERT_TAKE_MARGIN = 0.0
-cdef int EXPERT_KNOCK_MARGIN = 0
+cdef double EXPERT_KNOCK_MARGIN = 0.0
+cdef int EXPERT_OVERSAMPLE = 1
 
 
 def set_expert(int base_weight, int samples, double look_ahead, double danger, double take_margin,
-               int knock_margin) -> None:
+               double knock_margin, int oversample) -> None:
     """The expert's constants, as rummylab.gin.expert defines them (``expert.constants()``)."""
     global EXPERT_BASE_WEIGHT, EXPERT_SAMPLES, EXPERT_LOOK_AHEAD, EXPERT_DANGER, EXPERT_TAKE_MARGIN
-    global EXPERT_KNOCK_MARGIN
-    if base_weight < 1 or samples < 1:
-        raise ValueError(f"base_weight={base_weight}, samples={samples}: each 1 or more")
+    global EXPERT_KNOCK_MARGIN, EXPERT_OVERSAMPLE
+    if base_weight < 1 or samples < 1 or oversample < 1 or samples * oversample > 256:
+        raise ValueError(f"base_weight={base_weight}, samples={samples}, oversample={oversample}: each 1 or more, "
+                         "samples x oversample 256 at most")
+    EXPERT_OVERSAMPLE = oversample
     EXPERT_BASE_WEIGHT, EXPERT_SAMPLES = base_weight, samples
     EXPERT_LOOK_AHEAD, EXPERT_DANGER, EXPERT_TAKE_MARGIN = look_ahead, danger, take_margin
     EXPERT_KNOCK_MARGIN = knock_margin
@@ -167,15 +170,20 @@ cdef bint _expert_takes(MeldKernel k, GinTable *t, ExpertView *v) noexcept nogil
     return <double>with_top + EXPERT_TAKE_MARGIN < _expert_stock_deadwood(k, hand, v)
 
 
-cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit) noexcept nogil:
+cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit, uint64_t *low,
+                         int *low_dw) noexcept nogil:
     """expert.discards(...)[0]: the least (key, deadwood, -value), the lowest bit among equals;
-    key = (deadwood + LOOK_AHEAD x ahead) + DANGER x danger. Returns its deadwood."""
+    key = (deadwood + LOOK_AHEAD x ahead) + DANGER x danger. Returns its deadwood. ``low`` and
+    ``low_dw``: the first of that order among the discards leaving the least deadwood (the card
+    a knock would lay down, ``expert.knock_card``)."""
     cdef uint64_t hand = t.hands[t.to_play], taken = t.taken, rest, b, left, u
     cdef int dws[64]
     cdef int cap = BIG, dw, i, value, best_dw = 0, best_value = 0
     cdef int64_t ahead_sum
-    cdef double ahead, key, best_key = 0.0
-    cdef bint lower = False, chosen = False
+    cdef double ahead, key, best_key = 0.0, low_key
+    cdef double keys[64]
+    cdef int low_value = 0
+    cdef bint lower = False, chosen = False, better
     rest = hand & ~taken
     while rest:
         b = _low(rest)
@@ -191,7 +199,8 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
             lower = dws[__builtin_ctzll(b)] < cap
         if not lower:
             cap = BIG
-    bit[0] = 0
+    bit[0] = low[0] = 0
+    low_dw[0] = BIG
     rest = hand & ~taken
     while rest:
         b = _low(rest)
@@ -208,25 +217,50 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
         value = _rank(b) + 1
         if value > 10:
             value = 10
-        if (not chosen or key < best_key
-                or (key == best_key and (dw < best_dw or (dw == best_dw and value > best_value)))):
+        better = (not chosen or key < best_key
+                  or (key == best_key and (dw < best_dw or (dw == best_dw and value > best_value))))
+        if better:
             chosen = True
             best_key, best_dw, best_value = key, dw, value
             bit[0] = b
+        keys[__builtin_ctzll(b)] = key
+        if dw < low_dw[0]:
+            low_dw[0], low[0] = dw, b
+    # among the least deadwood, the first in the discards' order
+    rest = hand & ~taken
+    low_key = 0.0
+    chosen = False
+    while rest:
+        b = _low(rest)
+        rest ^= b
+        if dws[__builtin_ctzll(b)] != low_dw[0]:
+            continue
+        key = keys[__builtin_ctzll(b)]
+        value = _rank(b) + 1
+        if value > 10:
+            value = 10
+        if not chosen or key < low_key or (key == low_key and value > low_value):
+            chosen = True
+            low_key, low_value = key, value
+            low[0] = b
     return best_dw
 
 
 cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, const GinRules *R,
                          bitgen_t *bg) noexcept nogil:
     """expert.knocks for a knock with ``left`` (not gin): the knocker's net points summed over
-    SAMPLES opponent hands (their pick-ups and unseen cards drawn by weight without replacement,
-    as ``sample_hands``) are more than KNOCK_MARGIN a hand."""
+    the SAMPLES opponent hands of least deadwood (the first drawn among equals) of SAMPLES x
+    OVERSAMPLE drawn (their pick-ups and unseen cards drawn by weight without replacement, as
+    ``sample_hands``) are more than KNOCK_MARGIN a hand."""
     cdef bint gone[52]
-    cdef int s, i, j, draws = v.hidden if v.hidden < v.n else v.n
+    cdef int s, i, j, draws = v.hidden if v.hidden < v.n else v.n, n = EXPERT_SAMPLES * EXPERT_OVERSAMPLE
     cdef int end, kp, dp, kdw, ddw
     cdef int64_t net = 0, left_weight
     cdef uint64_t opp, r
-    for s in range(EXPERT_SAMPLES):
+    cdef uint64_t opps[256]
+    cdef int order[256]
+    cdef int dws[256]
+    for s in range(n):
         memset(gone, 0, sizeof(gone))
         left_weight = v.total
         opp = v.picked
@@ -241,16 +275,25 @@ cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, const GinRu
                     left_weight -= v.w[j]
                     break
                 r -= <uint64_t>v.w[j]
-        _gin_outcome(k, left, opp, R, &end, &kp, &dp, &kdw, &ddw)
+        opps[s] = opp
+        dws[s] = _dw(k, opp)
+        # insertion by (deadwood, draw order): the opponent kept the cards that meld
+        i = s
+        while i > 0 and dws[order[i - 1]] > dws[s]:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = s
+    for s in range(EXPERT_SAMPLES):
+        _gin_outcome(k, left, opps[order[s]], R, &end, &kp, &dp, &kdw, &ddw)
         net += kp - dp
-    return net > <int64_t>EXPERT_KNOCK_MARGIN * EXPERT_SAMPLES
+    return <double>net > EXPERT_KNOCK_MARGIN * <double>EXPERT_SAMPLES
 
 
 cdef int _expert_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:
     """ExpertBot.act (the hand's actions; a loop deals the next hand itself)."""
     cdef ExpertView v
-    cdef uint64_t hand = t.hands[t.to_play]
-    cdef int dw
+    cdef uint64_t hand = t.hands[t.to_play], low
+    cdef int dw, low_dw
     card[0] = 0
     if t.phase == DRAW and t.passes == 2:
         return A_DRAW_STOCK
@@ -261,7 +304,8 @@ cdef int _expert_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg,
         return A_TAKE_UPCARD if _expert_takes(k, t, &v) else A_PASS
     if t.phase == DRAW:
         return A_DRAW_DISCARD if _expert_takes(k, t, &v) else A_DRAW_STOCK
-    dw = _expert_discard(k, t, &v, card)
-    if dw <= R.knock_limit and (dw == 0 or _expert_knocks(k, &v, hand & ~card[0], R, bg)):
+    dw = _expert_discard(k, t, &v, card, &low, &low_dw)
+    if low_dw <= R.knock_limit and (low_dw == 0 or _expert_knocks(k, &v, hand & ~low, R, bg)):
+        card[0] = low
         return A_KNOCK
     return A_DISCARD

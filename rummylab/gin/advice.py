@@ -15,6 +15,7 @@ from .expert import (
     View,
     discards,
     holding,
+    knock_card,
     knock_value,
     related,
     stock_deadwood,
@@ -118,8 +119,8 @@ def _discard_options(state: State, v: View, w: dict[int, int], hold: dict[int, f
         out.append(Option(BIG_GIN, float(state.rules.big_gin_bonus), "points",
                           f"big gin: all eleven cards meld ({state.rules.big_gin_bonus} bonus)"))
     ranked = discards(v, hold)
-    if ranked and ranked[0].deadwood <= state.rules.knock_limit:
-        best = ranked[0]
+    if ranked and knock_card(ranked).deadwood <= state.rules.knock_limit:
+        best = knock_card(ranked)
         if best.deadwood == 0:
             out.append(Option(Action(Kind.KNOCK, BIT_CARD[best.card]), float(state.rules.gin_bonus), "points",
                               f"gin: throw {_name(best.card)} and all ten cards meld ({state.rules.gin_bonus} bonus)"))

@@ -30,14 +30,20 @@ DANGER = 1.5
 """... + DANGER x the chance the opponent can meld the card (``feeds``)."""
 TAKE_MARGIN = 1.5
 """The top discard is taken when it leaves less deadwood than a stock draw is expected to, by this."""
-KNOCK_MARGIN = 8
-"""A knock is made when the sampled opponent hands give it more than this many points a hand."""
+KNOCK_MARGIN = 14.0
+"""A knock is made when the sampled opponent hands give it more than this many points a hand
+(what playing on for gin or an undercut is worth)."""
 
 
-def constants() -> tuple[int, int, float, float, float, int]:
-    """(BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, KNOCK_MARGIN), as the compiled loop
-    takes them."""
-    return BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, KNOCK_MARGIN
+OVERSAMPLE = 8
+"""A knock is valued over the SAMPLES sampled opponent hands of least deadwood among SAMPLES x
+OVERSAMPLE drawn: the opponent kept the cards that meld."""
+
+
+def constants() -> tuple[int, int, float, float, float, float, int]:
+    """(BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, KNOCK_MARGIN, OVERSAMPLE), as the
+    compiled loop takes them."""
+    return BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, KNOCK_MARGIN, OVERSAMPLE
 
 
 def _related(a: int, b: int) -> float:
@@ -223,10 +229,14 @@ def sample_hands(v: View, w: dict[int, int], rng: np.random.Generator, n: int | 
 
 
 def knock_nets(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> list[int]:
-    """The knocker's net points against each of SAMPLES sampled opponent hands, layoffs included
+    """The knocker's net points against each of the SAMPLES sampled opponent hands of least
+    deadwood (the first drawn among equals) of SAMPLES x OVERSAMPLE drawn, layoffs included
     (negative: an undercut)."""
+    k = gin_kernel()
+    drawn = sample_hands(v, w, rng, SAMPLES * OVERSAMPLE)
+    kept = sorted(range(len(drawn)), key=lambda i: k.deadwood(drawn[i]))[:SAMPLES]
     nets = []
-    for opp in sample_hands(v, w, rng):
+    for opp in (drawn[i] for i in kept):
         r = score_masks(left, opp, rules)  # type: ignore[arg-type]
         nets.append(r.knocker_points - r.defender_points)
     return nets
@@ -267,10 +277,11 @@ class ExpertBot:
         k = gin_kernel()
         if state.rules.big_gin_bonus is not None and k.deadwood(v.hand) == 0:
             return BIG_GIN
-        best = discards(v, hold)[0]
-        if best.deadwood <= state.rules.knock_limit and knocks(v, best, w, state.rules, self.rng):
-            return Action(Kind.KNOCK, BIT_CARD[best.card])
-        return Action(Kind.DISCARD, BIT_CARD[best.card])
+        ranked = discards(v, hold)
+        low = knock_card(ranked)
+        if low.deadwood <= state.rules.knock_limit and knocks(v, low, w, state.rules, self.rng):
+            return Action(Kind.KNOCK, BIT_CARD[low.card])
+        return Action(Kind.DISCARD, BIT_CARD[ranked[0].card])
 
 
 def takes(v: View, hold: dict[int, float]) -> bool:
@@ -281,9 +292,16 @@ def takes(v: View, hold: dict[int, float]) -> bool:
     return with_top + TAKE_MARGIN < stock_deadwood(v.hand, hold) and with_top < k.deadwood(v.hand)
 
 
-def knocks(v: View, best: Discard, w: dict[int, int], rules: object, rng: np.random.Generator) -> bool:
+def knock_card(ranked: list[Discard]) -> Discard:
+    """The card a knock lays down: the first of the ranked discards among those leaving the least
+    deadwood (the hand ends, so the look-ahead and the danger no longer count)."""
+    return min(ranked, key=lambda d: d.deadwood)
+
+
+def knocks(v: View, low: Discard, w: dict[int, int], rules: object, rng: np.random.Generator) -> bool:
     """Gin always; otherwise when the sampled opponent hands give the knock more than KNOCK_MARGIN
     points a hand."""
-    if best.deadwood == 0:
+    if low.deadwood == 0:
         return True
-    return sum(knock_nets(v, v.hand & ~best.card, w, rules, rng)) > KNOCK_MARGIN * SAMPLES
+    net = sum(knock_nets(v, v.hand & ~low.card, w, rules, rng))
+    return float(net) > KNOCK_MARGIN * float(SAMPLES)
