@@ -1,5 +1,5 @@
-"""Time the exact enumeration of every gin hand (suit symmetry + the batch kernel) and print
-the distribution's mean, SD, knock and gin counts.
+"""Time the exact enumeration of every gin hand (suit symmetry + the batch kernel), print the
+distribution's mean, SD, knock and gin counts, and compare it with the table rummylab ships.
 
     python benchmarks/exact_odds.py [--workers 2] [--eleven]
 """
@@ -26,6 +26,8 @@ def main() -> None:
         label = f"{n} cards" + ((" after the best discard" if discard else " kept whole") if n == 11 else "")
         print(f"{label}: {s['hands']:,} hands in {dt:.1f} s on {args.workers} threads "
               f"({s['hands'] / dt / 1e9:.2f} G hands/s)")
+        same = h.select("deadwood", "hands").equals(odds.exact_gin(n, discard=discard).select("deadwood", "hands"))
+        print(f"  equals the shipped table (rummylab/data, odds.exact_gin): {'yes' if same else 'NO'}")
         print(f"  mean deadwood {s['mean']:.6f}, sd {s['sd']:.6f}; can knock {s['p_knock']:.6%}; "
               f"deadwood 0: {s['gin_hands']:,} hands ({s['p_gin']:.4e})")
 

@@ -13,6 +13,8 @@ import pytest
 from rummylab.classroom import class_code, voila_patches
 from rummylab.classroom.serve import lessons_dir, voila_command
 
+pytestmark = pytest.mark.once  # serving a class touches no search: the compiled run has it
+
 
 def test_lessons_of_the_day_by_number_or_name() -> None:
     folder = lessons_dir()

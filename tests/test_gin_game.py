@@ -112,7 +112,7 @@ def check_game(final: g.State) -> None:
 BOT_PAIRS = [(GreedyBot, GreedyBot), (StrongBot, GreedyBot), (GreedyBot, StrongBot)]
 
 
-SIM_HANDS = soak(4000)
+SIM_HANDS = soak(2000)
 """Hands per simulation test (benchmarks/soak.py plays more)."""
 
 

@@ -31,6 +31,8 @@ from rummylab.lessons import exercises  # noqa: E402
 from rummylab.progress import Progress, queue  # noqa: E402
 from rummylab.progress.hub_client import ServiceProgress, is_service_url, open_store  # noqa: E402
 
+pytestmark = pytest.mark.once  # no kernel of its own (the hub's config, service and client): the compiled run has it
+
 TOKENS = {"token-of-ada": "student01", "token-of-bea": "student02"}
 
 

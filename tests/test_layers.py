@@ -8,6 +8,11 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.once  # reads the source only: the compiled run has it
+
+
 PACKAGE = Path(__file__).resolve().parent.parent / "rummylab"
 
 LAYERS = (

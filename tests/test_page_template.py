@@ -18,6 +18,8 @@ from rummylab import page_template
 from rummylab.classroom.class_code import OWN_PAGE
 from rummylab.page_template import APP, DATA, LESSON_PAGE, TEMPLATE, lesson_page
 
+pytestmark = pytest.mark.once  # the page's files only: the compiled run has it
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = DATA / "voila" / "templates"
 SHIPPED = sorted([f"{TEMPLATE}/conf.json", f"{TEMPLATE}/index.html.j2", f"{TEMPLATE}/page.html",

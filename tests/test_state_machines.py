@@ -29,7 +29,7 @@ from rummylab.three_thirteen import bots as tt_bots
 from rummylab.three_thirteen import game as tt
 from rummylab.three_thirteen.rules import Rules as TTRules
 
-SETTINGS = settings(max_examples=20 if rummylab.BACKEND == "cython" else 6, stateful_step_count=200, deadline=None,
+SETTINGS = settings(max_examples=12 if rummylab.BACKEND == "cython" else 4, stateful_step_count=200, deadline=None,
                     derandomize=True,  # the same runs every time: the late-phase check never fails by chance
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 CARD = st.sampled_from(list(DECK) + [JOKER])

@@ -58,7 +58,7 @@ def test_sitter_advice_is_a_legal_hint_for_the_captain() -> None:
     assert advised > 0
 
 
-SIM_HANDS = soak(4000)
+SIM_HANDS = soak(2000)
 """Hands per simulation test (benchmarks/soak.py plays more)."""
 
 

@@ -7,9 +7,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from rummylab.classroom.class_code import OWN_PAGE
 from rummylab.lessons.preflight import page_models
 from rummylab.page_template import APP, DATA
+
+pytestmark = pytest.mark.once  # the page against ipywidgets' registry, no kernel: the compiled run has it
+
 
 BASE = "@jupyter-widgets/base"  # the view module of layouts and styles: applied with their widget
 
