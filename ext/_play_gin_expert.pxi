@@ -255,8 +255,10 @@ cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, const GinRu
     cdef bint gone[52]
     cdef int s, i, j, draws = v.hidden if v.hidden < v.n else v.n, n = EXPERT_SAMPLES * EXPERT_OVERSAMPLE
     cdef int end, kp, dp, kdw, ddw
-    cdef int64_t net = 0, left_weight
-    cdef uint64_t opp, r
+    cdef int64_t net = 0, left_weight, running
+    cdef int last
+    cdef double u
+    cdef uint64_t opp
     cdef uint64_t opps[256]
     cdef int order[256]
     cdef int dws[256]
@@ -265,16 +267,21 @@ cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, const GinRu
         left_weight = v.total
         opp = v.picked
         for i in range(draws):
-            r = _below(bg, <uint64_t>left_weight)
+            # the first card left (in bit order) whose running weight is above u x the weight left
+            # (the uniforms come one by one, as ``rng.random(count)`` gives them)
+            u = bg.next_double(bg.state) * <double>left_weight
+            running = 0
+            last = -1
             for j in range(v.n):
                 if gone[j]:
                     continue
-                if r < <uint64_t>v.w[j]:
-                    opp |= v.cards[j]
-                    gone[j] = True
-                    left_weight -= v.w[j]
+                last = j
+                running += v.w[j]
+                if u < <double>running:
                     break
-                r -= <uint64_t>v.w[j]
+            opp |= v.cards[last]
+            gone[last] = True
+            left_weight -= v.w[last]
         opps[s] = opp
         dws[s] = _dw(k, opp)
         # insertion by (deadwood, draw order): the opponent kept the cards that meld

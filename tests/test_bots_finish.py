@@ -40,9 +40,9 @@ def _check_pickups(history: list[tuple[Any, Any, Any]], score: Any, wild: Any, t
         me = before.to_play
         if action.kind in taking:
             pending[me] = (score(before, me), before.discards[-1])
-        elif me in pending and action.kind in ("discard", "knock", "go_out", "declare"):
+        elif me in pending and action.kind in ("discard", "knock", "go_out", "declare", "big_gin"):
             pre, card = pending.pop(me)
-            if bots.get(me) == "random" or action.kind == "declare":
+            if bots.get(me) == "random" or action.kind in ("declare", "big_gin"):  # big gin: all 11 cards meld
                 continue
             takes += 1
             if wild(before, card):

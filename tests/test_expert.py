@@ -11,10 +11,12 @@ from conftest import soak
 
 from rummylab import play
 from rummylab.cards import BIT_CARD, bits_of, parse_cards, to_mask
-from rummylab.gin import DEFAULT
+from rummylab.gin import DEFAULT, expert
 from rummylab.gin import bots as gin_bots
 from rummylab.gin import game as gin
+from rummylab.gin.analysis import gin_kernel
 from rummylab.gin.expert import ExpertBot, knock_value, view, weights
+from rummylab.gin.scoring import score_masks
 
 
 def _states(n_games: int, seed: int) -> list[gin.State]:
@@ -118,3 +120,22 @@ def test_advise_refuses_bad_options_and_finished_hands() -> None:
     over = play.evolve(s, phase=gin.Phase.HAND_OVER)
     with pytest.raises(ValueError, match="the hand is over"):
         gin_bots.advise(over)
+
+
+def test_a_knock_lays_down_the_least_deadwood_and_values_kept_hands() -> None:
+    """The knock's card is the first ranked discard among those leaving the least deadwood (the
+    look-ahead and the danger end with the hand), and a knock is valued over the sampled hands of
+    least deadwood: the opponent kept what melds."""
+    ranked = [expert.Discard(1 << 3, 9, 20.0, 0.0), expert.Discard(1 << 5, 7, 30.0, 1.0),
+              expert.Discard(1 << 7, 7, 31.0, 0.0)]
+    assert expert.knock_card(ranked) is ranked[1]
+    s = _position("AS 2S 3S 4D 5D 6D 7H 8H 9H 5C KC", picked="")
+    v = view(s)
+    w = weights(v)
+    drawn = expert.sample_hands(v, w, np.random.default_rng(4), expert.SAMPLES * expert.OVERSAMPLE)
+    kept = sorted(drawn, key=gin_kernel().deadwood)[:expert.SAMPLES]
+    assert max(map(gin_kernel().deadwood, kept)) <= sorted(map(gin_kernel().deadwood, drawn))[expert.SAMPLES - 1]
+    left = v.hand & ~parse_cards("KC")[0].bit
+    nets = expert.knock_nets(v, left, w, s.rules, np.random.default_rng(4))
+    assert nets == [score_masks(left, o, s.rules).knocker_points - score_masks(left, o, s.rules).defender_points
+                    for o in kept]

@@ -211,21 +211,26 @@ def _value(bit: int) -> int:
 
 def sample_hands(v: View, w: dict[int, int], rng: np.random.Generator, n: int | None = None) -> list[int]:
     """``n`` (SAMPLES) opponent hands: the cards they picked up and unseen cards drawn by weight,
-    without replacement (``rng.integers`` over the weights left, the cards in bit order)."""
-    hands = []
-    for _ in range(SAMPLES if n is None else n):
-        left = dict(w)
-        hand = v.picked
-        for _ in range(min(v.hidden, len(left))):
-            r = int(rng.integers(sum(left.values())))
-            for u, x in left.items():
-                if r < x:
-                    hand |= u
-                    del left[u]
-                    break
-                r -= x
-        hands.append(hand)
-    return hands
+    without replacement. One ``rng.random`` call gives every uniform, hand by hand; a draw takes
+    the first card left (in bit order) whose running weight is above uniform x the weight left
+    (the last card left if rounding puts it above them all). The hands draw side by side."""
+    count = SAMPLES if n is None else n
+    draws = min(v.hidden, len(w))
+    if not draws:
+        return [v.picked] * count
+    cards = np.array(list(w), dtype=np.uint64)
+    weights_ = np.tile(np.array(list(w.values()), dtype=np.int64), (count, 1))
+    uniforms = rng.random(count * draws).reshape(count, draws)
+    rows = np.arange(count)
+    hands = np.full(count, v.picked, dtype=np.uint64)
+    for d in range(draws):
+        running = np.cumsum(weights_, axis=1)
+        above = running > (uniforms[:, d] * running[:, -1])[:, None]
+        last = weights_.shape[1] - 1 - np.argmax(weights_[:, ::-1] > 0, axis=1)
+        i = np.where(above.any(axis=1), np.argmax(above, axis=1), last)
+        hands |= cards[i]
+        weights_[rows, i] = 0
+    return [int(h) for h in hands]
 
 
 def knock_nets(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> list[int]:
