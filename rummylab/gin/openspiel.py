@@ -217,9 +217,10 @@ def bot_strength(bot: str, n_hands: int = 10_000, seed: SeedLike = 0, rules: Rul
     hand: a polars frame with one row per hand (seat, points to the rummylab bot)."""
     import polars as pl
 
-    pyspiel = pyspiel_module()
+    make_bot(bot, 0)  # an unknown name is refused before pyspiel is looked for
     if n_hands < 0:
         raise ValueError(f"n_hands={n_hands}: a non-negative number")
+    pyspiel = pyspiel_module()
     rules = dataclasses.replace(rules, big_gin_bonus=None)
     game = pyspiel.load_game("gin_rummy", {"gin_bonus": rules.gin_bonus, "undercut_bonus": rules.undercut_bonus,
                                            "knock_card": rules.knock_limit})
