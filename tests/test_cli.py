@@ -102,6 +102,7 @@ def test_simulate_refuses_what_it_would_ignore(tmp_path: Path, capsys: pytest.Ca
         assert message in capsys.readouterr().err
 
 
+@pytest.mark.once  # the command's wiring; the engine on the twin is test_simulation's
 def test_simulate_writes_parquet_and_names_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import polars as pl
 

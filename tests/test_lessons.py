@@ -190,6 +190,7 @@ def test_respond_records_a_free_answer(tmp_path: Path, monkeypatch: pytest.Monke
         lessons.respond("x", w.Button())
 
 
+@pytest.mark.once  # authoring and the preflight; every lesson runs on the twin in test_notebooks
 def test_a_new_lesson_its_preflight_and_its_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`lessons new` writes a lesson that passes the preflight; the key reads its exercise; a lesson
     with a typed-in answer, an undefined exercise and an error fails the preflight, saying each."""
