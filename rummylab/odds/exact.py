@@ -104,7 +104,7 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 def exact_gin(n_cards: int = 10, *, discard: bool | None = None) -> pl.DataFrame:
     """The exact deadwood distribution of every gin hand of 10 or 11 cards, as shipped with
-    rummylab (computed by ``exact_histogram``; tests recompute the 10-card table). For 11
+    rummylab (computed by ``exact_histogram``; benchmarks/exact_odds.py recomputes and compares them). For 11
     cards, after the best discard by default; ``discard=False`` keeps all 11 (deadwood 0 is big gin)."""
     kept = n_cards == 11 and discard is False
     path = DATA / f"gin_deadwood_{n_cards}{'_kept' if kept else ''}.csv"
