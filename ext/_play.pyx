@@ -12,7 +12,7 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memmove, memset
 
 import numpy as np
 

@@ -246,42 +246,45 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
     return best_dw
 
 
-cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, const GinRules *R,
+cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, int left_dw, const GinRules *R,
                          bitgen_t *bg) noexcept nogil:
     """expert.knocks for a knock with ``left`` (not gin): the knocker's net points summed over
     the SAMPLES opponent hands of least deadwood (the first drawn among equals) of SAMPLES x
     OVERSAMPLE drawn (their pick-ups and unseen cards drawn by weight without replacement, as
     ``sample_hands``) are more than KNOCK_MARGIN a hand."""
-    cdef bint gone[52]
-    cdef int s, i, j, draws = v.hidden if v.hidden < v.n else v.n, n = EXPERT_SAMPLES * EXPERT_OVERSAMPLE
+    cdef uint64_t cards[52]
+    cdef int64_t w[52]
+    cdef int s, i, j, m, draws = v.hidden if v.hidden < v.n else v.n, n = EXPERT_SAMPLES * EXPERT_OVERSAMPLE
     cdef int end, kp, dp, kdw, ddw
-    cdef int64_t net = 0, left_weight, running
-    cdef int last
+    cdef int64_t net = 0, left_weight, running, bound
     cdef double u
     cdef uint64_t opp
     cdef uint64_t opps[256]
     cdef int order[256]
     cdef int dws[256]
     for s in range(n):
-        memset(gone, 0, sizeof(gone))
+        # the cards left, in bit order: a drawn card is cut out of the arrays
+        memcpy(cards, v.cards, v.n * sizeof(uint64_t))
+        memcpy(w, v.w, v.n * sizeof(int64_t))
+        m = v.n
         left_weight = v.total
         opp = v.picked
         for i in range(draws):
-            # the first card left (in bit order) whose running weight is above u x the weight left
+            # the first card left whose running weight is above u x the weight left, else the last
             # (the uniforms come one by one, as ``rng.random(count)`` gives them)
             u = bg.next_double(bg.state) * <double>left_weight
             running = 0
-            last = -1
-            for j in range(v.n):
-                if gone[j]:
-                    continue
-                last = j
-                running += v.w[j]
+            j = 0
+            while j < m - 1:
+                running += w[j]
                 if u < <double>running:
                     break
-            opp |= v.cards[last]
-            gone[last] = True
-            left_weight -= v.w[last]
+                j += 1
+            opp |= cards[j]
+            left_weight -= w[j]
+            m -= 1
+            memmove(&cards[j], &cards[j + 1], (m - j) * sizeof(uint64_t))
+            memmove(&w[j], &w[j + 1], (m - j) * sizeof(int64_t))
         opps[s] = opp
         dws[s] = _dw(k, opp)
         # insertion by (deadwood, draw order): the opponent kept the cards that meld
@@ -290,6 +293,13 @@ cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, const GinRu
             order[i] = order[i - 1]
             i -= 1
         order[i] = s
+    # expert.knocks: a knock wins at most the opponent's deadwood less its own; when even that sum
+    # is not enough, no hand is scored
+    bound = 0
+    for s in range(EXPERT_SAMPLES):
+        bound += dws[order[s]] - left_dw
+    if <double>bound <= EXPERT_KNOCK_MARGIN * <double>EXPERT_SAMPLES:
+        return False
     for s in range(EXPERT_SAMPLES):
         _gin_outcome(k, left, opps[order[s]], R, &end, &kp, &dp, &kdw, &ddw)
         net += kp - dp
@@ -312,7 +322,7 @@ cdef int _expert_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg,
     if t.phase == DRAW:
         return A_DRAW_DISCARD if _expert_takes(k, t, &v) else A_DRAW_STOCK
     dw = _expert_discard(k, t, &v, card, &low, &low_dw)
-    if low_dw <= R.knock_limit and (low_dw == 0 or _expert_knocks(k, &v, hand & ~low, R, bg)):
+    if low_dw <= R.knock_limit and (low_dw == 0 or _expert_knocks(k, &v, hand & ~low, low_dw, R, bg)):
         card[0] = low
         return A_KNOCK
     return A_DISCARD

@@ -35,7 +35,7 @@ KNOCK_MARGIN = 14.0
 (what playing on for gin or an undercut is worth)."""
 
 
-OVERSAMPLE = 8
+OVERSAMPLE = 6
 """A knock is valued over the SAMPLES sampled opponent hands of least deadwood among SAMPLES x
 OVERSAMPLE drawn: the opponent kept the cards that meld."""
 
@@ -233,18 +233,28 @@ def sample_hands(v: View, w: dict[int, int], rng: np.random.Generator, n: int | 
     return [int(h) for h in hands]
 
 
-def knock_nets(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> list[int]:
-    """The knocker's net points against each of the SAMPLES sampled opponent hands of least
-    deadwood (the first drawn among equals) of SAMPLES x OVERSAMPLE drawn, layoffs included
-    (negative: an undercut)."""
+def kept_hands(v: View, w: dict[int, int], rng: np.random.Generator) -> list[tuple[int, int]]:
+    """(hand, deadwood) of the SAMPLES sampled opponent hands of least deadwood (the first drawn
+    among equals) of SAMPLES x OVERSAMPLE drawn: the opponent kept what melds."""
     k = gin_kernel()
     drawn = sample_hands(v, w, rng, SAMPLES * OVERSAMPLE)
-    kept = sorted(range(len(drawn)), key=lambda i: k.deadwood(drawn[i]))[:SAMPLES]
+    deadwood = [k.deadwood(h) for h in drawn]
+    return [(drawn[i], deadwood[i]) for i in sorted(range(len(drawn)), key=deadwood.__getitem__)[:SAMPLES]]
+
+
+def nets_against(left: int, kept: list[tuple[int, int]], rules: object) -> list[int]:
+    """The knocker's net points with ``left`` against each kept hand, layoffs included (negative:
+    an undercut)."""
     nets = []
-    for opp in (drawn[i] for i in kept):
+    for opp, _ in kept:
         r = score_masks(left, opp, rules)  # type: ignore[arg-type]
         nets.append(r.knocker_points - r.defender_points)
     return nets
+
+
+def knock_nets(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> list[int]:
+    """``nets_against`` the ``kept_hands``."""
+    return nets_against(left, kept_hands(v, w, rng), rules)
 
 
 def knock_value(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> tuple[float, int]:
@@ -305,9 +315,12 @@ def knock_card(ranked: list[Discard]) -> Discard:
 
 
 def knocks(v: View, low: Discard, w: dict[int, int], rules: object, rng: np.random.Generator) -> bool:
-    """Gin always; otherwise when the sampled opponent hands give the knock more than KNOCK_MARGIN
-    points a hand."""
+    """Gin always; otherwise when the kept opponent hands give the knock more than KNOCK_MARGIN
+    points a hand. A knock wins at most the opponent's deadwood less its own (layoffs only lower
+    it, an undercut loses): when even that sum is not enough, no hand is scored."""
     if low.deadwood == 0:
         return True
-    net = sum(knock_nets(v, v.hand & ~low.card, w, rules, rng))
-    return float(net) > KNOCK_MARGIN * float(SAMPLES)
+    kept = kept_hands(v, w, rng)
+    if sum(dw for _, dw in kept) - low.deadwood * len(kept) <= KNOCK_MARGIN * SAMPLES:
+        return False
+    return float(sum(nets_against(v.hand & ~low.card, kept, rules))) > KNOCK_MARGIN * float(SAMPLES)
