@@ -184,6 +184,9 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
     cdef double keys[64]
     cdef int low_value = 0
     cdef bint lower = False, chosen = False, better
+    cdef bint prune = EXPERT_LOOK_AHEAD >= 0.0 and EXPERT_DANGER >= 0.0
+    cdef uint64_t cands[16]
+    cdef int nc, j
     rest = hand & ~taken
     while rest:
         b = _low(rest)
@@ -201,6 +204,10 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
             cap = BIG
     bit[0] = low[0] = 0
     low_dw[0] = BIG
+    # the candidates, least deadwood first (bit order among equals): a key is at least its
+    # deadwood (the look-ahead and the danger add to it), so once a candidate's deadwood is above
+    # the best key no later one can win, and their look-ahead is not computed
+    nc = 0
     rest = hand & ~taken
     while rest:
         b = _low(rest)
@@ -208,6 +215,19 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
         dw = dws[__builtin_ctzll(b)]
         if dw >= cap:
             continue
+        i = nc
+        while i > 0 and dws[__builtin_ctzll(cands[i - 1])] > dw:
+            cands[i] = cands[i - 1]
+            i -= 1
+        cands[i] = b
+        nc += 1
+        if dw < low_dw[0]:
+            low_dw[0], low[0] = dw, b
+    for j in range(nc):
+        b = cands[j]
+        dw = dws[__builtin_ctzll(b)]
+        if chosen and prune and <double>dw > best_key:
+            break
         left = hand & ~b
         ahead_sum = 0
         for i in range(v.n):
@@ -218,14 +238,13 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
         if value > 10:
             value = 10
         better = (not chosen or key < best_key
-                  or (key == best_key and (dw < best_dw or (dw == best_dw and value > best_value))))
+                  or (key == best_key and (dw < best_dw or (dw == best_dw and (
+                      value > best_value or (value == best_value and b < bit[0]))))))
         if better:
             chosen = True
             best_key, best_dw, best_value = key, dw, value
             bit[0] = b
         keys[__builtin_ctzll(b)] = key
-        if dw < low_dw[0]:
-            low_dw[0], low[0] = dw, b
     # among the least deadwood, the first in the discards' order
     rest = hand & ~taken
     low_key = 0.0
