@@ -221,8 +221,8 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
             i -= 1
         cands[i] = b
         nc += 1
-        if dw < low_dw[0]:
-            low_dw[0], low[0] = dw, b
+    if nc:
+        low_dw[0] = dws[__builtin_ctzll(cands[0])]
     for j in range(nc):
         b = cands[j]
         dw = dws[__builtin_ctzll(b)]
@@ -245,15 +245,13 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
             best_key, best_dw, best_value = key, dw, value
             bit[0] = b
         keys[__builtin_ctzll(b)] = key
-    # among the least deadwood, the first in the discards' order
-    rest = hand & ~taken
+    # among the least deadwood (the first candidates, all evaluated), the first in the discards' order
     low_key = 0.0
     chosen = False
-    while rest:
-        b = _low(rest)
-        rest ^= b
+    for j in range(nc):
+        b = cands[j]
         if dws[__builtin_ctzll(b)] != low_dw[0]:
-            continue
+            break
         key = keys[__builtin_ctzll(b)]
         value = _rank(b) + 1
         if value > 10:

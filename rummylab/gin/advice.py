@@ -120,8 +120,8 @@ def _discard_options(state: State, v: View, w: dict[int, int], hold: dict[int, f
         out.append(Option(BIG_GIN, float(state.rules.big_gin_bonus), "points",
                           f"big gin: all eleven cards meld ({state.rules.big_gin_bonus} bonus)"))
     ranked = discards(v, hold)
-    if ranked and knock_card(ranked).deadwood <= state.rules.knock_limit:
-        best = knock_card(ranked)
+    best = knock_card(ranked) if ranked else None
+    if best is not None and best.deadwood <= state.rules.knock_limit:
         if best.deadwood == 0:
             out.append(Option(Action(Kind.KNOCK, BIT_CARD[best.card]), float(state.rules.gin_bonus), "points",
                               f"gin: throw {_name(best.card)} and all ten cards meld ({state.rules.gin_bonus} bonus)"))

@@ -226,8 +226,10 @@ def sample_hands(v: View, w: dict[int, int], rng: np.random.Generator, n: int | 
     for d in range(draws):
         running = np.cumsum(weights_, axis=1)
         above = running > (uniforms[:, d] * running[:, -1])[:, None]
-        last = weights_.shape[1] - 1 - np.argmax(weights_[:, ::-1] > 0, axis=1)
-        i = np.where(above.any(axis=1), np.argmax(above, axis=1), last)
+        i = np.argmax(above, axis=1)
+        if not above[rows, i].all():  # rounding put a uniform above every card: the last card left
+            last = weights_.shape[1] - 1 - np.argmax(weights_[:, ::-1] > 0, axis=1)
+            i = np.where(above[rows, i], i, last)
         hands |= cards[i]
         weights_[rows, i] = 0
     return [int(h) for h in hands]
