@@ -26,7 +26,7 @@ from importlib import metadata
 import numpy as np
 import polars as pl
 
-from rummylab.gin import bots, openspiel
+from rummylab.gin import DEFAULT, Rules, bots, openspiel
 
 
 def _interval(points: np.ndarray) -> str:
@@ -64,19 +64,24 @@ def record(path: str, name: str, hands: int, seed: int) -> str:
     return f"{path}: {len(logs)} hands, {sum(len(h['steps']) for h in logs):,} decisions of {name}"
 
 
-def against_strong(name: str, hands: int, seed: int) -> str:
-    """Whole games in the compiled loop, seats swapped every chunk of games, until ``hands`` hands."""
+def net_points(name: str, opponent: str, hands: int, seed: int, rules: Rules = DEFAULT) -> np.ndarray:
+    """``name``'s net points a hand against ``opponent``: whole games in the compiled loop, seats
+    swapped every chunk of games, until ``hands`` hands."""
     nets, played, k = [], 0, 0
-    t = time.perf_counter()
     while played < hands:
-        for seat, pair in ((0, (name, "strong")), (1, ("strong", name))):
-            df = bots.simulate(500, pair, seed=seed * 1000 + k)
+        for seat, pair in ((0, (name, opponent)), (1, (opponent, name))):
+            df = bots.simulate(500, pair, rules=rules, seed=seed * 1000 + k)
             nets.append(df.select(pl.when(pl.col("winner") == seat).then(pl.col("points"))
                                   .when(pl.col("winner") == 1 - seat).then(-pl.col("points")).otherwise(0))
                         .to_series().to_numpy())
             played += df.height
             k += 1
-    points = np.concatenate(nets)
+    return np.concatenate(nets)
+
+
+def against_strong(name: str, hands: int, seed: int) -> str:
+    t = time.perf_counter()
+    points = net_points(name, "strong", hands, seed)
     return (f"against strong: {_interval(points)} points a hand over {len(points):,} hands "
             f"[{len(points) / (time.perf_counter() - t):,.0f} hands/s, both bots]")
 

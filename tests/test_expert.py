@@ -11,7 +11,7 @@ from conftest import soak
 
 from rummylab import play
 from rummylab.cards import BIT_CARD, bits_of, parse_cards, to_mask
-from rummylab.gin import DEFAULT, expert
+from rummylab.gin import CLASSIC, DEFAULT, THREE_HANDED, expert
 from rummylab.gin import bots as gin_bots
 from rummylab.gin import game as gin
 from rummylab.gin.analysis import gin_kernel
@@ -92,6 +92,23 @@ def test_the_expert_declines_a_knock_the_opponent_undercuts() -> None:
     assert gin_bots.make_bot("greedy").act(s) == gin.Action("knock", parse_cards("KC")[0])
     knock = next(o for o in gin_bots.advise(s).options if o.action.kind is gin.Kind.KNOCK)
     assert knock.estimate < 0 and "undercuts" in knock.reason
+
+
+def test_the_knock_margin_follows_the_undercut_bonus() -> None:
+    """Playing on is worth the undercuts an opponent knocks into: under the default rules (undercut
+    25) a knock must win more than 14 points a hand, under the classic rules (undercut 10) anything.
+    A knock worth about 8 points a hand is declined under the one and made under the other."""
+    assert expert.knock_margin(DEFAULT) == expert.KNOCK_MARGIN == 14
+    assert expert.knock_margin(CLASSIC) == expert.knock_margin(THREE_HANDED) == 0
+    assert expert.knock_margin(dataclasses.replace(DEFAULT, undercut_bonus=40)) == 28
+    s = _position("AS 2S 3S 4D 5D 6D 7H 8H 9H 5C KC", picked="TS JS QS")
+    kc = parse_cards("KC")[0]
+    for rules in (DEFAULT, CLASSIC):
+        v = view(s)
+        ev, _ = knock_value(v, v.hand & ~kc.bit, weights(v), rules, np.random.default_rng(0))
+        assert 0 < ev < expert.KNOCK_MARGIN
+    assert ExpertBot(0).act(s) == gin.Action("discard", kc)
+    assert ExpertBot(0).act(dataclasses.replace(s, rules=CLASSIC)) == gin.Action("knock", kc)
 
 
 def test_advice_reads_as_sentences() -> None:

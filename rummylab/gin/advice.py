@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from ..cards import BIT_CARD, SeedLike, bits_of, rng_from
 from .analysis import gin_kernel
 from .expert import (
-    KNOCK_MARGIN,
     SAMPLES,
     Discard,
     ExpertBot,
@@ -17,6 +16,7 @@ from .expert import (
     discards,
     holding,
     knock_card,
+    knock_margin,
     knock_value,
     related,
     stock_deadwood,
@@ -127,12 +127,13 @@ def _discard_options(state: State, v: View, w: dict[int, int], hold: dict[int, f
                               f"gin: throw {_name(best.card)} and all ten cards meld ({state.rules.gin_bonus} bonus)"))
         else:
             ev, undercuts = knock_value(v, v.hand & ~best.card, w, state.rules, rng_from(seed))
+            margin = knock_margin(state.rules)
             out.append(Option(Action(Kind.KNOCK, BIT_CARD[best.card]), ev, "points",
                               f"knocks with deadwood {best.deadwood}: over {SAMPLES} opponent hands drawn from "
                               f"what they showed it wins {ev:+.1f} points on average ({undercuts} undercut"
                               f"{'' if undercuts == 1 else 's'})"
-                              + ("" if ev > KNOCK_MARGIN else f"; playing on for gin or an undercut is worth more "
-                                 f"than a knock that wins {KNOCK_MARGIN:g} or less")))
+                              + ("" if ev > margin else f"; playing on for gin or an undercut is worth more "
+                                 f"than a knock that wins {margin:g} or less")))
     out += [Option(Action(Kind.DISCARD, BIT_CARD[d.card]), d.key, "deadwood", _discard_reason(v, d, i == 0))
             for i, d in enumerate(ranked)]
     return out

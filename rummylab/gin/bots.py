@@ -312,7 +312,7 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     loops = play_loops()
     if loops is None or table.engine_only:
         return play_engine(table, start, stop)
-    loops.set_expert(*expert.constants())
+    loops.set_expert(*expert.constants(table.rules))
     hands, turns = loops.play_gin(
         gin_kernel(), np.ascontiguousarray(table.seeds[start:stop], dtype=np.uint64),
         [BOT_CODES[b[0]] for b in table.bots], loop_rngs(table, start, stop), _DECK_BITS, trace=table.trace,

@@ -17,6 +17,7 @@ import numpy as np
 from ..cards import BIT_CARD, FULL_DECK, SeedLike, bits_of, rng_from
 from .analysis import gin_kernel
 from .game import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, NEXT_GAME, NEXT_HAND, PASS, TAKE_UPCARD, Action, Kind, Phase, State
+from .rules import Rules
 from .scoring import score_masks
 
 BASE_WEIGHT = 8
@@ -31,8 +32,8 @@ DANGER = 1.5
 TAKE_MARGIN = 1.5
 """The top discard is taken when it leaves less deadwood than a stock draw is expected to, by this."""
 KNOCK_MARGIN = 14.0
-"""A knock is made when the sampled opponent hands give it more than this many points a hand
-(what playing on for gin or an undercut is worth)."""
+"""Under an undercut bonus of 25: a knock is made when the sampled opponent hands give it more
+than this many points a hand (what playing on for gin or an undercut is worth; ``knock_margin``)."""
 
 
 OVERSAMPLE = 6
@@ -40,10 +41,18 @@ OVERSAMPLE = 6
 OVERSAMPLE drawn: the opponent kept the cards that meld."""
 
 
-def constants() -> tuple[int, int, float, float, float, float, int]:
-    """(BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, KNOCK_MARGIN, OVERSAMPLE), as the
-    compiled loop takes them."""
-    return BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, KNOCK_MARGIN, OVERSAMPLE
+def knock_margin(rules: Rules) -> float:
+    """What playing on is worth under ``rules``, in points a hand: it comes from the undercuts an
+    opponent knocks into, so it follows the undercut bonus: KNOCK_MARGIN at 25, nothing at 10 or
+    less (where a knock that wins anything beats waiting), in proportion between and above
+    (measured against the strong bot: benchmarks/README.md)."""
+    return KNOCK_MARGIN * max(0, rules.undercut_bonus - 10) / 15
+
+
+def constants(rules: Rules) -> tuple[int, int, float, float, float, float, int]:
+    """(BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, knock_margin(rules), OVERSAMPLE), as
+    the compiled loop takes them."""
+    return BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, knock_margin(rules), OVERSAMPLE
 
 
 def _related(a: int, b: int) -> float:
@@ -244,22 +253,22 @@ def kept_hands(v: View, w: dict[int, int], rng: np.random.Generator) -> list[tup
     return [(drawn[i], deadwood[i]) for i in sorted(range(len(drawn)), key=deadwood.__getitem__)[:SAMPLES]]
 
 
-def nets_against(left: int, kept: list[tuple[int, int]], rules: object) -> list[int]:
+def nets_against(left: int, kept: list[tuple[int, int]], rules: Rules) -> list[int]:
     """The knocker's net points with ``left`` against each kept hand, layoffs included (negative:
     an undercut)."""
     nets = []
     for opp, _ in kept:
-        r = score_masks(left, opp, rules)  # type: ignore[arg-type]
+        r = score_masks(left, opp, rules)
         nets.append(r.knocker_points - r.defender_points)
     return nets
 
 
-def knock_nets(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> list[int]:
+def knock_nets(v: View, left: int, w: dict[int, int], rules: Rules, rng: np.random.Generator) -> list[int]:
     """``nets_against`` the ``kept_hands``."""
     return nets_against(left, kept_hands(v, w, rng), rules)
 
 
-def knock_value(v: View, left: int, w: dict[int, int], rules: object, rng: np.random.Generator) -> tuple[float, int]:
+def knock_value(v: View, left: int, w: dict[int, int], rules: Rules, rng: np.random.Generator) -> tuple[float, int]:
     """(points expected from knocking with ``left``, sampled hands that undercut): the mean over
     ``knock_nets``."""
     nets = knock_nets(v, left, w, rules, rng)
@@ -316,13 +325,14 @@ def knock_card(ranked: list[Discard]) -> Discard:
     return min(ranked, key=lambda d: d.deadwood)
 
 
-def knocks(v: View, low: Discard, w: dict[int, int], rules: object, rng: np.random.Generator) -> bool:
-    """Gin always; otherwise when the kept opponent hands give the knock more than KNOCK_MARGIN
+def knocks(v: View, low: Discard, w: dict[int, int], rules: Rules, rng: np.random.Generator) -> bool:
+    """Gin always; otherwise when the kept opponent hands give the knock more than ``knock_margin``
     points a hand. A knock wins at most the opponent's deadwood less its own (layoffs only lower
     it, an undercut loses): when even that sum is not enough, no hand is scored."""
     if low.deadwood == 0:
         return True
     kept = kept_hands(v, w, rng)
-    if sum(dw for _, dw in kept) - low.deadwood * len(kept) <= KNOCK_MARGIN * SAMPLES:
+    margin = knock_margin(rules)
+    if sum(dw for _, dw in kept) - low.deadwood * len(kept) <= margin * SAMPLES:
         return False
-    return float(sum(nets_against(v.hand & ~low.card, kept, rules))) > KNOCK_MARGIN * float(SAMPLES)
+    return float(sum(nets_against(v.hand & ~low.card, kept, rules))) > margin * float(SAMPLES)

@@ -303,7 +303,7 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     seeds = table.seeds[start:stop]
     drawn = [_roles_drawn(int(x)) for x in seeds]
     roles = np.array([ROLE_ORDERS[d] for d in drawn], dtype=np.int64).reshape(-1, 3)
-    loops.set_expert(*expert.constants())
+    loops.set_expert(*expert.constants(table.rules))
     hands, turns = loops.play_box(
         gin_kernel(), np.ascontiguousarray(seeds, dtype=np.uint64), [BOT_CODES[b[0]] for b in table.bots],
         loop_rngs(table, start, stop), roles, _DECK_BITS, trace=table.trace, first_game=start,
