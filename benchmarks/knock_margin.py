@@ -19,7 +19,7 @@ from rummylab.gin import CLASSIC, DEFAULT, THREE_HANDED, Rules, expert, three_ha
 
 CASES: list[tuple[str, Rules, tuple[float, ...]]] = [
     ("DEFAULT (gin 25, undercut 25)", DEFAULT, (0.0, 14.0, 25.0)),
-    ("DEFAULT, undercut 18", dataclasses.replace(DEFAULT, undercut_bonus=18), (0.0, 7.5, 14.0)),
+    ("DEFAULT, undercut 18", dataclasses.replace(DEFAULT, undercut_bonus=18), (0.0, 14.0)),
     ("DEFAULT, undercut 10", dataclasses.replace(DEFAULT, undercut_bonus=10), (0.0, 6.0, 14.0)),
     ("CLASSIC (gin 20, undercut 10)", CLASSIC, (-4.0, 0.0, 6.0, 14.0)),
 ]
@@ -51,14 +51,15 @@ def main() -> None:
             with mock.patch.object(expert, "knock_margin", lambda r, m=margin: m):
                 points = net_points("expert", "strong", args.hands, args.seed, rules)
             mark = " (shipped)" if margin == shipped else ""
-            print(f"| {label} | {margin:g}{mark} | {_interval(points)} ({len(points):,} hands) |", flush=True)
+            print(f"| {label} | {margin:.3g}{mark} | {_interval(points)} ({len(points):,} hands) |", flush=True)
     print("\n| three-handed (undercut 10) | knock margin | expert's total less the strong bots' mean | games won |"
           "\n|---|---:|---|---:|")
     for margin in sorted({0.0, 14.0, expert.knock_margin(THREE_HANDED)}):
         with mock.patch.object(expert, "knock_margin", lambda r, m=margin: m):
             edge, won = three_handed_edge(args.games, args.seed)
         mark = " (shipped)" if margin == expert.knock_margin(THREE_HANDED) else ""
-        print(f"| THREE_HANDED | {margin:g}{mark} | {_interval(edge)} | {won.mean():.1%} of {len(won):,} |", flush=True)
+        print(f"| THREE_HANDED | {margin:.3g}{mark} | {_interval(edge)} | {won.mean():.1%} of {len(won):,} |",
+              flush=True)
 
 
 if __name__ == "__main__":
