@@ -63,9 +63,10 @@ def test_the_engine_catches_an_adapter_that_misreads_the_table() -> None:
 
 
 def test_a_kept_state_hides_the_other_hand() -> None:
-    step = _kept_hands()[0]["steps"][0]
-    state = openspiel.RecordedState(step, 1)
-    assert state.hands()[0] is None and state.hands()[1] == step["hand"]
+    for log in _kept_hands()[:2]:
+        seat, step = log["seat"], log["steps"][0]
+        state = openspiel.RecordedState(step, seat)
+        assert state.hands()[1 - seat] is None and state.hands()[seat] == step["hand"]
 
 
 @pytest.mark.once  # no kernel of its own: the compiled run has it
