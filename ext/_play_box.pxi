@@ -68,7 +68,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         if codes[p] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG, BOT_EXPERT):
             raise ValueError(f"bot code {bots[p]!r}: 0, 1, 2 or 3")
         if codes[p] == BOT_EXPERT and EXPERT_SAMPLES < 1:
-            raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants()) first")
+            raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
         _bot_options(&run, 0, knock_at[p], first_upcard[p])
         knocks[p], uppers[p] = run.knock_at[0], run.first_upcard[0]
     for i in range(n):

@@ -448,7 +448,7 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
         if run.bots[seat] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG, BOT_EXPERT):
             raise ValueError(f"bot code {bots[seat]!r}: 0, 1, 2 or 3")
         if run.bots[seat] == BOT_EXPERT and EXPERT_SAMPLES < 1:
-            raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants()) first")
+            raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
         _bot_options(&run, seat, knock_at[seat], first_upcard[seat])
     R.gin_bonus, R.undercut_bonus, R.big_gin_bonus = gin_bonus, undercut_bonus, big_gin_bonus
     R.undercut_on_tie, R.knock_limit, R.target, R.dead_hand_stock = undercut_on_tie, knock_limit, target, dead_hand_stock

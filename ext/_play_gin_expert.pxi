@@ -5,7 +5,8 @@
 # it, and the samples are drawn as ``sample_hands`` draws them, from the seat's generator.
 
 # The expert's constants are defined in rummylab/gin/expert.py (BASE_WEIGHT, SAMPLES, LOOK_AHEAD,
-# DANGER, TAKE_MARGIN, KNOCK_MARGIN, OVERSAMPLE): the gin chunks hand them to the loop (``set_expert``) before they play.
+# DANGER, TAKE_MARGIN, knock_margin(rules), OVERSAMPLE): the gin chunks hand them to the loop
+# (``set_expert``) before they play, the knock margin for the table's rules.
 cdef int EXPERT_BASE_WEIGHT = 0
 cdef int EXPERT_SAMPLES = 0
 cdef double EXPERT_LOOK_AHEAD = 0.0
@@ -17,7 +18,7 @@ cdef int EXPERT_OVERSAMPLE = 1
 
 def set_expert(int base_weight, int samples, double look_ahead, double danger, double take_margin,
                double knock_margin, int oversample) -> None:
-    """The expert's constants, as rummylab.gin.expert defines them (``expert.constants()``)."""
+    """The expert's constants, as rummylab.gin.expert defines them (``expert.constants(rules)``)."""
     global EXPERT_BASE_WEIGHT, EXPERT_SAMPLES, EXPERT_LOOK_AHEAD, EXPERT_DANGER, EXPERT_TAKE_MARGIN
     global EXPERT_KNOCK_MARGIN, EXPERT_OVERSAMPLE
     if base_weight < 1 or samples < 1 or oversample < 1 or samples * oversample > 256:
@@ -268,7 +269,7 @@ cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, int left_dw
     """expert.knocks for a knock with ``left`` (not gin): the knocker's net points summed over
     the SAMPLES opponent hands of least deadwood (the first drawn among equals) of SAMPLES x
     OVERSAMPLE drawn (their pick-ups and unseen cards drawn by weight without replacement, as
-    ``sample_hands``) are more than KNOCK_MARGIN a hand."""
+    ``sample_hands``) are more than the knock margin (``expert.knock_margin``) a hand."""
     cdef uint64_t cards[52]
     cdef int64_t w[52]
     cdef int s, i, j, m, draws = v.hidden if v.hidden < v.n else v.n, n = EXPERT_SAMPLES * EXPERT_OVERSAMPLE

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import DECK, Card, SeedLike, mask_cards, rng_from
+from ..cards import FULL_DECK, Card, SeedLike, mask_cards, rng_from
 from ..kernel.melds import Meld, melds_of
 from .analysis import GIN_MELDS, gin_kernel
 from .bots import Bot, make_bot
@@ -274,7 +274,8 @@ def play_hand(game: Any, players: list[Any], rng: np.random.Generator,
     return list(state.returns())
 
 
-_ENGINE_PHASE = {Phase.FIRST_UPCARD: "FIRST_UPCARD", Phase.DRAW: "DRAW", Phase.DISCARD: "DISCARD"}
+_ENGINE_PHASE = dict(zip((Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD), DECISIONS, strict=True))
+"""The engine's phase where the bot decides, as OpenSpiel's."""
 
 
 def _as_engine(state: State, action: int, knock_card: int | None) -> Action:
@@ -302,7 +303,7 @@ def follow_in_engine(log: dict[str, Any], bot: Bot, rules: Rules = OPENSPIEL_RUL
     adapter's own rule takes the upcard only to knock)."""
     seat, hands = log["seat"], [mask_of(h) for h in log["hands"]]
     up = card_of(log["upcard"])
-    stock = tuple(c for c in DECK if not (hands[0] | hands[1] | up.bit) & c.bit)
+    stock = mask_cards(FULL_DECK & ~(hands[0] | hands[1] | up.bit))
     state = State(rules=rules, seed=0, phase=Phase.FIRST_UPCARD, dealer=1, to_play=0, hands=(hands[0], hands[1]),
                   stock=stock, discards=(up,))
     moves, steps, compared = log["moves"], iter(log["steps"]), 0
