@@ -1,0 +1,80 @@
+"""A warm lesson kernel's memory, lesson by lesson (issue 39: lean kernels, every lesson).
+
+For each packaged lesson (or those named) a fresh kernel is started as Voilà starts a class's
+kernels (`rummylab serve`: RUMMYLAB_CHARTS=svg, RUMMYLAB_APP=1, a progress database, the
+lesson's folder as working directory), runs every cell of the lesson, and then the kernel
+process's resident memory (psutil RSS) is read: what each warm kernel of `rummylab serve
+--students N` holds. One lesson at a time, one kernel at a time. Also prints which of the big
+libraries the warm kernel has loaded.
+
+    python benchmarks/kernel_memory.py [00 02 11 ...] [--target 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+import psutil
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+WATCHED = ("polars", "numpy", "altair", "vl_convert", "ipywidgets", "pandas", "pyarrow", "narwhals", "jsonschema")
+LOADED = f"import json, sys; print(json.dumps([m for m in {WATCHED!r} if m in sys.modules]))"
+
+
+def warm_kernel(path: Path, db: Path) -> tuple[float, list[str], list[str]]:
+    """Run the lesson at ``path`` in a new kernel served as a class serves it; its RSS (MB), the
+    watched libraries it loaded, and the errors its cells raised."""
+    env = {**os.environ, "RUMMYLAB_CHARTS": "svg", "RUMMYLAB_APP": "1", "RUMMYLAB_DB": str(db),
+           "RUMMYLAB_LESSON": path.stem}
+    for name in ("RUMMYLAB_SEED", "RUMMYLAB_N"):
+        env.pop(name, None)
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(LOADED))
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(path.parent)}})
+    with client.setup_kernel(env=env, cwd=str(path.parent), stderr=subprocess.DEVNULL):
+        for index, cell in enumerate(nb.cells):
+            client.execute_cell(cell, index)
+        pid = client.km.provisioner.pid  # type: ignore[union-attr]
+        rss = psutil.Process(pid).memory_info().rss / 2**20
+    errors = [f"{o['ename']}: {o['evalue']}" for c in nb.cells for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    outs = [o for o in nb.cells[-1].get("outputs", []) if o.get("output_type") == "stream"]
+    loaded = json.loads(outs[-1]["text"]) if outs else []
+    return rss, loaded, errors
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("lessons", nargs="*", help="lesson numbers or names (default: every packaged lesson)")
+    ap.add_argument("--target", type=float, default=100, help="the MB a warm kernel may hold (default 100)")
+    args = ap.parse_args()
+    paths = sorted(NOTEBOOKS.glob("*.ipynb"))
+    if args.lessons:
+        paths = [p for p in paths if any(p.stem.startswith(name) for name in args.lessons)]
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; target <= {args.target:.0f} MB a warm kernel\n")
+    print("| lesson | warm kernel RSS (MB) | big libraries loaded |")
+    print("|---|---:|---|")
+    over = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in paths:
+            rss, loaded, errors = warm_kernel(path, Path(tmp) / "progress.sqlite")
+            print(f"| {path.stem} | {rss:.0f} | {', '.join(loaded) or '-'} |", flush=True)
+            if errors:
+                print(f"  errors: {errors}", file=sys.stderr)
+            if rss > args.target:
+                over.append(path.stem)
+    print(f"\nover {args.target:.0f} MB: {', '.join(over) or 'none'}")
+
+
+if __name__ == "__main__":
+    main()
