@@ -133,15 +133,18 @@ def build_parser() -> argparse.ArgumentParser:
     hb.add_argument("--lesson", default=None, help="the lesson of the day, e.g. 02 (default: the folder's first)")
     hb.add_argument("--students", type=int, default=0, help="hub users student01..NN may log in (0: any name)")
     hb.add_argument("--db", default=None, help="the progress database, held by the hub service only (default: "
-                    "progress.sqlite in --state-dir; postgresql://... for many machines)")
+                    "progress.sqlite in --state-dir; postgresql://user@host/db for many machines, its password "
+                    "in PGPASSWORD or ~/.pgpass, never here)")
     hb.add_argument("--teacher-group", default="teachers", help="the hub group that sees the teacher page "
                     "(the hub user 'teacher' is in it)")
     hb.add_argument("--class", dest="classes", action="append", default=[], metavar="NAME=STUDENT,...",
                     help="a class: a hub group of students the teacher page can show alone (repeat for more; "
                     "groups made on the hub's admin page count too)")
-    hb.add_argument("--warm", type=int, default=0, help="each student's server keeps this many kernels with the "
-                    "lesson of the day already run (1 to 4; 75 to 180 MB each): her lesson opens at once, once her "
-                    "server has started (0: a kernel starts when she opens it)")
+    hb.add_argument("--warm", type=int, default=0, help="1: each student's server runs the lesson of the day in "
+                    "a kernel as soon as it starts, so her lesson opens at once (0: her kernel starts when she opens "
+                    "it); either way she holds one kernel")
+    hb.add_argument("--lab", action="store_true", help="each student gets JupyterLab (a coding class) instead of "
+                    "the lessons as an app only; she still reaches no secret and no grade")
     hb.add_argument("--ip", default="127.0.0.1", help="the address the hub listens on")
     hb.add_argument("--port", type=int, default=8000)
     hb.add_argument("--state-dir", default="rummylab-hub", help="the hub's own files (its database, cookie secret)")
@@ -383,7 +386,7 @@ def _hub(args: argparse.Namespace) -> str:
     from .classroom.serve import LOOPBACK
 
     options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
-                                   args.port, args.state_dir, args.spawner, args.classes, args.warm)
+                                   args.port, args.state_dir, args.spawner, args.classes, args.warm, args.lab)
     lesson = options["lesson"]
     password = (f"{made_up} (set {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV} to choose them)" if made_up else
                 f"passwords: from {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV}")
@@ -394,7 +397,7 @@ def _hub(args: argparse.Namespace) -> str:
     shown = "127.0.0.1" if args.ip in LOOPBACK else args.ip
     print(f"rummylab: JupyterHub at http://{shown}:{args.port}/ (Ctrl+C stops), lesson {lesson}\n  {password}\n"
           f"  teacher page: http://{shown}:{args.port}/services/rummylab/ (hub user 'teacher')", flush=True)
-    status = run_hub(config, Path(options["state_dir"]))
+    status = run_hub(config, Path(options["state_dir"]), options["db"])
     if status:
         raise SystemExit(status)
     return "rummylab: hub stopped"

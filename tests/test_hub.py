@@ -25,9 +25,11 @@ except ImportError:  # make test installs it: under CI its absence fails the run
 
 from rummylab import lessons  # noqa: E402
 from rummylab.classroom import hub  # noqa: E402
+from rummylab.classroom.hub_service import Grader  # noqa: E402
 from rummylab.classroom.serve import free_port, lessons_dir  # noqa: E402
 from rummylab.cli import main  # noqa: E402
 from rummylab.lessons import exercises  # noqa: E402
+from rummylab.lessons.key import KeyEntry  # noqa: E402
 from rummylab.progress import Progress, queue  # noqa: E402
 from rummylab.progress.hub_client import ServiceProgress, is_service_url, open_store  # noqa: E402
 
@@ -36,36 +38,80 @@ pytestmark = pytest.mark.once  # no kernel of its own (the hub's config, service
 TOKENS = {"token-of-ada": "student01", "token-of-bea": "student02"}
 
 
+def _entry(lesson: str, name: str, answer: str, kind: str) -> KeyEntry:
+    return KeyEntry(name, lesson, "", answer, kind, "", "", {})
+
+
+GRADER = Grader.of([_entry("00-start-here", "deck_size", "52", "number"),
+                    _entry("00-start-here", "pairs", "6", "number"),
+                    _entry("07-three-thirteen", "wild", "10 or t", "one of"),
+                    _entry("04-gin", "undercut", "defender, 28", "(text, number)")])
+"""The service's grader of the tests: the exercises as the teacher's key gives them (no lesson run)."""
+
+
 def test_config_only_writes_a_private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv(hub.PASSWORD_ENV, "a-class-password")
     monkeypatch.setenv(hub.TEACHER_PASSWORD_ENV, "t" * 32)
     path = tmp_path / "jupyterhub_config.py"
     assert main(["hub", str(lessons_dir()), "--config-only", str(path), "--lesson", "02", "--students", "3",
-                 f"--state-dir={tmp_path / 'state'}", "--db=postgresql://u:secret@db.example/class"]) == 0
+                 f"--state-dir={tmp_path / 'state'}", "--db=postgresql://u@db.example/class"]) == 0
     assert "passwords: from RUMMYLAB_HUB_PASSWORD" in capsys.readouterr().out
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     text = path.read_text()
     assert "from rummylab.classroom.hub import configure" in text and 'lesson="02-melds-and-deadwood.ipynb"' in text
 
 
-def test_a_student_server_holds_no_secret(tmp_path: Path) -> None:
+def test_a_student_server_is_the_app_and_holds_no_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default a student's server is the lessons as the app only (Voilà's own app: no Lab, no
+    kernels API, no execute); ``--lab`` opts into JupyterLab. The database's password reaches the
+    service alone, in a file of mode 600; a student's server gets the service's URL only."""
     from traitlets.config import Config
 
+    monkeypatch.setenv("PGPASSWORD", "pg-secret:7")
     c = Config()
-    hub.configure(c, lessons=str(lessons_dir()), lesson="00", db="postgresql://u:secret@db/class",
+    hub.configure(c, lessons=str(lessons_dir()), lesson="00", db="postgresql://u@db/class",
                   password="a-class-password", teacher_password="t" * 32, students=2, state_dir=str(tmp_path),
-                  spawner="simple")
+                  spawner="local")
     env = c.Spawner.environment
     assert env["RUMMYLAB_DB"].startswith("rummylab+http://127.0.0.1:8000/services/rummylab/")
-    assert "secret" not in repr(env) and "secret" not in repr(c.Spawner.args)
+    assert c.Spawner.cmd[1:] == ["-m", "rummylab.cli", "serve", ".", "--hub-server", "--students=0",
+                                 "--lesson=00-start-here.ipynb"] and c.Spawner.args == []
     assert c.Spawner.default_url == "/voila/render/00-start-here.ipynb"
-    assert "--ServerApp.terminals_enabled=False" in c.Spawner.args
-    assert c.JupyterHub.services[0]["environment"]["RUMMYLAB_DB"] == "postgresql://u:secret@db/class"
+    service = c.JupyterHub.services[0]
+    assert service["environment"]["RUMMYLAB_DB"] == "postgresql://u@db/class"
+    assert service["environment"]["RUMMYLAB_LESSONS"] == str(lessons_dir())
+    pgpass = Path(service["environment"]["PGPASSFILE"])
+    assert stat.S_IMODE(pgpass.stat().st_mode) == 0o600 and pgpass.read_text() == "*:*:*:*:pg-secret\\:7\n"
+    config = repr(c)
+    assert "pg-secret" not in config and "pg-secret" not in repr(service["command"])
     assert c.Authenticator.allowed_users == {"student01", "student02", "teacher"}
     assert c.Authenticator.admin_users == {"teacher"}  # her own password, not the class's
     template = Path(env["JUPYTER_PATH"]) / "voila" / "templates" / "rummylab" / "index.html.j2"
     assert "rl-lesson-page" in template.read_text()  # shipped in the package, read where installed
+
+    lab = Config()
+    hub.configure(lab, lessons=str(lessons_dir()), lesson="00", db=f"sqlite:///{tmp_path / 'p.sqlite'}",
+                  password="a-class-password", teacher_password="t" * 32, state_dir=str(tmp_path), lab=True)
+    assert lab.Spawner.cmd[1:] == ["-m", "jupyterhub.singleuser"]
+    assert "--ServerApp.terminals_enabled=False" in lab.Spawner.args and "--LabApp.news_url=None" in lab.Spawner.args
+    assert "PGPASSFILE" not in lab.JupyterHub.services[0]["environment"]  # SQLite has no password
+
+
+def test_a_hub_refuses_what_would_leak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A password in ``--db`` (every account reads a command line), and the simple spawner as root
+    (every student's code as root), are refused in one line saying what to do."""
+    config = str(tmp_path / "c.py")
+    assert main(["hub", "--config-only", config, "--db=postgresql://u:pw-secret@db/class"]) == 2
+    err = capsys.readouterr().err
+    assert "no password in the address" in err and "PGPASSWORD or ~/.pgpass" in err and "pw-secret" not in err
+    monkeypatch.setattr(os, "getuid", lambda: 0)
+    assert main(["hub", "--config-only", config, "--spawner=simple"]) == 2
+    assert "--spawner simple" in capsys.readouterr().err and not Path(config).exists()
+    with pytest.raises(ValueError, match="--warm is for the app"):
+        hub.hub_options(str(lessons_dir()), "00", 2, None, "teachers", "127.0.0.1", 8000, str(tmp_path), "local",
+                        warm=1, lab=True)
 
 
 def test_the_kernels_client_of_the_service() -> None:
@@ -108,7 +154,8 @@ class Service:
     def start(self) -> None:
         from rummylab.classroom.hub_service import make_app
 
-        app = make_app(self.db, "/services/rummylab/", "http://class/", hub_auth=FakeHub())  # type: ignore[arg-type]
+        app = make_app(self.db, "/services/rummylab/", "http://class/", hub_auth=FakeHub(),  # type: ignore[arg-type]
+                       grader=GRADER)
         ready = threading.Event()
         loop = self.loop = asyncio.new_event_loop()
 
@@ -172,7 +219,52 @@ def test_checks_wait_on_disk_while_the_service_is_down(service: Service) -> None
     from rummylab.classroom.teacher import teacher_page
 
     page = teacher_page(service.db, "", "http://class/")
-    assert "student01 (student02)" in page and "Ada (student01)" in page  # a typed name never hides who
+    assert "student01 (student02)" in page  # a typed name never hides who answered
+    students = page[page.index("class='rl-students'"):]
+    assert students.count("<td>student01</td><td>00-start-here</td><td>deck_size</td><td>2</td>") == 1  # Ada's too
+
+
+def _post(service: Service, token: str, *checks: dict[str, Any]) -> dict[str, Any]:
+    import urllib.request
+
+    request = urllib.request.Request(service.url + "api/checks", method="POST",
+                                     data=json.dumps({"checks": list(checks)}).encode(),
+                                     headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return dict(json.loads(reply.read()))
+
+
+def test_the_service_grades_not_the_kernel(service: Service) -> None:
+    """What a kernel says of an answer is not a grade: the service reads what she typed against the
+    key; a student field is a display name only, and every report counts rows by hub user."""
+    from rummylab.progress import report_table
+
+    service.start()
+    check = {"lesson": "00-start-here", "exercise": "deck_size", "at": None}
+    answer = _post(service, "token-of-ada",
+                   {**check, "check_id": "a1", "student": "Ada", "answer": "999", "correct": 1},  # a forged verdict
+                   {**check, "check_id": "a2", "student": "Ada", "answer": "52", "correct": 0},
+                   {**check, "check_id": "a3", "student": "student02", "answer": "52", "correct": 1},  # a forged name
+                   {**check, "check_id": "a4", "exercise": "free", "answer": "I think so", "correct": None},
+                   {**check, "check_id": "a5", "exercise": "made_up", "answer": "1", "correct": 1},
+                   {"lesson": "07-three-thirteen", "exercise": "wild", "check_id": "a6", "answer": "T", "correct": 0},
+                   {"lesson": "04-gin", "exercise": "undercut", "check_id": "a7", "answer": "Defender, 28.0",
+                    "correct": 0})
+    assert answer["written"] is True
+    assert [r["check_id"] for r in answer["refused"]] == ["a5"]
+    assert "no exercise 'made_up'" in answer["refused"][0]["error"]
+    rows = Progress(service.db).rows()
+    assert sorted(zip(rows["hub_user"], rows["student"], rows["exercise"], rows["answer"], rows["right"],
+                      strict=True)) == [
+        ("student01", "Ada", "deck_size", "52", True), ("student01", "Ada", "deck_size", "999", False),
+        ("student01", "student01", "free", "I think so", None),
+        ("student01", "student01", "undercut", "Defender, 28.0", True),
+        ("student01", "student01", "wild", "T", True), ("student01", "student02", "deck_size", "52", True)]
+    table = report_table(rows)
+    deck = table.filter(table["exercise"] == "deck_size")
+    assert deck.height == 1 and deck["attempts"][0] == 3 and deck["solved"][0]  # one student, three checks
+    assert deck["student"][0] == "student02 (student01)"  # the name she typed last, and who she is
+    assert table["student"].str.ends_with("(student01)").sum() + (table["student"] == "student01").sum() == table.height
 
 
 def test_a_refused_token_keeps_the_check(service: Service) -> None:
@@ -379,7 +471,7 @@ def test_classes_on_the_hub(tmp_path: Path) -> None:
     from traitlets.config import Config
 
     options, _ = hub.hub_options(str(lessons_dir()), "00", 3, None, "teachers", "127.0.0.1", 8000,
-                                 str(tmp_path), "simple", ["7a=student01,student02", "7b=student03"])
+                                 str(tmp_path), "local", ["7a=student01,student02", "7b=student03"])
     assert options["classes"] == {"7a": ["student01", "student02"], "7b": ["student03"]}
     c = Config()
     hub.configure(c, **{**options, "password": "a-class-password", "teacher_password": "t" * 32})
@@ -393,7 +485,7 @@ def test_classes_on_the_hub(tmp_path: Path) -> None:
                            (["<b>=student01"], "a name of letters")]:
         with pytest.raises(ValueError, match=message):
             hub.hub_options(str(lessons_dir()), "00", 3, None, "teachers", "127.0.0.1", 8000, str(tmp_path),
-                            "simple", given)
+                            "local", given)
 
 
 def test_warm_student_servers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -405,7 +497,7 @@ def test_warm_student_servers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     from rummylab.classroom.hub_login import service_env
 
     options, _ = hub.hub_options(str(lessons_dir()), "02", 2, None, "teachers", "127.0.0.1", 8000,
-                                 str(tmp_path), "simple", warm=1)
+                                 str(tmp_path), "local", warm=1)
     c = Config()
     hub.configure(c, **{**options, "password": "a-class-password", "teacher_password": "t" * 32})
     assert c.Spawner.cmd[1:] == ["-m", "rummylab.cli", "serve", ".", "--hub-server", "--students=1",
@@ -413,7 +505,7 @@ def test_warm_student_servers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert c.Spawner.default_url == "/voila/render/02-melds-and-deadwood.ipynb"
     assert "secret" not in repr(c.Spawner.environment)
     with pytest.raises(ValueError, match="--warm 5"):
-        hub.hub_options(str(lessons_dir()), "02", 2, None, "teachers", "127.0.0.1", 8000, str(tmp_path), "simple",
+        hub.hub_options(str(lessons_dir()), "02", 2, None, "teachers", "127.0.0.1", 8000, str(tmp_path), "local",
                         warm=5)
 
     server = {"JUPYTERHUB_USER": "student01", "JUPYTERHUB_API_TOKEN": "her-servers-token",

@@ -21,6 +21,8 @@ import pytest
 import rummylab
 from rummylab import display
 from rummylab.lessons import preflight, runner
+from rummylab.lessons.grading import graded
+from rummylab.lessons.key import entries
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 
@@ -136,6 +138,11 @@ def test_lesson_runs_under_any_seed_and_size(path: Path, tmp_path: Path, kernel:
     verdict = preflight.judge(runs)
     assert verdict.ok, str(verdict)
     assert verdict.exercises, "every lesson has an exercise"
+    for run in runs:  # the hub service grades from the key: each answer right, each listed mistake wrong
+        for entry in entries(run.report):
+            graded_as = graded([entry])[(entry.lesson, entry.name)]
+            assert graded_as.right(entry.answer), (entry.name, entry.answer)
+            assert not any(graded_as.right(wrong) for wrong in entry.mistakes), (entry.name, entry.mistakes)
     for run in runs:
         _check_outputs(path, run.notebook, app=bool(run.env.get("RUMMYLAB_APP")))
 

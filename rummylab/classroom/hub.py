@@ -1,17 +1,16 @@
-"""rummylab on JupyterHub: each student is a hub user whose single-user server serves the lessons as
-the app (Voilà as a server extension, the rummylab page template from the package), opening at the
-lesson of the day; the rummylab hub service (``rummylab.classroom.hub_service``) alone holds the progress
-database and serves the teacher page to a teacher group.
+"""rummylab on JupyterHub: each student is a hub user whose own server serves the lessons as the app
+and nothing else (``app_command``: ``rummylab serve --hub-server``, Voilà's own app behind the hub's
+login: no JupyterLab, console, terminal, contents or kernels API, and a kernel takes no
+``execute_request``), opening at the lesson of the day; the rummylab hub service
+(``rummylab.classroom.hub_service``) alone holds the progress database, grades every check itself
+and serves the teacher page to a teacher group. ``--lab`` (a coding class) gives each student
+JupyterLab with Voilà as a server extension instead (``singleuser_args``): she runs code, but still
+reaches no secret and no grade.
 
 ``rummylab hub --config-only FILE`` writes a ``jupyterhub_config.py`` that calls ``configure``;
-``rummylab hub`` writes it to its state folder and runs JupyterHub on it.
-
-What Voilà's server-extension mode does not do, unlike ``rummylab serve``: no warm kernels (each
-page starts its kernel and runs the lesson when opened: pools need Voilà's own app); a lesson's
-cell errors are still shown as one short line, with the traceback in the student server's log.
-A left page's kernel is shut down (``hub_server.LeftPagesClosedKernels``). ``--warm N`` makes each
-student's server ``rummylab serve --hub-server`` instead (``warm_command``): Voilà's own app, behind
-the hub's login, with N kernels that have run the lesson of the day before she opens it.
+``rummylab hub`` writes it to its state folder and runs JupyterHub on it. The database's password
+never goes on a command line: it comes from ``PGPASSWORD`` or ``~/.pgpass`` and reaches the service
+alone, in a file of mode 600 (``service_secrets``).
 """
 
 from __future__ import annotations
@@ -39,7 +38,14 @@ TEACHER_PASSWORD_ENV = "RUMMYLAB_HUB_TEACHER_PASSWORD"
 class password alone anyone could log in as the teacher."""
 SPAWNERS = {"local": "jupyterhub.spawner.LocalProcessSpawner", "simple": "jupyterhub.spawner.SimpleLocalProcessSpawner"}
 """local: each student a system account (a school's hub). simple: no accounts, every student's server
-runs as the hub's own user with no isolation (a trial or a test; JupyterHub says: never in production)."""
+runs as the hub's own user with no isolation (a trial or a test; JupyterHub says: never in production),
+and never as root (``check_spawner``)."""
+LESSONS_ENV = "RUMMYLAB_LESSONS"
+"""The folder of lessons the service grades from (its key: ``hub_service.Grader``)."""
+LESSON_OF_THE_DAY_ENV = "RUMMYLAB_LESSON_OF_THE_DAY"
+"""The lesson whose exercises the service reads first."""
+PGPASSFILE = "rummylab-service.pgpass"
+"""The database password for the service alone (libpq's password file, mode 600, in the state folder)."""
 def proxy_command() -> list[str]:
     """configurable-http-proxy: in the venv's ``node_modules`` (``make test`` puts it there), else on PATH."""
     for candidate in (Path(sys.prefix) / "node_modules" / ".bin" / "configurable-http-proxy",
@@ -69,8 +75,10 @@ def copy_lessons_hook(lessons: Path) -> Callable[[Any], None]:
 
     def copy(spawner: Any) -> None:
         home = Path(getattr(spawner, "home_dir", "") or os.path.expanduser(f"~{spawner.user.name}"))
-        home.mkdir(parents=True, exist_ok=True)
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
         owner = _owner(spawner.user.name)
+        if owner is not None or home.stat().st_uid == os.getuid():
+            os.chmod(home, 0o700)  # her home is hers alone (Debian makes homes 755: others could list it)
         for nb in sorted(lessons.glob("*.ipynb")):
             target = home / nb.name
             shutil.copyfile(nb, target)
@@ -94,9 +102,10 @@ def _owner(name: str) -> tuple[int, int] | None:
 
 
 def singleuser_args() -> list[str]:
-    """The student server's options: Voilà with the rummylab template, a left page's kernel shut
-    down, no terminals, short lesson errors."""
+    """The options of a student's JupyterLab (``--lab``): Voilà with the rummylab template, a left
+    page's kernel shut down, no terminals, short lesson errors, no news or update checks fetched."""
     args = ["--ServerApp.terminals_enabled=False",
+            "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             "--VoilaConfiguration.template=rummylab",
             "--VoilaConfiguration.show_tracebacks=False",
             "--VoilaExecutor.allow_errors=True",
@@ -110,32 +119,86 @@ def singleuser_args() -> list[str]:
     return args
 
 
-MAX_WARM = 4
-"""Warm kernels a student's server may keep (``--warm``): each holds about ``serve.KERNEL_MB``."""
+MAX_WARM = 1
+"""Warm kernels a student's server may keep (``--warm``): one, which she takes; it is not replaced
+while she has it (``serve --hub-server``), so she costs one kernel whatever she does."""
 
 
-def warm_command(lesson: str, warm: int) -> list[str]:
-    """A student's server that keeps ``warm`` kernels with ``lesson`` run ahead of time: ``rummylab
-    serve`` on her home (where the lessons are copied), as a hub server (``serve --hub-server``:
-    the hub's port, prefix and login, her own kernels' hub login, no teacher page)."""
-    if not 1 <= warm <= MAX_WARM:
-        raise ValueError(f"--warm {warm}: 1 to {MAX_WARM} kernels a student (0: none)")
+def app_command(lesson: str, warm: int = 0) -> list[str]:
+    """A student's server that serves the lessons as the app and nothing else: ``rummylab serve``
+    on her home (where the lessons are copied), as a hub server (``serve --hub-server``: the hub's
+    port, prefix and login, her own kernels' hub login, no teacher page), with ``warm`` kernels that
+    have run ``lesson`` before she opens it (0: her kernel starts when she opens it)."""
+    if not 0 <= warm <= MAX_WARM:
+        raise ValueError(f"--warm {warm}: 0 or {MAX_WARM} (a kernel that has run the lesson before she opens it)")
     return [sys.executable, "-m", "rummylab.cli", "serve", ".", "--hub-server", f"--students={warm}",
             f"--lesson={lesson}"]
+
+
+warm_command = app_command  # the name before app-only became the default
+
+
+def check_spawner(spawner: str) -> None:
+    """ValueError for an unknown spawner, or ``simple`` run as root (every student's code as root)."""
+    if spawner not in SPAWNERS:
+        raise ValueError(f"spawner {spawner!r}: one of {', '.join(SPAWNERS)}")
+    if spawner == "simple" and os.name == "posix" and os.getuid() == 0:
+        raise ValueError("--spawner simple runs every student's server as the hub's own user, here root: run the "
+                         "hub as an unprivileged user, or use --spawner local (students as system accounts)")
+
+
+def check_db(db: str) -> Any:
+    """The progress database's address checked: ValueError for a bad one, or one holding a password
+    (a command line is seen by every local account): the password goes in PGPASSWORD or ~/.pgpass."""
+    from ..progress import parse
+
+    target = parse(db)
+    if target.password:
+        raise ValueError(f"--db {target.shown}: no password in the address (every account on this machine can read "
+                         "a command line): put it in PGPASSWORD or ~/.pgpass, which reach the rummylab service alone")
+    return target
+
+
+def service_secrets(state: Path, db: str, environ: Any = os.environ) -> dict[str, str]:
+    """The service's environment for the database ``db``: its address, and the password, when
+    ``PGPASSWORD`` gives one, in a libpq password file of mode 600 in ``state`` (``PGPASSFILE``);
+    else libpq reads ``PGPASSFILE`` or the hub user's ``~/.pgpass`` itself. Nothing here reaches a
+    student: JupyterHub gives a service's environment to the service alone."""
+    env = {"RUMMYLAB_DB": db}
+    password = environ.get("PGPASSWORD", "")
+    target = check_db(db)
+    if target.engine != "postgresql":
+        return env
+    path = state / PGPASSFILE
+    if password:
+        state.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            escaped = password.replace("\\", "\\\\").replace(":", "\\:")
+            f.write(f"*:*:*:*:{escaped}\n")
+        os.chmod(path, 0o600)
+        env["PGPASSFILE"] = str(path)
+    elif path.is_file():  # written by ``rummylab hub`` before it started the hub without PGPASSWORD
+        env["PGPASSFILE"] = str(path)
+    elif environ.get("PGPASSFILE"):
+        env["PGPASSFILE"] = environ["PGPASSFILE"]
+    return env
 
 
 def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teacher_password: str,
               students: int = 0,
               teacher_group: str = TEACHER_GROUP, ip: str = "127.0.0.1", port: int = 8000,
               state_dir: str = ".", spawner: str = "local", classes: dict[str, list[str]] | None = None,
-              warm: int = 0) -> None:
+              warm: int = 0, lab: bool = False) -> None:
     """Fill the JupyterHub config ``c``: students log in with ``password``, the hub user ``teacher``
     (an admin, in ``teacher_group``) with ``teacher_password`` only; each
     student's server opens at ``lesson`` of ``lessons`` (copied into her home at spawn), checks go
     to the rummylab service, which alone holds ``db`` and reads the hub's groups (``classes``, a
     group's name -> its students, and any made on the hub's admin page) for the teacher page's
-    classes. With ``warm``, each student's server is ``rummylab serve`` (``warm_command``), not a
-    Jupyter server with Voilà. Internal ports are picked at start."""
+    classes. Each student's server serves the lessons as the app only (``app_command``, with ``warm``
+    kernels run ahead), or with ``lab`` JupyterLab with Voilà (``singleuser_args``). The service
+    grades checks from ``lessons`` and alone holds the database (``service_secrets``). Internal
+    ports are picked at start."""
     from .class_code import find_lessons
     from .serve import EVERY_ADDRESS, LOOPBACK
 
@@ -143,8 +206,9 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     if not folder.is_dir():
         raise ValueError(f"{folder}: no such folder of lessons")
     chosen = find_lessons(folder, [lesson])[0]
-    if spawner not in SPAWNERS:
-        raise ValueError(f"spawner {spawner!r}: one of {', '.join(SPAWNERS)}")
+    check_spawner(spawner)
+    if lab and warm:
+        raise ValueError("--warm is for the app (the default), not --lab")
     from ..page_template import data_dir
 
     state = Path(state_dir).resolve()
@@ -181,15 +245,16 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     c.JupyterHub.services = [{
         "name": SERVICE, "url": f"http://127.0.0.1:{_free_port()}",
         "command": [sys.executable, "-m", "rummylab.classroom.hub_service"],
-        "environment": {"RUMMYLAB_DB": db, "RUMMYLAB_CLASS_URL": f"http://{public}:{port}/"},
-        "oauth_no_confirm": True, "display": False}]
+        "environment": {**service_secrets(state, db), "RUMMYLAB_CLASS_URL": f"http://{public}:{port}/",
+                        LESSONS_ENV: str(folder), LESSON_OF_THE_DAY_ENV: chosen},
+        "cwd": str(state), "oauth_no_confirm": True, "display": False}]  # its key-cache/ is in the state folder
     c.JupyterHub.spawner_class = SPAWNERS[spawner]
     if spawner == "simple":
         c.SimpleLocalProcessSpawner.home_dir_template = str(state / "homes" / "{username}")
     c.Spawner.pre_spawn_hook = copy_lessons_hook(folder)
-    c.Spawner.cmd = warm_command(chosen, warm) if warm else [sys.executable, "-m", "jupyterhub.singleuser"]
+    c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"] if lab else app_command(chosen, warm)
     c.Spawner.default_url = f"/voila/render/{chosen}"
-    c.Spawner.args = [] if warm else singleuser_args()
+    c.Spawner.args = singleuser_args() if lab else []
     # the kernels know the service's URL and nothing else of the class (env_keep passes no secret)
     c.Spawner.environment = {"RUMMYLAB_DB": f"rummylab+{service_url}", "RUMMYLAB_APP": "1",
                              "RUMMYLAB_CHARTS": "svg", "JUPYTER_PATH": str(templates)}
@@ -251,10 +316,10 @@ def write_config(path: Path | str, **options: Any) -> Path:
 
 def hub_options(lessons: str | None, lesson: str | None, students: int, db: str | None, teacher_group: str,
                 ip: str, port: int, state_dir: str, spawner: str,
-                classes: list[str] | None = None, warm: int = 0) -> tuple[dict[str, Any], str | None]:
+                classes: list[str] | None = None, warm: int = 0,
+                lab: bool = False) -> tuple[dict[str, Any], str | None]:
     """The options of ``configure`` from the command line, and the passwords made up, to print
     (None when the environment gave both). ValueError names a bad option."""
-    from ..progress import parse
     from .class_code import find_lessons, first_lesson
     from .serve import lessons_dir
 
@@ -266,7 +331,8 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
         raise ValueError(f"{folder} holds no lesson (.ipynb)")
     state = Path(state_dir).resolve()
     store = db or f"sqlite:///{state / 'progress.sqlite'}"
-    parse(store)  # a bad address is said now
+    check_db(store)  # a bad address, or one with a password, is said now
+    check_spawner(spawner)
     names = student_names(students)
     if not teacher_group.replace("-", "").replace("_", "").isalnum():
         raise ValueError(f"--teacher-group {teacher_group!r}: letters, digits, - or _")
@@ -284,18 +350,26 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
                "ip": ip, "port": port, "state_dir": str(state), "spawner": spawner}
     if groups:
         options["classes"] = groups
+    if lab and warm:
+        raise ValueError("--warm is for the app (the default), not --lab")
     if warm:
-        warm_command(chosen, warm)  # a bad number is said now
+        app_command(chosen, warm)  # a bad number is said now
         options["warm"] = warm
+    if lab:
+        options["lab"] = True
     made_up = [f"class password: {password}"] if not given else []
     made_up += [f"teacher password: {teacher_password}"] if not teacher_given else []
     return options, "; ".join(made_up) or None
 
 
-def run_hub(config: Path, state_dir: Path) -> int:
-    """Run JupyterHub on ``config`` until interrupted; its proxy and the student servers stop with it."""
+def run_hub(config: Path, state_dir: Path, db: str | None = None) -> int:
+    """Run JupyterHub on ``config`` until interrupted; its proxy and the student servers stop with it.
+    ``PGPASSWORD`` goes to the service's password file (``service_secrets``), not to the hub."""
+    if db:
+        service_secrets(state_dir, db)
     cmd = [sys.executable, "-m", "jupyterhub", "-f", str(config)]
-    proc = subprocess.Popen(cmd, cwd=state_dir)  # the config sets the hub's umask
+    env = {k: v for k, v in os.environ.items() if k != "PGPASSWORD"}
+    proc = subprocess.Popen(cmd, cwd=state_dir, env=env)  # the config sets the hub's umask
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt

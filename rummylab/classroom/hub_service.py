@@ -1,24 +1,30 @@
 """The rummylab hub service (``/services/rummylab/`` behind JupyterHub's proxy): it alone holds the
-progress database. Lesson kernels POST checks to ``api/checks`` with their student's hub token;
-the service asks the hub whose token it is and records that hub user (and the name she typed, as
-her display name). Teachers (a hub group, given
+progress database and grades. Lesson kernels POST checks to ``api/checks`` with their student's hub
+token: what she typed, for which exercise; the service asks the hub whose token it is, grades the
+answer itself against the lessons it was given (``Grader``: the teacher's key, never the kernel's
+verdict) and records that hub user (and the name she typed, as her display name only). Teachers (a hub group, given
 ``access:services!service=rummylab`` by a role) log in with the hub's OAuth and see the teacher page
 of the whole hub, a lesson or a class (a hub group, read from the hub's API) at a time; anyone else
 gets 403.
 
-JupyterHub starts it (``python -m rummylab.classroom.hub_service``) with its ``JUPYTERHUB_*`` variables and
-``RUMMYLAB_DB`` (``rummylab.classroom.hub.configure``)."""
+JupyterHub starts it (``python -m rummylab.classroom.hub_service``) with its ``JUPYTERHUB_*`` variables,
+``RUMMYLAB_DB`` (and the database's password file, ``PGPASSFILE``) and ``RUMMYLAB_LESSONS``
+(``rummylab.classroom.hub.configure``)."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import os
 import secrets
 import sys
+import threading
 import time
 import urllib.parse
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from jupyterhub.services.auth import HubAuth, HubOAuth, HubOAuthCallbackHandler, HubOAuthenticated
@@ -34,8 +40,8 @@ class Checks(web.RequestHandler):
     """``POST api/checks``: ``{"checks": [...]}`` (``progress.hub_client.SENT``), ``Authorization: token <the
     student's hub token>``; answers ``{"written": bool, "refused": [...]}``."""
 
-    def initialize(self, db: str, hub_auth: HubAuth) -> None:
-        self.db, self.auth = db, hub_auth
+    def initialize(self, db: str, hub_auth: HubAuth, grader: Grader) -> None:
+        self.db, self.auth, self.grader = db, hub_auth, grader
 
     def check_xsrf_cookie(self) -> None:
         """Kernels send a token, never a cookie: there is no cross-site form to guard against."""
@@ -58,10 +64,15 @@ class Checks(web.RequestHandler):
         except ValueError as exc:  # a bad request, said to the kernel (which logs it)
             self._refuse(400, str(exc))
             return
+        lessons = {str(c.get("lesson", "")) for c in checks if isinstance(c, dict)}
+        waiting = [lesson for lesson in sorted(lessons) if not await self.grader.wait(lesson, KEY_WAIT)]
+        if waiting:  # the kernel keeps its checks and sends them again (a 503 is "later", never "lost")
+            self._refuse(503, f"the exercises of {', '.join(waiting)} are still being read: send again later")
+            return
         rows, refused = [], []
         for check in checks:
             try:
-                rows.append(_row(check, user["name"], time.time()))
+                rows.append(_row(check, user["name"], time.time(), self.grader))
             except ValueError as exc:  # one bad check is refused alone: the others are written
                 refused.append({"check_id": str(check.get("check_id", ""))[:64] if isinstance(check, dict) else "",
                                 "error": str(exc)})
@@ -76,25 +87,146 @@ OLDEST = 30 * 24 * 3600.0
 spooled through a long outage); else, and for a time to come, the service's own time."""
 
 
-def _row(check: Any, hub_user: str, now: float) -> dict[str, Any]:
+def _row(check: Any, hub_user: str, now: float, grader: Grader) -> dict[str, Any]:
     """The row of one check a kernel sent: the hub user is the token's, never the kernel's; the
-    student is the display name she typed, else her hub user; the id is prefixed with the hub user,
-    so that no student can take (or overwrite) another's check id. ValueError names a bad input."""
+    verdict is the service's own (``Grader.grade``), never the kernel's ``correct``; the student is
+    the display name she typed, else her hub user; the id is prefixed with the hub user, so that no
+    student can take (or overwrite) another's check id. ValueError names a bad input."""
     from ..progress import check_row
 
     if not isinstance(check, dict):
         raise ValueError("a check is a JSON object")
-    right = {1: True, 0: False, None: None}.get(check.get("correct"), "?") if "correct" in check else None
-    if right == "?":
+    if check.get("correct") not in (1, 0, None):
         raise ValueError("correct is 1, 0 or null")
+    said = None if check.get("correct") is None else bool(check["correct"])  # only told apart from a response
+    answer = check.get("answer", "")
+    right = grader.grade(str(check.get("lesson", "")), str(check.get("exercise", "")),
+                         answer if isinstance(answer, str) else "", said)
     given_id = check.get("check_id")
     if not isinstance(given_id, str) or not given_id:
         raise ValueError("a check has a check_id")
     at = check.get("at")
     at = at if isinstance(at, int | float) and not isinstance(at, bool) and now - OLDEST <= at <= now else now
     student = check.get("student") or hub_user
-    return check_row(student, check.get("lesson"), check.get("exercise"), right, check.get("answer", ""),
+    return check_row(student, check.get("lesson"), check.get("exercise"), right, answer,
                      hub_user, check_id=f"{hub_user}:{given_id}", at=at)
+
+
+KEY_WAIT = 8.0
+"""Seconds a check waits for its lesson's exercises to be read (at the service's start); then the
+kernel is told to send it again later (its timeout is ``hub_client.TIMEOUT``, 10 s)."""
+KEY_SAMPLE = 300
+"""``RUMMYLAB_N`` of the lesson runs that read the exercises (as ``rummylab lessons key``)."""
+
+
+class Grader:
+    """The exercises of the lessons served, read as the teacher's key reads them (``lessons.key``:
+    each lesson run once in a kernel of the service's own, the lesson of the day first, in a
+    thread), kept in ``cache`` by the notebook's contents so a restart reads them at once."""
+
+    def __init__(self, lessons: Iterable[Path] = (), cache: Path | None = None) -> None:
+        self.paths = list(lessons)
+        self.cache = cache
+        self.graded: dict[tuple[str, str], Any] = {}
+        self.lessons: dict[str, threading.Event] = {p.stem: threading.Event() for p in self.paths}
+        self.failed: dict[str, str] = {}
+
+    @classmethod
+    def of(cls, entries: Iterable[Any]) -> Grader:
+        """A grader of these key entries (``lessons.key.KeyEntry``), all read now."""
+        from ..lessons.grading import graded
+
+        grader = cls()
+        grader.graded = graded(entries)
+        for lesson, _ in grader.graded:
+            grader.lessons.setdefault(lesson, threading.Event()).set()
+        return grader
+
+    @classmethod
+    def of_folder(cls, folder: Path, first: str = "", cache: Path | None = None) -> Grader:
+        """A grader of the lessons in ``folder``, ``first`` (a notebook's file name) read first by ``start``."""
+        from ..lessons.runner import lessons_in
+
+        paths = sorted(lessons_in(folder), key=lambda p: (p.name != first, p.name))
+        return cls(paths, cache)
+
+    def start(self) -> threading.Thread:
+        """Read every lesson's exercises in a thread (from the cache where it has them)."""
+        thread = threading.Thread(target=self._read_all, name="rummylab-key", daemon=True)
+        thread.start()
+        return thread
+
+    def _cached(self, path: Path) -> Path | None:
+        if self.cache is None:
+            return None
+        from .. import __version__
+
+        digest = hashlib.sha256(path.read_bytes() + __version__.encode()).hexdigest()[:32]
+        return self.cache / f"{digest}.json"
+
+    def _read_all(self) -> None:
+        from ..lessons.grading import graded
+        from ..lessons.key import entries_from_json, entries_json, key_runs
+
+        todo = []
+        for path in self.paths:
+            kept = self._cached(path)
+            if kept is not None and kept.is_file():
+                self._add(path.stem, graded(entries_from_json(json.loads(kept.read_text(encoding="utf-8")))))
+            else:
+                todo.append(path)
+        try:
+            for path, found in key_runs(todo, KEY_SAMPLE) if todo else ():
+                if isinstance(found, ValueError):
+                    self._fail(path.stem, str(found))
+                    continue
+                try:
+                    self._add(path.stem, graded(found))
+                except ValueError as exc:
+                    self._fail(path.stem, str(exc))
+                    continue
+                kept = self._cached(path)
+                if kept is not None:
+                    kept.parent.mkdir(parents=True, exist_ok=True)
+                    kept.write_text(json.dumps(entries_json(found)), encoding="utf-8")
+        except Exception as exc:  # noqa: BLE001 - no kernel could start: every lesson left is said, none hangs
+            for path in todo:
+                if not self.lessons[path.stem].is_set():
+                    self._fail(path.stem, f"{type(exc).__name__}: {exc}")
+
+    def _add(self, lesson: str, found: dict[tuple[str, str], Any]) -> None:
+        self.graded.update(found)
+        self.lessons.setdefault(lesson, threading.Event()).set()
+
+    def _fail(self, lesson: str, why: str) -> None:
+        self.failed[lesson] = why
+        print(f"rummylab service: the exercises of {lesson} cannot be read, so its checks are kept ungraded: {why}",
+              file=sys.stderr, flush=True)
+        self.lessons.setdefault(lesson, threading.Event()).set()
+
+    async def wait(self, lesson: str, timeout: float) -> bool:
+        """Whether ``lesson``'s exercises are read (or it is not a lesson served), waiting ``timeout`` s at most."""
+        event = self.lessons.get(lesson)
+        end = time.monotonic() + timeout
+        while event is not None and not event.is_set():
+            if time.monotonic() > end:
+                return False
+            await asyncio.sleep(0.1)
+        return True
+
+    def grade(self, lesson: str, exercise: str, typed: str, said: bool | None) -> bool | None:
+        """The service's verdict on ``typed`` for ``exercise`` of ``lesson``: True or False for an
+        exercise of the lessons served; None for a response (an answer with no right one: the kernel
+        said None) or a lesson whose exercises could not be read. ValueError for a verdict claimed
+        for an exercise the lessons do not define."""
+        found = self.graded.get((lesson, exercise))
+        if found is not None:
+            return bool(found.right(typed))
+        if lesson in self.failed:
+            return None
+        if said is not None:
+            raise ValueError(f"no exercise {exercise!r} in the lesson {lesson!r} served: a response has no verdict")
+        return None
 
 
 def _record(db: str, rows: list[dict[str, Any]]) -> bool:
@@ -185,18 +317,21 @@ class Callback(HubOAuthCallbackHandler):
         self.hub_auth = hub_auth
 
 
-def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = None) -> web.Application:
+def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = None,
+             grader: Grader | None = None) -> web.Application:
     """The service's Tornado app under ``prefix`` (``/services/rummylab/``); ``hub_auth`` is the
-    hub's (from the ``JUPYTERHUB_*`` variables) unless given."""
+    hub's (from the ``JUPYTERHUB_*`` variables) unless given; ``grader`` grades the checks (one
+    that knows no exercise, when not given: every check is then a response)."""
     if not db:
         raise ValueError("the rummylab service needs RUMMYLAB_DB: the progress database")
     from ..progress import Progress
 
     Progress(db)  # a bad address fails now, in the hub's log, not at the first check
     hub_auth = hub_auth or HubOAuth(cache_max_age=60)
+    grader = grader if grader is not None else Grader()
     return web.Application([
         (prefix, Teacher, {"db": db, "hub_auth": hub_auth, "class_url": class_url, "groups": HubGroups(hub_auth)}),
-        (prefix + "api/checks", Checks, {"db": db, "hub_auth": hub_auth}),
+        (prefix + "api/checks", Checks, {"db": db, "hub_auth": hub_auth, "grader": grader}),
         (prefix + "oauth_callback", Callback, {"hub_auth": hub_auth}),
     ], cookie_secret=secrets.token_bytes(32), login_url=hub_auth.login_url, xsrf_cookies=False)
 
@@ -207,10 +342,17 @@ def main() -> None:
 
     url = urllib.parse.urlsplit(os.environ["JUPYTERHUB_SERVICE_URL"])
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/rummylab/")
+    from .hub import LESSON_OF_THE_DAY_ENV, LESSONS_ENV
+
+    folder = os.environ.get(LESSONS_ENV, "").strip()
+    if not folder or not Path(folder).is_dir():
+        sys.exit(f"rummylab service: {LESSONS_ENV} names no folder of lessons ({folder!r}): the service grades from it")
+    grader = Grader.of_folder(Path(folder), os.environ.get(LESSON_OF_THE_DAY_ENV, ""), Path("key-cache").resolve())
     try:
-        app = make_app(os.environ.get(DB_ENV, "").strip(), prefix, os.environ.get(CLASS_URL_ENV, ""))
+        app = make_app(os.environ.get(DB_ENV, "").strip(), prefix, os.environ.get(CLASS_URL_ENV, ""), grader=grader)
     except ValueError as exc:
         sys.exit(f"rummylab service: {exc}")
+    grader.start()
 
     async def serve() -> None:
         app.listen(url.port or 80, address=url.hostname or "127.0.0.1", max_body_size=MAX_BODY)

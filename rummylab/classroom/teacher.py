@@ -8,7 +8,6 @@ import html
 import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 
 def teacher_page(db: Path | str, wanted: str, class_url: str, groups: Mapping[str, Iterable[str]] | None = None,
@@ -51,7 +50,6 @@ def teacher_page(db: Path | str, wanted: str, class_url: str, groups: Mapping[st
                                    lambda group: link(lesson, group))
         if chosen_class:
             rows = rows.filter(pl.col("hub_user").is_in(sorted(classes_of[chosen_class])))
-        rows = with_hub_users(rows)
         page = report_html(report_table(rows), rows, lesson=lesson, lessons=lessons, link=link)
     except ValueError as exc:  # no database yet, or one that cannot be read
         page = ("<!doctype html><html><head><meta charset='utf-8'></head><body><h1>Class report</h1>"
@@ -75,15 +73,3 @@ def _classes_nav(groups: Mapping[str, set[str]], users: set[str], chosen: str | 
     return ("<nav class='rl-classes'>Class: " + " | ".join(
                 f"<a href='{e(link(name))}'{' aria-current=page' if name == chosen else ''}>{e(text)}</a>"
                 for name, text in items) + "</nav>")
-
-
-def with_hub_users(rows: Any) -> Any:
-    """``rows`` with each student shown by the name she typed and her hub user, "Ada (student01)",
-    where they differ: a typed name is only shown, so two students typing the same one stay apart."""
-    import polars as pl
-
-    hub = pl.col("hub_user")
-    return rows.with_columns(
-        pl.when(hub.is_not_null() & (hub != pl.col("student")))
-        .then(pl.concat_str([pl.col("student"), pl.lit(" ("), hub, pl.lit(")")]))
-        .otherwise(pl.col("student")).alias("student"))

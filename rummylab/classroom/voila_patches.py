@@ -159,6 +159,8 @@ def warm_first(factory: Any) -> Any:
 
             def fill_if_needed(self, delay: float | None = None, notebook_name: str | None = None,
                                *args: Any, **kwargs: Any) -> None:
+                if delay is None and ONE_KERNEL[0]:  # a student's own server: she keeps the one she took
+                    return
                 if delay is None:  # a kernel was taken: its replacement waits its turn
                     waiting = sum(not t.done() for t in self._pools.get(notebook_name, []))
                     delay = self.fill_delay + REFILL_GAP * waiting
@@ -213,10 +215,20 @@ async def announce_when_warm(pools: dict[str, list[Any]]) -> None:
     print(f"rummylab: class ready: {warm} warm kernel(s){failed}, {each:.0f} MB each", flush=True)
 
 
+ONE_KERNEL = [False]
+"""A student's own server on a hub (``serve.ONE_KERNEL_ENV``): a warm kernel taken is not replaced."""
+
+
 def run_voila() -> None:
     """Voilà's command line, with ``warm_first`` kernel pools, lesson cells' errors logged and
     lessons with front ends of their own kept on Voilà's page (``python -m rummylab.classroom``)."""
+    import os
+
     import voila.app
+
+    from .serve import ONE_KERNEL_ENV
+
+    ONE_KERNEL[0] = os.environ.pop(ONE_KERNEL_ENV, "") == "1"  # read here, not copied into kernels
 
     voila.app.voila_kernel_manager_factory = warm_first(_reach(voila.app, "voila_kernel_manager_factory"))
     log_cell_errors()

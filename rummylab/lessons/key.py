@@ -4,7 +4,8 @@ common wrong answers, built by running the lessons (an exercise is defined where
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,7 @@ def key(folder: Path | str | None = None, lesson: str | None = None, sample: int
     (a name such as ``02`` or ``02-melds-and-deadwood``): each lesson is run, small (``sample``
     hands where it samples), to read its exercises. ValueError for a lesson that fails to run."""
     from .files import lessons_dir
-    from .runner import kernel, lessons_in, run_lesson
+    from .runner import lessons_in
 
     paths = lessons_in(folder or lessons_dir())
     if lesson is not None:
@@ -76,13 +77,36 @@ def key(folder: Path | str | None = None, lesson: str | None = None, sample: int
         if not paths:
             raise ValueError(f"--lesson {lesson}: no such lesson in {folder or 'the packaged lessons'}")
     found: list[KeyEntry] = []
+    for _, of_lesson in key_runs(paths, sample):
+        if isinstance(of_lesson, ValueError):
+            raise of_lesson
+        found += of_lesson
+    return found
+
+
+def key_runs(paths: list[Path], sample: int = 300) -> Iterator[tuple[Path, list[KeyEntry] | ValueError]]:
+    """Each lesson of ``paths`` run in one kernel, in turn: (its path, its key entries), or a
+    ValueError saying why it did not run to its end."""
+    from .runner import kernel, run_lesson
+
     with kernel() as client:
         for path in paths:
             run = run_lesson(client, path, {"RUMMYLAB_N": str(sample)})
             if not run.report:
-                raise ValueError(f"{path.name} did not run to its end: {run.errors[0] if run.errors else 'no report'}")
-            found += entries(run.report)
-    return found
+                yield path, ValueError(f"{path.name} did not run to its end: "
+                                       f"{run.errors[0] if run.errors else 'no report'}")
+            else:
+                yield path, entries(run.report)
+
+
+def entries_json(found: list[KeyEntry]) -> list[dict[str, Any]]:
+    """Key entries as JSON-able dicts (``entries_from_json`` reads them back)."""
+    return [asdict(e) for e in found]
+
+
+def entries_from_json(data: list[dict[str, Any]]) -> list[KeyEntry]:
+    """Key entries from ``entries_json``."""
+    return [KeyEntry(**{**e, "mistakes": dict(e["mistakes"]), "unexplained": tuple(e["unexplained"])}) for e in data]
 
 
 def key_text(found: list[KeyEntry]) -> str:

@@ -20,21 +20,42 @@ def find_lesson(wanted: str, known: Iterable[str]) -> str:
     return hits[0]
 
 
-def report_table(rows: Any) -> Any:
-    """Per student and exercise, from ``Progress.rows``: attempts, solved (any right answer)."""
+def person() -> Any:
+    """Who a row counts for: her hub user where there is one (a typed name is only shown), else the
+    name she typed (a laptop's class has no hub)."""
     import polars as pl
 
-    return (rows.group_by("student", "lesson", "exercise")
-            .agg(pl.len().alias("attempts"), pl.col("right").any().alias("solved"))
-            .sort("student", "lesson", "exercise"))
+    return pl.coalesce(pl.col("hub_user"), pl.col("student"))
+
+
+def shown_name() -> Any:
+    """A student as the teacher reads her: the name she typed and her hub user, "Bea (student02)",
+    where they differ, so that a typed name never hides (or takes) who answered."""
+    import polars as pl
+
+    hub = pl.col("hub_user")
+    return (pl.when(hub.is_not_null() & (hub != pl.col("student")))
+            .then(pl.concat_str([pl.col("student"), pl.lit(" ("), hub, pl.lit(")")]))
+            .otherwise(pl.col("student")))
+
+
+def report_table(rows: Any) -> Any:
+    """Per student (her hub user, on a hub) and exercise, from ``Progress.rows``: attempts, solved
+    (any right answer); a student is shown by her last typed name and her hub user."""
+    import polars as pl
+
+    return (rows.with_columns(person().alias("_who"), shown_name().alias("student"))
+            .group_by("_who", "lesson", "exercise")
+            .agg(pl.col("student").last(), pl.len().alias("attempts"), pl.col("right").any().alias("solved"))
+            .sort("_who", "lesson", "exercise").select("student", "lesson", "exercise", "attempts", "solved"))
 
 
 def exercise_table(rows: Any) -> Any:
     """Per exercise, from ``Progress.rows``, in the order the class first tried them: students
-    who tried it, students who solved it, checks."""
+    (hub users, on a hub) who tried it, who solved it, checks."""
     import polars as pl
 
-    return (rows.group_by("lesson", "exercise")
+    return (rows.with_columns(person().alias("student")).group_by("lesson", "exercise")
             .agg(pl.col("student").n_unique().alias("tried"),
                  pl.col("student").filter(pl.col("right")).n_unique().alias("solved"),
                  pl.len().alias("checks"), pl.col("at").min().alias("first"))
@@ -47,7 +68,7 @@ def answer_table(rows: Any) -> Any:
     import polars as pl
 
     rank = pl.when(pl.col("right").is_null()).then(1).when(pl.col("right")).then(2).otherwise(0)
-    return (rows.group_by("lesson", "exercise", "answer", "right")
+    return (rows.with_columns(person().alias("student")).group_by("lesson", "exercise", "answer", "right")
             .agg(pl.len().alias("times"), pl.col("student").n_unique().alias("students"))
             .sort([pl.col("lesson"), pl.col("exercise"), rank, pl.col("times"), pl.col("answer")],
                   descending=[False, False, False, True, False]))
