@@ -382,7 +382,14 @@ def _serve(args: argparse.Namespace) -> str:
 
 
 def _hub(args: argparse.Namespace) -> str:
-    from .classroom.hub import PASSWORD_ENV, TEACHER_PASSWORD_ENV, hub_options, run_hub, write_config
+    from .classroom.hub import (
+        PASSWORD_ENV,
+        TEACHER_PASSWORD_ENV,
+        hub_options,
+        run_hub,
+        service_secrets,
+        write_config,
+    )
     from .classroom.serve import LOOPBACK
 
     options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
@@ -390,6 +397,7 @@ def _hub(args: argparse.Namespace) -> str:
     lesson = options["lesson"]
     password = (f"{made_up} (set {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV} to choose them)" if made_up else
                 f"passwords: from {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV}")
+    service_secrets(Path(options["state_dir"]), options["db"])  # PGPASSWORD: for the service alone, in a file
     if args.config_only:
         path = write_config(args.config_only, **options)
         return f"rummylab: wrote {path} (run: jupyterhub -f {path}); lesson {lesson}; {password}"
@@ -397,7 +405,7 @@ def _hub(args: argparse.Namespace) -> str:
     shown = "127.0.0.1" if args.ip in LOOPBACK else args.ip
     print(f"rummylab: JupyterHub at http://{shown}:{args.port}/ (Ctrl+C stops), lesson {lesson}\n  {password}\n"
           f"  teacher page: http://{shown}:{args.port}/services/rummylab/ (hub user 'teacher')", flush=True)
-    status = run_hub(config, Path(options["state_dir"]), options["db"])
+    status = run_hub(config, Path(options["state_dir"]))
     if status:
         raise SystemExit(status)
     return "rummylab: hub stopped"

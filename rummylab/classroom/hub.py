@@ -170,8 +170,8 @@ def service_secrets(state: Path, db: str, environ: Any = os.environ) -> dict[str
     if target.engine != "postgresql":
         return env
     path = state / PGPASSFILE
+    state.mkdir(parents=True, exist_ok=True, mode=0o700)  # the hub's secrets: its own
     if password:
-        state.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             escaped = password.replace("\\", "\\\\").replace(":", "\\:")
@@ -212,7 +212,7 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     from ..page_template import data_dir
 
     state = Path(state_dir).resolve()
-    state.mkdir(parents=True, exist_ok=True)
+    state.mkdir(parents=True, exist_ok=True, mode=0o700)
     templates = data_dir()  # the student servers read the page template where rummylab is installed
     public = "127.0.0.1" if ip in EVERY_ADDRESS or ip in LOOPBACK else ip
     service_url = f"http://{public}:{port}/services/{SERVICE}/"
@@ -362,11 +362,9 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
     return options, "; ".join(made_up) or None
 
 
-def run_hub(config: Path, state_dir: Path, db: str | None = None) -> int:
+def run_hub(config: Path, state_dir: Path) -> int:
     """Run JupyterHub on ``config`` until interrupted; its proxy and the student servers stop with it.
-    ``PGPASSWORD`` goes to the service's password file (``service_secrets``), not to the hub."""
-    if db:
-        service_secrets(state_dir, db)
+    ``PGPASSWORD`` is not passed on: ``service_secrets`` wrote it for the service alone."""
     cmd = [sys.executable, "-m", "jupyterhub", "-f", str(config)]
     env = {k: v for k, v in os.environ.items() if k != "PGPASSWORD"}
     proc = subprocess.Popen(cmd, cwd=state_dir, env=env)  # the config sets the hub's umask
