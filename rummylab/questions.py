@@ -15,6 +15,8 @@ import numpy as np
 import polars as pl
 
 from .cards import SeedLike, rng_from
+from .charts import channel, figure
+from .charts.svg import rows
 from .gin import bots as gin_bots
 from .gin.rules import DEFAULT, Rules
 from .sim import check_count
@@ -63,18 +65,16 @@ def hand_endings(bots: Sequence[str] = ("greedy", "greedy"), rules: Rules = DEFA
 
 def chart_hand_endings(table: pl.DataFrame) -> Any:
     """P(the hand is over by turn k), one line per ending, a band of ±2 SE."""
-    import altair as alt
-
     long = pl.concat([table.select("turn", p=pl.col(f"p_{e}"), se=pl.col(f"se_{e}"), ending=pl.lit(e))
                       for e in (*ENDINGS, "ended")])
     long = long.with_columns(lo=pl.col("p") - 2 * pl.col("se"), hi=pl.col("p") + 2 * pl.col("se"))
-    base = alt.Chart(long).encode(
-        x=alt.X("turn:Q", title="turn"), color=alt.Color("ending:N", title="ended by"))
-    line = base.mark_line().encode(y=alt.Y("p:Q", title="share of hands over by this turn",
-                                           axis=alt.Axis(format="%")))
-    band = base.mark_area(opacity=0.25).encode(y="lo:Q", y2="hi:Q")
-    return (band + line).properties(title=f"When do hands end? {table['bots'][0]}, {table['hands'][0]:,} hands",
-                                    width=420, height=260)
+    x, color = channel("turn", title="turn"), channel("ending", "N", title="ended by")
+    line = {"mark": "line", "encoding": {"x": x, "color": color, "y": channel(
+        "p", title="share of hands over by this turn", axis={"format": "%"})}}
+    band = {"mark": {"type": "area", "opacity": 0.25},
+            "encoding": {"x": x, "color": color, "y": channel("lo"), "y2": {"field": "hi"}}}
+    return figure({"title": f"When do hands end? {table['bots'][0]}, {table['hands'][0]:,} hands", "width": 420,
+                   "height": 260, "data": {"values": rows(long)}, "layer": [band, line]})
 
 
 def pairing_results(pairs: Sequence[tuple[Any, Any]] = (("strong", "greedy"), ("greedy", "random")),
@@ -111,17 +111,19 @@ def pairing_results(pairs: Sequence[tuple[Any, Any]] = (("strong", "greedy"), ("
 
 def chart_pairings(table: pl.DataFrame, by: str = "pairing") -> Any:
     """Net points per hand of the first bot, with 95% intervals (one row per pairing or value)."""
-    import altair as alt
-
     if by == "pairing":
         table = table.with_columns(pairing=pl.col("first") + " vs " + pl.col("second"))
     table = table.with_columns(pl.col(by).cast(pl.Utf8))
-    base = alt.Chart(table).encode(y=alt.Y(f"{by}:N", title=by.replace("_", " ")))
-    bars = base.mark_rule(strokeWidth=2).encode(x=alt.X("points_lo:Q", title="net points per hand (95% CI)"),
-                                                x2="points_hi:Q")
-    dots = base.mark_point(filled=True, size=60).encode(x="points_per_hand:Q")
-    zero = alt.Chart(pl.DataFrame({"x": [0]})).mark_rule(strokeDash=[4, 4], color="gray").encode(x="x:Q")
-    return (zero + bars + dots).properties(width=420, height=40 * table.height + 20)
+    y = channel(by, "N", title=by.replace("_", " "))
+    bars = {"mark": {"type": "rule", "strokeWidth": 2}, "encoding": {
+        "y": y, "x": channel("points_lo", title="net points per hand (95% CI)"), "x2": {"field": "points_hi"}}}
+    dots = {"mark": {"type": "point", "filled": True, "size": 60},
+            "encoding": {"y": y, "x": channel("points_per_hand", title="net points per hand (95% CI)")}}
+    zero = {"data": {"values": [{"x": 0}]}, "mark": {"type": "rule", "strokeDash": [4, 4], "color": "gray"},
+            "encoding": {"x": channel("x", title="net points per hand (95% CI)")}}
+    return figure({"width": 420, "height": 40 * table.height + 20,
+                   "data": {"values": rows(table, [by, "points_lo", "points_hi", "points_per_hand"])},
+                   "layer": [zero, bars, dots]})
 
 
 def _label(bot: Any) -> str:
@@ -168,14 +170,15 @@ def rule_effect(option: str, values: Sequence[Any], thresholds: Sequence[int] = 
 def chart_thresholds(table: pl.DataFrame, by: str | None = None) -> Any:
     """Net points per hand against the knocking threshold, with 95% intervals; one line per
     value of the rule option ``by`` (a column of ``rule_effect``)."""
-    import altair as alt
-
-    color = alt.Color(f"{by}:N", title=by.replace("_", " ")) if by else alt.value("steelblue")
-    base = alt.Chart(table).encode(x=alt.X("knock_at:O", title="knock at this deadwood or less"), color=color)
-    line = base.mark_line(point=True).encode(y=alt.Y("points_per_hand:Q", title="net points per hand"))
-    bars = base.mark_errorbar().encode(y=alt.Y("points_lo:Q", title="net points per hand"), y2="points_hi:Q")
-    return (bars + line).properties(title=f"Which knocking threshold pays? against {table['second'][0]}",
-                                    width=420, height=260)
+    color = channel(by, "N", title=by.replace("_", " ")) if by else {"value": "steelblue"}
+    x = channel("knock_at", "O", title="knock at this deadwood or less")
+    line = {"mark": {"type": "line", "point": True}, "encoding": {
+        "x": x, "color": color, "y": channel("points_per_hand", title="net points per hand")}}
+    bars = {"mark": "errorbar", "encoding": {"x": x, "color": color, "y": channel(
+        "points_lo", title="net points per hand"), "y2": {"field": "points_hi"}}}
+    columns = ["knock_at", "points_per_hand", "points_lo", "points_hi", *([by] if by else [])]
+    return figure({"title": f"Which knocking threshold pays? against {table['second'][0]}", "width": 420,
+                   "height": 260, "data": {"values": rows(table, columns)}, "layer": [bars, line]})
 
 
 def first_upcard_value(rules: Rules = DEFAULT, n_games: int = 4_000, seed: SeedLike = 0, opponent: Any = "greedy",
@@ -212,15 +215,14 @@ def first_upcard_value(rules: Rules = DEFAULT, n_games: int = 4_000, seed: SeedL
 
 def chart_first_upcard(table: pl.DataFrame) -> Any:
     """Points the first upcard policy gains over always passing, per role, with 95% intervals."""
-    import altair as alt
-
-    base = alt.Chart(table).encode(y=alt.Y("policy:N", title=None), color=alt.Color("role:N"),
-                                   yOffset="role:N")
-    dots = base.mark_point(filled=True, size=60).encode(x=alt.X("value:Q", title="net points over passing "
-                                                                "(first hand, 95% CI)"))
-    bars = base.mark_rule(strokeWidth=2).encode(x="lo:Q", x2="hi:Q")
-    return (bars + dots).properties(title=f"What is the first upcard worth? Against {table['opponent'][0]}",
-                                    width=420, height=120)
+    base = {"y": channel("policy", "N", title=None), "color": channel("role", "N"), "yOffset": channel("role", "N")}
+    dots = {"mark": {"type": "point", "filled": True, "size": 60}, "encoding": {
+        **base, "x": channel("value", title="net points over passing (first hand, 95% CI)")}}
+    bars = {"mark": {"type": "rule", "strokeWidth": 2}, "encoding": {
+        **base, "x": channel("lo", title="net points over passing (first hand, 95% CI)"), "x2": {"field": "hi"}}}
+    return figure({"title": f"What is the first upcard worth? Against {table['opponent'][0]}", "width": 420,
+                   "height": 120, "data": {"values": rows(table, ["policy", "role", "value", "lo", "hi"])},
+                   "layer": [bars, dots]})
 
 
 def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: int | None = 101,
@@ -247,12 +249,12 @@ def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: i
 
 def chart_deal_endings(table: pl.DataFrame) -> Any:
     """How Indian rummy deals end: shares with 95% intervals."""
-    import altair as alt
-
     table = table.with_columns(lo=(pl.col("share") - Z95 * pl.col("se")).clip(0, 1),
                                hi=(pl.col("share") + Z95 * pl.col("se")).clip(0, 1))
-    base = alt.Chart(table).encode(y=alt.Y("ending:N", sort=table["ending"].to_list(), title=None))
-    bars = base.mark_bar().encode(x=alt.X("share:Q", title="share of deals", axis=alt.Axis(format="%")))
-    rules_ = base.mark_rule().encode(x="lo:Q", x2="hi:Q")
-    return (bars + rules_).properties(title=f"How do deals end? {table['deals'][0]:,} deals", width=420,
-                                      height=120)
+    y = channel("ending", "N", sort=table["ending"].to_list(), title=None)
+    x = channel("share", title="share of deals", axis={"format": "%"})
+    bars = {"mark": "bar", "encoding": {"y": y, "x": x}}
+    rules_ = {"mark": "rule", "encoding": {"y": y, "x": channel("lo", title="share of deals", axis={"format": "%"}),
+                                           "x2": {"field": "hi"}}}
+    return figure({"title": f"How do deals end? {table['deals'][0]:,} deals", "width": 420, "height": 120,
+                   "data": {"values": rows(table, ["ending", "share", "lo", "hi"])}, "layer": [bars, rules_]})

@@ -8,7 +8,10 @@ import ipywidgets as w
 
 
 def to_svg(chart: Any) -> str:
-    """The chart drawn as an SVG document, offline (vl-convert)."""
+    """The chart drawn as an SVG document, offline: a ``charts.Figure`` draws itself in Python;
+    an Altair chart is drawn by vl-convert."""
+    if hasattr(chart, "to_svg"):
+        return str(chart.to_svg())
     import altair as alt
     import vl_convert as vlc
 
@@ -17,7 +20,7 @@ def to_svg(chart: Any) -> str:
 
 
 class SvgChart(w.HTML):  # type: ignore[misc]
-    """An Altair chart as an SVG picture; set ``.chart`` to redraw."""
+    """A chart (``charts.figure``, or Altair's) as an SVG picture; set ``.chart`` to redraw."""
 
     def __init__(self, chart: Any) -> None:
         super().__init__()
