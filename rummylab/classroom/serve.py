@@ -85,8 +85,9 @@ ONE_KERNEL_ENV = "RUMMYLAB_ONE_KERNEL"
 """Set for a student's own server on a hub: a warm kernel she takes is not replaced (``voila_patches``)."""
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 EVERY_ADDRESS = ("0.0.0.0", "::")
-KERNEL_MB = 180
-"""About what one warm lesson kernel holds (measured by benchmarks/class_load.py)."""
+KERNEL_MB = 130
+"""About what one warm lesson kernel holds (benchmarks/kernel_memory.py, 2026-11-27: 75 MB for a
+lesson without polars, 110-130 MB with it, lesson 11 180 MB)."""
 
 
 def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | str | None = None, *,
