@@ -151,9 +151,20 @@ DREW_THEN_DISCARDED = """sel => {
 }"""
 
 
+CHART = """title => [
+    ...[...document.querySelectorAll('svg')].map(e => e.outerHTML),
+    ...[...document.querySelectorAll('img[src^="data:image/svg+xml;base64,"]')]
+      .map(e => decodeURIComponent(escape(atob(e.src.split(',')[1])))),
+  ].find(t => t.includes(title))"""
+"""The markup of the chart (an SVG drawn in the kernel: in the page, or a picture's data) that has
+``title``."""
+
+
 def test_three_thirteen_lesson_analyzer_and_table(page: Any, voila: str) -> None:
     open_lesson(page, voila, "07-three-thirteen", ".rl-313-analyzer .rl-penalty")
     assert page.inner_text(".rl-313-analyzer .rl-penalty") == "12"
+    chart = page.wait_for_function(CHART, arg="Mean dealt penalty by round", timeout=TIMEOUT).json_value()
+    assert "mean dealt penalty" in chart and "decks" in chart and "round" in chart  # drawn in the kernel
     assert "wild as 8S" in page.inner_text(".rl-313-analyzer .rl-313-result")
     page.fill(".rl-313-analyzer .rl-313-hand input", "5H 7S 8S 9S 2C")
     page.press(".rl-313-analyzer .rl-313-hand input", "Enter")
