@@ -81,8 +81,6 @@ def progress_db(path: Path | str, db: Path | str | None = None) -> Path | str:
     return target.path if target.path is not None else str(db)
 
 
-ONE_KERNEL_ENV = "RUMMYLAB_ONE_KERNEL"
-"""Set for a student's own server on a hub: a warm kernel she takes is not replaced (``voila_patches``)."""
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 EVERY_ADDRESS = ("0.0.0.0", "::")
 KERNEL_MB = 130
@@ -191,6 +189,8 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
     if not hub_server:
         print(f"  teacher page: http://{shown}:{tport}/?token={teacher_token}", flush=True)
     else:  # a student's own server: Voilà in this process (no second one to hold), its warm kernel not
+        from .voila_patches import ONE_KERNEL_ENV
+
         env[ONE_KERNEL_ENV] = "1"  # replaced while she has it (one kernel a student)
         os.execve(cmd[0], cmd, env)
     proc = subprocess.Popen(cmd, env=env)

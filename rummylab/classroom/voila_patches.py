@@ -215,8 +215,10 @@ async def announce_when_warm(pools: dict[str, list[Any]]) -> None:
     print(f"rummylab: class ready: {warm} warm kernel(s){failed}, {each:.0f} MB each", flush=True)
 
 
+ONE_KERNEL_ENV = "RUMMYLAB_ONE_KERNEL"
+"""Set (by ``serve --hub-server``) for a student's own server on a hub: a warm kernel taken is not replaced."""
 ONE_KERNEL = [False]
-"""A student's own server on a hub (``serve.ONE_KERNEL_ENV``): a warm kernel taken is not replaced."""
+"""This Voilà is a student's own server (``ONE_KERNEL_ENV``)."""
 
 
 def run_voila() -> None:
@@ -225,8 +227,6 @@ def run_voila() -> None:
     import os
 
     import voila.app
-
-    from .serve import ONE_KERNEL_ENV
 
     ONE_KERNEL[0] = os.environ.pop(ONE_KERNEL_ENV, "") == "1"  # read here, not copied into kernels
 
