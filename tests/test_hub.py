@@ -518,3 +518,37 @@ def test_warm_student_servers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         monkeypatch.delenv(name)
     assert main(["serve", str(lessons_dir()), "--hub-server"]) == 2
     assert "--hub-server: JupyterHub did not start this server" in capsys.readouterr().err
+
+
+def test_the_service_reads_the_exercises_of_the_lessons_it_serves(tmp_path: Path) -> None:
+    """``Grader.of_folder`` runs each lesson once (as the key does) in a thread, the lesson of the
+    day first; a restart reads them from its cache without running a lesson."""
+    from rummylab.lessons.starter import new_lesson
+
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    new_lesson(folder / "12-my-lesson.ipynb")
+    grader = Grader.of_folder(folder, "12-my-lesson.ipynb", tmp_path / "key-cache")
+    assert not asyncio.run(grader.wait("12-my-lesson", 0))  # not read yet: checks of it wait
+    grader.start().join(120)
+    assert asyncio.run(grader.wait("12-my-lesson", 0)) and not grader.failed
+    ((lesson, name),) = grader.graded
+    assert lesson == "12-my-lesson" and name.endswith("_deadwood")
+    right = grader.graded[(lesson, name)].answer
+    assert grader.grade(lesson, name, str(right), False) is True and grader.grade(lesson, name, "999", True) is False
+    assert grader.grade("12-my-lesson", "free_text", "why not", None) is None  # a response
+    with pytest.raises(ValueError, match="no exercise 'made_up'"):
+        grader.grade("12-my-lesson", "made_up", "1", True)
+
+    again = Grader.of_folder(folder, "", tmp_path / "key-cache")
+    import rummylab.lessons.key as key
+
+    def no_run(*args: Any) -> Any:
+        raise AssertionError("a cached lesson is not run again")
+
+    original, key.key_runs = key.key_runs, no_run  # type: ignore[assignment]
+    try:
+        again.start().join(30)
+    finally:
+        key.key_runs = original
+    assert again.graded == grader.graded and not again.failed

@@ -114,11 +114,8 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory, pg_cluster
             f"--state-dir={state}", f"--spawner={accounts}", f"--db={address}", "--class=class-7b=student02"]
     written = subprocess.run([*args, f"--config-only={config}"], env=env, capture_output=True, text=True, check=False)
     assert written.returncode == 0, written.stderr
-    extra = WARM_FOR_STUDENT02
-    if accounts == "simple":  # no accounts: the simple spawner's homes in the state folder
-        extra += f"\nc.SimpleLocalProcessSpawner.home_dir_template = {str(state / 'homes' / '{username}')!r}\n"
     with open(config, "a", encoding="utf-8") as edit:
-        edit.write(extra)
+        edit.write(WARM_FOR_STUDENT02)
     log = state / "hub.log"
     env.pop("PGPASSWORD")  # rummylab hub wrote it for the service alone (state/rummylab-service.pgpass)
     with open(log, "wb") as out:
