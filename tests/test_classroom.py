@@ -178,6 +178,9 @@ def test_the_tested_range_is_pyprojects() -> None:
 
     project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
     assert f"voila{voila_patches.VOILA_TESTED}" in project["project"]["optional-dependencies"]["lab"]
+    from rummylab.lessons.key import IPYWIDGETS_TESTED
+
+    assert f"ipywidgets{IPYWIDGETS_TESTED}" in project["project"]["dependencies"]  # key.py's reach-in
 
 
 def test_a_patched_attribute_that_is_gone_is_named(monkeypatch: pytest.MonkeyPatch) -> None:

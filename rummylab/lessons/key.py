@@ -49,12 +49,24 @@ def lesson_report() -> dict[str, Any]:
     return {"exercises": entries, "undefined": sorted(ASKED), "widgets": _widgets()}
 
 
+IPYWIDGETS_TESTED = ">=8,<9"
+"""The ipywidgets versions whose private ``widget._instances`` (every live widget) ``_widgets`` reads:
+pyproject's pin (a test holds the two together)."""
+
+
 def _widgets() -> list[list[str]]:
+    """Every live widget's (model module, model name), for the preflight: read from ipywidgets'
+    private registry, refused by name on a version outside ``IPYWIDGETS_TESTED``."""
     try:
-        from ipywidgets.widgets.widget import _instances
-    except ImportError:  # pragma: no cover - ipywidgets comes with the lab extra
+        import ipywidgets
+        from ipywidgets.widgets import widget
+    except ImportError:  # pragma: no cover - ipywidgets is a dependency
         return []
-    return sorted({(w._model_module, w._model_name) for w in list(_instances.values())})  # type: ignore[misc]
+    if not ipywidgets.__version__.startswith("8.") or not hasattr(widget, "_instances"):
+        raise ValueError(f"ipywidgets {ipywidgets.__version__} has no widget._instances as the versions "
+                         f"{IPYWIDGETS_TESTED} rummylab was tested with: the preflight cannot list a lesson's widgets")
+    alive = {(w._model_module, w._model_name) for w in list(widget._instances.values())}
+    return sorted([module, name] for module, name in alive)
 
 
 def entries(report: dict[str, Any]) -> list[KeyEntry]:
