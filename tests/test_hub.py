@@ -529,9 +529,9 @@ def test_the_service_reads_the_exercises_of_the_lessons_it_serves(tmp_path: Path
     folder.mkdir()
     new_lesson(folder / "12-my-lesson.ipynb")
     grader = Grader.of_folder(folder, "12-my-lesson.ipynb", tmp_path / "key-cache")
-    assert not asyncio.run(grader.wait("12-my-lesson", 0))  # not read yet: checks of it wait
+    assert not grader.ready("12-my-lesson")  # not read yet: checks of it wait
     grader.start().join(120)
-    assert asyncio.run(grader.wait("12-my-lesson", 0)) and not grader.failed
+    assert grader.ready("12-my-lesson") and not grader.failed
     ((lesson, name),) = grader.graded
     assert lesson == "12-my-lesson" and name.endswith("_deadwood")
     right = grader.graded[(lesson, name)].answer

@@ -158,7 +158,7 @@ def test_serve_and_hub_write_no_template(tmp_path: Path, monkeypatch: pytest.Mon
     state = tmp_path / "state"
     monkeypatch.setattr(hub, "proxy_command", lambda: ["configurable-http-proxy"])
     hub.configure(c, lessons=str(lessons_dir()), lesson="00", db="sqlite:///x.sqlite", password="a-class-password",
-                  teacher_password="t" * 32, state_dir=str(state), spawner="simple")
+                  teacher_password="t" * 32, state_dir=str(state), spawner="local")
     assert c.Spawner.environment["JUPYTER_PATH"] == str(DATA)
     assert list(state.iterdir()) == []
     assert {p: p.stat().st_mtime_ns for p in TEMPLATES.rglob("*")} == before

@@ -356,7 +356,8 @@ def test_an_older_schema_is_migrated_keeping_its_rows(where: str | Path, version
         "student", "lesson", "exercise", "correct", "answer", "at", "hub_user", "check_id"]}
     assert version_rows(where) == [(SCHEMA_VERSION,)]
     p.record("Ana", "00-start-here", "deck_size", True, "52", hub_user="ana")
-    assert p.rows().height == 11 and p.report().filter(p.report()["student"] == "Ana")["solved"].to_list() == [True]
+    assert p.rows().height == 11  # her typed name and her hub user:
+    assert p.report().filter(p.report()["student"] == "Ana (ana)")["solved"].to_list() == [True]
     if p.path is not None:
         con = sqlite3.connect(p.path)
         assert con.execute("PRAGMA journal_mode").fetchone() == ("wal",)

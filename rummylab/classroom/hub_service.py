@@ -204,11 +204,15 @@ class Grader:
               file=sys.stderr, flush=True)
         self.lessons.setdefault(lesson, threading.Event()).set()
 
+    def ready(self, lesson: str) -> bool:
+        """Whether ``lesson``'s exercises are read (or it is not a lesson served)."""
+        event = self.lessons.get(lesson)
+        return event is None or event.is_set()
+
     async def wait(self, lesson: str, timeout: float) -> bool:
         """Whether ``lesson``'s exercises are read (or it is not a lesson served), waiting ``timeout`` s at most."""
-        event = self.lessons.get(lesson)
         end = time.monotonic() + timeout
-        while event is not None and not event.is_set():
+        while not self.ready(lesson):
             if time.monotonic() > end:
                 return False
             await asyncio.sleep(0.1)
