@@ -15,7 +15,7 @@ from unittest import mock
 import numpy as np
 import polars as pl
 
-from rummylab.gin import bots, three_handed
+from rummylab.gin import bots, simulation, three_handed
 from rummylab.sim import play_loops
 
 PAIRS = [("greedy", "random"), ("strong", "greedy"), ("strong", "random"), ("expert", "strong")]
@@ -32,7 +32,7 @@ def hands_per_second(pair: tuple[str, str], n_hands: int, seed: int) -> tuple[fl
 
 
 def engine_hands_per_second(pair: tuple[str, str], n_hands: int, seed: int) -> float:
-    with mock.patch.object(bots, "play_loops", lambda: None):
+    with mock.patch.object(simulation, "play_loops", lambda: None):
         return hands_per_second(pair, n_hands, seed)[0]
 
 

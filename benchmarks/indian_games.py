@@ -10,7 +10,7 @@ import argparse
 import time
 from unittest import mock
 
-from rummylab.indian import bots
+from rummylab.indian import simulation
 
 TABLES = [  # (bots, pool, deals): pool rummy 101 or 201, points rummy (None), deals rummy
     (("greedy", "greedy"), 101, None),
@@ -25,7 +25,7 @@ TABLES = [  # (bots, pool, deals): pool rummy 101 or 201, points rummy (None), d
 
 def deals_per_second(names: tuple[str, ...], pool: int | None, deals: int | None, n: int) -> tuple[float, list]:
     t = time.perf_counter()
-    _, deal_rows, _ = bots.play_rows(n, names, seed=1, pool=pool, deals=deals)
+    _, deal_rows, _ = simulation.play_rows(n, names, seed=1, pool=pool, deals=deals)
     took = time.perf_counter() - t
     return len(deal_rows) / took, deal_rows[:, 3].tolist()
 
@@ -39,9 +39,9 @@ def main() -> None:
     for names, pool, deals in TABLES:
         n = args.games // (len(names) // 2 if len(names) > 2 else 1)
         fast, endings = deals_per_second(names, pool, deals, n)
-        with mock.patch.object(bots, "play_loops", lambda: None):
+        with mock.patch.object(simulation, "play_loops", lambda: None):
             engine, _ = deals_per_second(names, pool, deals, max(4, n // 50))
-        shares = ", ".join(f"{e} {endings.count(i) / len(endings):.0%}" for i, e in enumerate(bots.ENDINGS))
+        shares = ", ".join(f"{e} {endings.count(i) / len(endings):.0%}" for i, e in enumerate(simulation.ENDINGS))
         game = f"pool {pool}" if pool else f"deals {deals}" if deals else "points"
         print(f"{' vs '.join(names)} ({game}): {fast:,.0f} deals/s; the Python engine {engine:,.0f} deals/s "
               f"({fast / engine:.0f}x); {len(endings):,} deals end: {shares}")

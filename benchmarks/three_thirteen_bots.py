@@ -12,7 +12,7 @@ from unittest import mock
 
 import polars as pl
 
-from rummylab.three_thirteen import bots
+from rummylab.three_thirteen import simulation
 from rummylab.three_thirteen.bots import simulate
 
 
@@ -31,7 +31,7 @@ def main() -> None:
     for names, n in ((("greedy", "greedy"), 20 * args.games), (("greedy",) * 4, 5 * args.games),
                      (("planner", "planner"), args.games // 2)):
         fast = games_per_second(names, n)
-        with mock.patch.object(bots, "play_loops", lambda: None):
+        with mock.patch.object(simulation, "play_loops", lambda: None):
             engine = games_per_second(names, max(4, n // 20))
         print(f"{' vs '.join(names)}: {fast:,.0f} games/s; the Python engine {engine:,.0f} games/s "
               f"({fast / engine:.0f}x)")

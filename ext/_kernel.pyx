@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled meld search over card masks (twin: rummylab/_kernel_py.py).
+"""Compiled meld search over card masks (twin: rummylab/kernel/_kernel_py.py).
 
 A hand is a uint64 mask, suit s at bits 16*s .. 16*s+12. The search chooses
 sets rank by rank, then looks each suit's leftover cards up in a table of
@@ -42,7 +42,7 @@ cdef int _line_deadwood(uint32_t line, int nbits, const int *value, int min_run)
 
 
 cdef class MeldKernel:
-    """Minimum-deadwood search for one-deck hands with no wild cards (fields: ext/rummylab/_kernel.pxd).
+    """Minimum-deadwood search for one-deck hands with no wild cards (fields: ext/rummylab/kernel/_kernel.pxd).
 
     points: 13 deadwood values, ace to king; ace_high: Q-K-A is a run too
     (K-A-2 never); min_run: shortest run; set_min/set_max: set sizes.

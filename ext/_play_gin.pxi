@@ -1,4 +1,4 @@
-# Gin rummy for two (included by _play.pyx): rummylab.gin.game's rules, rummylab.gin.bots' bots.
+# Gin rummy for two (included by _play.pyx): rummylab.gin.game's rules, rummylab.gin.players' bots.
 
 # The shared codes (phases, actions, bots, how a hand ends, the rows' columns) are in _codes.pxi,
 # generated from rummylab/sim/codes.py.

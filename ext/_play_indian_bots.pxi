@@ -1,4 +1,4 @@
-# Indian rummy (included by _play.pyx after _play_indian.pxi): rummylab.indian.bots' policies,
+# Indian rummy (included by _play.pyx after _play_indian.pxi): rummylab.indian.players' policies,
 # and the group check a random bot's shown declaration needs.
 
 # -- one group and a declaration, for the random bot's shows (rummylab.indian.analysis) ---

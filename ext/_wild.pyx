@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled wild-card meld search for up to three decks (twin: rummylab/_wild_py.py).
+"""Compiled wild-card meld search for up to three decks (twin: rummylab/kernel/_wild_py.py).
 
 Same search as the twin: the lowest remaining natural card is deadwood, in a set with
 later cards of its rank, or in a run of its suit; melds note how many more wild cards
@@ -137,8 +137,8 @@ cdef bint _in_run_of_three(const Rules *r, uint64_t once, int suit, int rank) no
 
 
 cdef class WildKernel:
-    """Least penalty of hands from up to three decks with wild cards (see rummylab/_wild_py.py;
-    fields: ext/rummylab/_wild.pxd)."""
+    """Least penalty of hands from up to three decks with wild cards (see rummylab/kernel/_wild_py.py;
+    fields: ext/rummylab/kernel/_wild.pxd)."""
 
     def __cinit__(self):
         self.table.slots = NULL

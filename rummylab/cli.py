@@ -175,9 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 SIMULATED = ("gin", "gin_three_handed", "three_thirteen", "indian")
-SIMULATORS = {"gin": "rummylab.gin.bots", "gin_three_handed": "rummylab.gin.three_handed",
-              "three_thirteen": "rummylab.three_thirteen.bots", "indian": "rummylab.indian.bots"}
-"""Where each family's ``FAMILY`` (what the simulation driver plays) and its presets' module live."""
+SIMULATORS = {"gin": "rummylab.gin.simulation", "gin_three_handed": "rummylab.gin.three_handed",
+              "three_thirteen": "rummylab.three_thirteen.simulation", "indian": "rummylab.indian.simulation"}
+"""Where each family's ``FAMILY`` (what the simulation driver plays) lives; its presets are its package's."""
 PRESETS = {"gin": {"default": "DEFAULT", "classic": "CLASSIC"}, "gin_three_handed": {"default": "THREE_HANDED"},
            "three_thirteen": {"default": "DEFAULT", "ace_high": "ACE_HIGH"},
            "indian": {"default": "DEFAULT", "brief": "BRIEF"}}

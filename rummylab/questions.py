@@ -230,18 +230,18 @@ def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: i
     """Indian rummy: how deals end (a valid show, a wrong show, a drop, or the other players
     leaving), as shares of deals with game-clustered standard errors. The games are those of
     ``rummylab.indian.simulate`` with the same arguments."""
-    from .indian import bots as indian_bots
     from .indian import game as indian
+    from .indian import simulation as indian_sim
 
     rules = indian.DEFAULT if rules is None else rules
     table = tuple(bots or ("greedy",) * players)
     if len(table) != players:
         raise ValueError(f"{len(table)} bots for {players} players")
-    deal_rows = indian_bots.play_rows(n_games, table, rules, seed, pool=pool)[1]
-    df = pl.DataFrame({"game": deal_rows[:, 0], "ending": [indian_bots.ENDINGS[e] for e in deal_rows[:, 3].tolist()]},
+    deal_rows = indian_sim.play_rows(n_games, table, rules, seed, pool=pool)[1]
+    df = pl.DataFrame({"game": deal_rows[:, 0], "ending": [indian_sim.ENDINGS[e] for e in deal_rows[:, 3].tolist()]},
                       schema={"game": pl.Int64, "ending": pl.Utf8})
     out = []
-    for ending in indian_bots.ENDINGS:
+    for ending in indian_sim.ENDINGS:
         est, se = ratio_estimate(*_per_game(df, (pl.col("ending") == ending).cast(pl.Int64)))
         out.append({"ending": ending, "share": est, "se": se})
     return pl.DataFrame(out).with_columns(deals=pl.lit(df.height), games=pl.lit(n_games))

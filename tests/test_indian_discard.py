@@ -214,7 +214,7 @@ def test_the_loops_memo_follows_the_wild_rank(rules: indian.Rules, games: tuple[
     before any early return."""
     from unittest import mock
 
-    from rummylab.indian import bots as ib
+    from rummylab.indian import simulation as ib
     from rummylab.sim import driver, play_loops
 
     if play_loops() is None:

@@ -15,12 +15,14 @@ from rummylab import three_thirteen
 from rummylab.bots import STALLED
 from rummylab.gin import CLASSIC, DEFAULT, three_handed
 from rummylab.gin import bots as gin_bots
+from rummylab.gin import simulation as gin_simulation
 from rummylab.indian import BRIEF as INDIAN_BRIEF
 from rummylab.indian import DEFAULT as INDIAN
 from rummylab.indian import Rules as IndianRules
 from rummylab.indian import bots as indian_bots
+from rummylab.indian import simulation as indian_simulation
 from rummylab.sim import driver, play_loops, trace_outcomes
-from rummylab.three_thirteen import bots as tt_bots
+from rummylab.three_thirteen import simulation as tt_simulation
 
 COMPILED = play_loops() is not None
 needs_compiled = pytest.mark.skipif(not COMPILED, reason="needs the compiled loop (make test builds it)")
@@ -60,7 +62,7 @@ def same_rows(loop: tuple, engine: tuple) -> None:
 @pytest.mark.parametrize(("pair", "rules", "n"), PAIRINGS, ids=lambda p: "-".join(p) if isinstance(p, tuple) else "")
 def test_compiled_gin_loop_plays_the_engines_games(pair: tuple[str, str], rules: gin_bots.Rules, n: int) -> None:
     """Every action of every turn (the full history) and every hand's record are the engine's."""
-    table, loop, engine = loop_and_engine(gin_bots, n, pair, rules, 11)
+    table, loop, engine = loop_and_engine(gin_simulation, n, pair, rules, 11)
     assert len(loop[0]) > n and len(loop[1]) > 10 * len(loop[0])
     same_rows(loop, engine)
     hands = gin_bots.FAMILY.frame(loop, table)
@@ -107,7 +109,7 @@ THIRTEEN_TABLES = [  # greedy and the planner each play 250 games or more
 def test_compiled_thirteen_loop_plays_the_engines_games(names: tuple[str, ...], rules: three_thirteen.Rules,
                                                         n: int) -> None:
     """Every action of every turn (the full history) and every round's penalties are the engine's."""
-    _, loop, engine = loop_and_engine(tt_bots, n, names, rules, 8)
+    _, loop, engine = loop_and_engine(tt_simulation, n, names, rules, 8)
     assert len(loop[0]) == n * 11 * len(names) and len(loop[1]) > len(loop[0])
     same_rows(loop, engine)
 
@@ -144,10 +146,10 @@ def test_the_loops_draw_as_numpy_draws() -> None:
 @pytest.mark.once
 @needs_compiled
 @pytest.mark.parametrize(("module", "bots", "rules", "n", "options"), [
-    (gin_bots, ("random", "strong"), DEFAULT, 15, {}),
+    (gin_simulation, ("random", "strong"), DEFAULT, 15, {}),
     (three_handed, ("random", "strong", "greedy"), three_handed.THREE_HANDED, 10, {}),
-    (tt_bots, ("greedy", "planner", "greedy"), three_thirteen.DEFAULT, 2, {}),
-    (indian_bots, ("random", "greedy", "random"), INDIAN, 4, {"pool": 101}),
+    (tt_simulation, ("greedy", "planner", "greedy"), three_thirteen.DEFAULT, 2, {}),
+    (indian_simulation, ("random", "greedy", "random"), INDIAN, 4, {"pool": 101}),
 ], ids=["gin", "three_handed", "three_thirteen", "indian"])
 def test_the_engine_draws_the_loops_chance_outcomes(module: Any, bots: tuple, rules: object, n: int,
                                                      options: dict) -> None:
@@ -170,20 +172,20 @@ def test_the_engine_follows_the_trace_not_the_seed() -> None:
 
     table, loop = driver.play_rows(gin_bots.FAMILY, 2, ("greedy", "greedy"), DEFAULT, 9, trace=True)
     outcomes = trace_outcomes(loop[-1])
-    swapped = gin_bots.play_engine(table, 0, 1, {0: outcomes[1]})
+    swapped = gin_simulation.play_engine(table, 0, 1, {0: outcomes[1]})
     assert not np.array_equal(swapped[1], loop[1][loop[1][:, 0] == 0])
     with pytest.raises(IllegalAction, match="records a restock where the game makes a dealer"):
-        gin_bots.play_engine(table, 0, 1, {0: Outcomes([Chance("restock", ())])})
+        gin_simulation.play_engine(table, 0, 1, {0: Outcomes([Chance("restock", ())])})
     with pytest.raises(IllegalAction, match="records no dealer"):
-        gin_bots.play_engine(table, 0, 1, {0: Outcomes([])})
+        gin_simulation.play_engine(table, 0, 1, {0: Outcomes([])})
 
 
 @pytest.mark.parametrize(("module", "bots", "rules", "options"), [
-    (gin_bots, ("random", gin_bots.GreedyBot(knock_at=4, first_upcard="pass")), DEFAULT, {}),
+    (gin_simulation, ("random", gin_bots.GreedyBot(knock_at=4, first_upcard="pass")), DEFAULT, {}),
     (three_handed, ("random", "strong", "greedy"), three_handed.THREE_HANDED, {}),
     # the twin plays a Three Thirteen or greedy Indian game in seconds: the compiled run has these
-    pytest.param(tt_bots, ("greedy", "greedy", "greedy"), three_thirteen.DEFAULT, {}, marks=pytest.mark.once),
-    pytest.param(indian_bots, ("random", "greedy", "random"), INDIAN, {"pool": 201}, marks=pytest.mark.once),
+    pytest.param(tt_simulation, ("greedy", "greedy", "greedy"), three_thirteen.DEFAULT, {}, marks=pytest.mark.once),
+    pytest.param(indian_simulation, ("random", "greedy", "random"), INDIAN, {"pool": 201}, marks=pytest.mark.once),
 ], ids=["gin", "three_handed", "three_thirteen", "indian"])
 def test_chunks_change_nothing(module: Any, bots: tuple, rules: object, options: dict) -> None:
     """A chunk is a function of its table and game numbers: any split plays the same games."""
@@ -210,7 +212,7 @@ def test_bot_options_play_in_the_loop_and_other_objects_on_the_engine() -> None:
     """Greedy and strong bots with options (a knocking threshold, a first-upcard policy) play in
     the compiled loop, the same games as on the engine; a random bot object plays on the engine."""
     players = [gin_bots.GreedyBot(knock_at=3, first_upcard="take"), gin_bots.StrongBot(first_upcard="pass")]
-    table, loop, engine = loop_and_engine(gin_bots, 300, tuple(players), DEFAULT, 3)
+    table, loop, engine = loop_and_engine(gin_simulation, 300, tuple(players), DEFAULT, 3)
     same_rows(loop, engine)
     hands, turns = gin_bots.FAMILY.frame(loop, table), gin_bots.FAMILY.turns(loop[1], table)
     first = turns.filter((turns["hand"] == 0) & (turns["turn"] == 0))
@@ -260,7 +262,7 @@ def test_compiled_indian_loop_plays_the_engines_games(bots: tuple[str, ...], poo
                                                       rules: object, seed: int, n: int) -> None:
     """Every action of every player (the full history, with the loser points before and after),
     every deal's ending and points, and every game's result are the engine's."""
-    _, loop, engine = loop_and_engine(indian_bots, n, bots, rules, seed, pool=pool, deals=deals)
+    _, loop, engine = loop_and_engine(indian_simulation, n, bots, rules, seed, pool=pool, deals=deals)
     games, deal_rows, turns = loop
     assert len(games) == n and len(deal_rows) >= n and len(turns) > 10 * len(deal_rows)
     same_rows(loop, engine)
@@ -282,7 +284,7 @@ def test_indian_stalled_deal_ends_with_random_natural_throws() -> None:
     bots, pool, seed, game = STALLED_TABLE
     table = driver.make_table(indian_bots.FAMILY, game + 1, bots, INDIAN, seed, trace=True, options={"pool": pool})
     loop = indian_bots.FAMILY.play(table, game, game + 1)
-    with mock.patch.object(indian_bots, "play_loops", lambda: None):
+    with mock.patch.object(indian_simulation, "play_loops", lambda: None):
         engine = indian_bots.FAMILY.play(table, game, game + 1)
     same_rows(loop, engine)
     games, _, turns = loop
@@ -296,9 +298,9 @@ def test_indian_trace_names_every_action_and_chance_outcome() -> None:
     from rummylab.sim import codes
 
     df = indian_bots.trace(6 if COMPILED else 2, ("greedy", "random", "greedy"), seed=2, pool=101)
-    assert df.columns == [*indian_bots.TURN_COLUMNS, "outcome"]
+    assert df.columns == [*indian_simulation.TURN_COLUMNS, "outcome"]
     acted, chance = df.filter(df["player"] != codes.CHANCE_PLAYER), df.filter(df["player"] == codes.CHANCE_PLAYER)
-    assert acted["action"].is_in([str(a) for a in indian_bots.ACTIONS]).all() and acted["outcome"].is_null().all()
+    assert acted["action"].is_in([str(a) for a in indian_simulation.ACTIONS]).all() and acted["outcome"].is_null().all()
     assert (acted.filter(acted["action"] == "draw_stock")["card"].is_null()).all()
     assert acted.filter(acted["action"] == "discard")["card"].null_count() == 0
     assert set(acted.filter(acted["player"] == codes.TABLE_PLAYER)["action"]) <= {"next_deal", "finish"}

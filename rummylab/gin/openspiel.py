@@ -19,10 +19,10 @@ import numpy as np
 from ..cards import FULL_DECK, Card, SeedLike, mask_cards, rng_from
 from ..kernel.melds import Meld, melds_of
 from .analysis import GIN_MELDS, gin_kernel
-from .bots import Bot, make_bot
 from .game import DRAW_DISCARD, TAKE_UPCARD, Action, IllegalAction, Kind, Phase, State, apply, replace
 from .game import DRAW_STOCK as DRAW_STOCK_ACTION
 from .game import PASS as PASS_ACTION
+from .players import Bot, make_bot
 from .rules import Rules
 from .scoring import layoff_options
 

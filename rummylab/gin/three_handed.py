@@ -23,24 +23,22 @@ from ..sim.driver import Family, Table, no_rows
 from . import expert
 from . import game as g
 from .analysis import gin_kernel
-from .bots import (
+from .game import Kind as g_kind
+from .game import Phase as game_phase
+from .players import BOTS, Bot, make_bot
+from .rules import THREE_HANDED, Rules
+from .simulation import (
     _DECK_BITS,
     BOT_CODES,
-    BOTS,
     ENDS,
     TURN_COLUMNS,
-    Bot,
     bot_spec,
     engine_bots,
     loop_options,
     loop_rngs,
-    make_bot,
     turn_frame,
     turn_row,
 )
-from .game import Kind as g_kind
-from .game import Phase as game_phase
-from .rules import THREE_HANDED, Rules
 
 Result = Literal["box_won", "box_lost", "draw"]
 

@@ -11,11 +11,12 @@ from .analysis import (
     loser_points_after_discard,
     loser_points_batch,
 )
-from .bots import GreedyBot, RandomBot, simulate
 from .deal import random_cuts, random_hands
 from .game import Action, IllegalAction, Phase, State, apply, history_json, legal_actions, new_game, replay, standings
+from .players import GreedyBot, RandomBot
 from .pools import PoolStatus, pool_status
 from .rules import BRIEF, DEFAULT, POINTS, Rules, wild_rank_for_cut
+from .simulation import simulate
 
 __all__ = [
     "Action",

@@ -74,7 +74,7 @@ def _stats(counts: np.ndarray, knock_limit: int) -> pl.DataFrame:
 def _turns_chunk(n: int, seed: np.random.SeedSequence, turns: int, policy: str, knock_limit: int) -> np.ndarray:
     """[turn, (knock possible, gin)] counts for the non-dealer playing ``policy`` (never knocking)."""
     from ..gin import game as g
-    from ..gin.bots import GreedyBot, StrongBot
+    from ..gin.players import GreedyBot, StrongBot
 
     rng = np.random.default_rng(seed)
     out = np.zeros((turns, 2), dtype=np.int64)

@@ -12,7 +12,7 @@ from .. import indian
 from ..cards import RANKS, Card, cards_str, parse_cards
 from ..indian import game as g
 from ..indian.analysis import parse_hand
-from ..indian.bots import GreedyBot
+from ..indian.players import GreedyBot
 from .base import GameTable
 from .style import MELD_COLOURS, card_chip, deadwood_colour
 

@@ -10,7 +10,8 @@ import ipywidgets as w
 from ..gin import DEFAULT, THREE_HANDED, Rules
 from ..gin import game as g
 from ..gin import three_handed as th
-from ..gin.bots import Bot, advise, make_bot
+from ..gin.advice import advise
+from ..gin.players import Bot, make_bot
 from .base import GameTable
 from .scorer import explain
 from .style import card_chip

@@ -9,7 +9,7 @@ import ipywidgets as w
 
 from .. import three_thirteen as tt
 from ..three_thirteen import game as g
-from ..three_thirteen.bots import make_bot
+from ..three_thirteen.players import make_bot
 from .base import GameTable
 from .style import MELD_COLOURS, card_chip, deadwood_colour
 
