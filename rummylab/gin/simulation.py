@@ -12,7 +12,7 @@ import numpy as np
 from ..cards import DECK, SeedLike
 from ..play import Outcomes, begin
 from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
-from ..sim.driver import Family, Table, no_rows
+from ..sim.driver import Family, Simulation, no_rows
 from . import expert
 from .analysis import gin_kernel
 from .expert import ExpertBot
@@ -37,7 +37,7 @@ def _hand_deadwood(mask: int) -> int:
     return int(k.discard_deadwood(mask) if mask.bit_count() == 11 else k.deadwood(mask))
 
 
-def play_engine(table: Table, start: int, stop: int,
+def play_engine(table: Simulation, start: int, stop: int,
                 chances: Mapping[int, Outcomes] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Games start..stop of a table played by the Python engine: int64 rows of HAND_COLUMNS (a dead
     hand's winner and knocker are -1) and, with ``table.trace``, of TURN_COLUMNS. ``chances``:
@@ -79,7 +79,7 @@ def turn_row(game: int, hand: int, player: int, before: State, action: Action, a
             _hand_deadwood(after.hands[me]), len(after.stock))
 
 
-def turn_frame(turns: np.ndarray, table: Table | None = None) -> Any:
+def turn_frame(turns: np.ndarray, table: Simulation | None = None) -> Any:
     """TURN_COLUMNS rows as polars, with action names and cards."""
     return turns_frame(turns, TURN_COLUMNS, ACTIONS)
 
@@ -110,7 +110,7 @@ def spec_bot(spec: BotSpec, rng: np.random.Generator | None = None) -> Bot:
     return BOTS[name](0, knock_at=knock_at, first_upcard=first_upcard)  # type: ignore[call-arg]
 
 
-def engine_bots(table: Table, game: int) -> list[Bot]:
+def engine_bots(table: Simulation, game: int) -> list[Bot]:
     """One game's engine bots: a random bot on its seat's generator for the game; a spec's bot;
     a bot object as it is."""
     return [spec_bot(b, table.rng(game, i) if b[0] in DRAWING else None) if isinstance(b, tuple) else b
@@ -126,13 +126,13 @@ def loop_options(specs: Sequence[BotSpec], rules: Rules) -> dict[str, Any]:
             "knock_at": [s[1] for s in specs], "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs]}
 
 
-def loop_rngs(table: Table, start: int, stop: int) -> list[tuple[np.random.Generator | None, ...]]:
+def loop_rngs(table: Simulation, start: int, stop: int) -> list[tuple[np.random.Generator | None, ...]]:
     """Each game's generators as the compiled loop takes them: a drawing bot's, None for the others."""
     drawing = [i for i, b in enumerate(table.bots) if b[0] in DRAWING]  # a generator costs 20 µs: only where drawn
     return [tuple(table.rng(g, i) if i in drawing else None for i in range(table.players)) for g in range(start, stop)]
 
 
-def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+def play_chunk(table: Simulation, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
     """Games start..stop of a table: in the compiled loop when it is built and every bot is a
     spec, else on the engine."""
     loops = play_loops()
@@ -146,7 +146,7 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     return hands, turns if turns is not None else no_rows(TURN_COLUMNS)
 
 
-def hands_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:
+def hands_frame(rows: tuple[np.ndarray, ...], table: Simulation) -> Any:
     """One row per hand, with each game's final totals (total_0, total_1) and the bots' names."""
     import polars as pl
 

@@ -19,7 +19,7 @@ from .. import chance, play
 from ..cards import DECK, SeedLike, rng_from
 from ..play import check_seed
 from ..sim import chance_rows, codes, driver, following, play_loops
-from ..sim.driver import Family, Table, no_rows
+from ..sim.driver import Family, Simulation, no_rows
 from . import expert
 from . import game as g
 from .analysis import gin_kernel
@@ -256,7 +256,7 @@ PLAYERS = ("P1", "P2", "P3")
 BOX_COLUMNS = codes.GIN.columns["box"]
 
 
-def play_engine(table: Table, start: int, stop: int,
+def play_engine(table: Simulation, start: int, stop: int,
                 chances: Mapping[int, play.Outcomes] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Games start..stop of a table played by the Python engine (P1, P2, P3): int64 rows of
     BOX_COLUMNS (winning seat 0 the box, 1 the captain, -1 a dead hand) and, with
@@ -292,7 +292,7 @@ def play_engine(table: Table, start: int, stop: int,
             np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)))
 
 
-def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+def play_chunk(table: Simulation, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
     """Games start..stop of a table: in the compiled loop when it is built and every bot is a
     spec, else on the engine."""
     loops = play_loops()
@@ -316,7 +316,7 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     return hands, np.insert(turns, np.searchsorted(turns[:, 0], games), rows, axis=0)
 
 
-def box_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:
+def box_frame(rows: tuple[np.ndarray, ...], table: Simulation) -> Any:
     """One row per hand: the roles by name, how it ended, its scorer, and each game's winner and
     final scores with its game bonus (total_P1, total_P2, total_P3)."""
     import polars as pl
@@ -346,7 +346,7 @@ def box_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:
              "turns", *(f"total_{p}" for p in PLAYERS))
 
 
-def box_turns(turns: np.ndarray, table: Table) -> Any:
+def box_turns(turns: np.ndarray, table: Simulation) -> Any:
     """Gin's trace frame, the player named P1, P2 or P3 (null for a chance outcome)."""
     import polars as pl
 

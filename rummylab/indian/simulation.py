@@ -12,7 +12,7 @@ import numpy as np
 from ..cards import SeedLike
 from ..play import Outcomes, begin
 from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
-from ..sim.driver import Family, Table, no_rows
+from ..sim.driver import Family, Simulation, no_rows
 from .analysis import loser_count_after_discard, masks
 from .game import (
     CHIPS_PER_DEAL,
@@ -52,7 +52,7 @@ def hand_points(state: State, player: int) -> int:
     return loser_count_after_discard(state.rules.kernel(), *masks(hand), state.wild_rank, state.rules)
 
 
-def first_state(table: Table, game: int) -> State:
+def first_state(table: Simulation, game: int) -> State:
     """Game number ``game`` of a table: its first state, seeded by the game's seed."""
     pool, deals = table.options["pool"], table.options["deals"]
     seed = int(table.seeds[game])
@@ -60,13 +60,13 @@ def first_state(table: Table, game: int) -> State:
             else new_game(table.players, table.rules, seed, pool=pool))
 
 
-def engine_bots(table: Table, game: int) -> list[Any]:
+def engine_bots(table: Simulation, game: int) -> list[Any]:
     """One game's engine bots: a named bot on its seat's generator for the game; a bot object as it is."""
     rngs = table.rngs(game)
     return [BOTS[b](seed=rngs[i]) if isinstance(b, str) else b for i, b in enumerate(table.bots)]
 
 
-def play_engine(table: Table, start: int, stop: int,
+def play_engine(table: Simulation, start: int, stop: int,
                 chances: Mapping[int, Outcomes] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Games start..stop of a table played by the Python engine: int64 rows of GAME_COLUMNS (one
     per game), DEAL_COLUMNS (one per deal) and, with ``table.trace``, TURN_COLUMNS (one per
@@ -152,7 +152,7 @@ def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None
     }
 
 
-def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def play_chunk(table: Simulation, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Games start..stop of a table: in the compiled loop when it is built and every bot is named,
     else on the engine."""
     loops = play_loops()
@@ -166,7 +166,7 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     return games, deal_rows, turns if turns is not None else no_rows(TURN_COLUMNS)
 
 
-def games_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:
+def games_frame(rows: tuple[np.ndarray, ...], table: Simulation) -> Any:
     """One row per game: the deals played, the winner, each player's score (and chips, in deals rummy)."""
     import polars as pl
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, kw_only=True)
-class Family:
+class LoopCodes:
     """A family's codes, each tuple in the loops' order (a code is the index)."""
 
     prefix: str
@@ -42,7 +42,7 @@ TABLE_PLAYER = -2
 """The player of a trace's row of an action the table takes between deals (the next deal, the
 end); a re-join's row names the player who re-joins."""
 
-GIN = Family(
+GIN = LoopCodes(
     prefix="",
     phases=("FIRST_UPCARD", "DRAW", "DISCARD", "HAND_OVER", "GAME_OVER"),
     actions=("TAKE_UPCARD", "PASS", "DRAW_STOCK", "DRAW_DISCARD", "DISCARD", "KNOCK", "BIG_GIN"),
@@ -59,7 +59,7 @@ GIN = Family(
 """Gin rummy, two-handed and in the box. A hand that reaches MAX_ACTIONS actions is a bug (the bots
 never cycle)."""
 
-THIRTEEN = Family(
+THIRTEEN = LoopCodes(
     prefix="T_",
     phases=("DRAW", "DISCARD", "ROUND_OVER", "GAME_OVER"),
     actions=("DRAW_STOCK", "DRAW_DISCARD", "DISCARD", "GO_OUT"),
@@ -74,7 +74,7 @@ THIRTEEN = Family(
 """Three Thirteen: up to 8 players on up to three decks; a round that reaches MAX_ACTIONS is a bug."""
 
 INDIAN_MAX_PLAYERS = 6
-INDIAN = Family(
+INDIAN = LoopCodes(
     prefix="I_",
     phases=("DRAW", "DISCARD", "DEAL_OVER", "GAME_OVER"),
     actions=("DRAW_STOCK", "DRAW_DISCARD", "DISCARD", "DECLARE", "DROP", "MISS_TURN", "LEAVE", "RECONNECT",

@@ -20,7 +20,7 @@ from . import CHUNK_GAMES, check_count, check_scheduler, run_chunks
 
 @dataclass(frozen=True, kw_only=True)
 class Family:
-    """What the driver needs of a family; each family's ``bots`` module declares one."""
+    """What the driver needs of a family; each family's ``simulation`` module declares one."""
 
     name: str
     rules: type
@@ -31,12 +31,12 @@ class Family:
     """The fewest and most players."""
     tables: tuple[tuple[str, ...], ...]
     """The columns of each kind of row a game gives (the last: the trace's turns)."""
-    play: Callable[[Table, int, int], tuple[np.ndarray, ...]]
+    play: Callable[[Simulation, int, int], tuple[np.ndarray, ...]]
     """Games ``start..stop`` of a table, a module function (Dask pickles it): one array per kind
     of row (turns only with ``table.trace``; an empty array else)."""
-    frame: Callable[[tuple[np.ndarray, ...], Table], Any]
+    frame: Callable[[tuple[np.ndarray, ...], Simulation], Any]
     """``simulate``'s polars frame from the rows."""
-    turns: Callable[[np.ndarray, Table], Any]
+    turns: Callable[[np.ndarray, Simulation], Any]
     """``trace``'s polars frame from the turns."""
     spec: Callable[[Any], Any] = lambda bot: bot if isinstance(bot, str) else None
     """A bot as the compiled loop takes it (a name, or a name with options), or None: a bot object
@@ -50,7 +50,7 @@ class Family:
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class Table:
+class Simulation:
     """What every game of one simulation shares: a chunk is a function of it and its game numbers
     alone, so the games are the same in any chunk, process or machine."""
 
@@ -82,7 +82,7 @@ class Table:
 
 def make_table(family: Family, n_games: int, bots: Sequence[Any], rules: Any, seed: SeedLike, *,
                scheduler: str | None = None, workers: int | None = None, progress: bool = False,
-               trace: bool = False, options: Mapping[str, Any] | None = None) -> Table:
+               trace: bool = False, options: Mapping[str, Any] | None = None) -> Simulation:
     """The table of a simulation, every argument checked (see ``simulate``): ValueError names a bad one."""
     options = dict(options or {})
     check_count("n_games", n_games)
@@ -118,7 +118,7 @@ def make_table(family: Family, n_games: int, bots: Sequence[Any], rules: Any, se
     engine_only = any(s is None for s in specs)
     if engine_only and scheduler is not None:
         raise ValueError("bot objects play in this process: pass bot names to use a scheduler")
-    return Table(bots=tuple(b if s is None else s for b, s in zip(bots, specs, strict=True)),
+    return Simulation(bots=tuple(b if s is None else s for b, s in zip(bots, specs, strict=True)),
                  names=tuple(b if isinstance(b, str) else str(getattr(b, "name", type(b).__name__)) for b in bots),
                  bot_seeds=bot_seeds, seeds=seeds, rules=rules, options=played, trace=trace,
                  engine_only=engine_only)
@@ -126,7 +126,8 @@ def make_table(family: Family, n_games: int, bots: Sequence[Any], rules: Any, se
 
 def play_rows(family: Family, n_games: int, bots: Sequence[Any], rules: Any, seed: SeedLike, *,
               scheduler: str | None = None, workers: int | None = None, progress: bool = False,
-              trace: bool = False, options: Mapping[str, Any] | None = None) -> tuple[Table, tuple[np.ndarray, ...]]:
+              trace: bool = False,
+              options: Mapping[str, Any] | None = None) -> tuple[Simulation, tuple[np.ndarray, ...]]:
     """The table and the stacked rows of ``n_games`` games (see ``simulate``)."""
     table = make_table(family, n_games, bots, rules, seed, scheduler=scheduler, workers=workers, progress=progress,
                        trace=trace, options=options)

@@ -12,7 +12,7 @@ import numpy as np
 from ..cards import DECK, SeedLike, deck_masks
 from ..play import Outcomes, begin
 from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
-from ..sim.driver import Family, Table, no_rows
+from ..sim.driver import Family, Simulation, no_rows
 from .analysis import DEFAULT, Rules, penalty_after_discard, penalty_of_masks
 from .game import GAME, MAX_PLAYERS, Kind, Phase, State, new_game
 from .players import BOTS, GreedyBot, make_bot
@@ -37,7 +37,7 @@ def hand_penalty(state: State, player: int) -> int:
     return penalty_after_discard(k, masks, w)
 
 
-def play_engine(table: Table, start: int, stop: int,
+def play_engine(table: Simulation, start: int, stop: int,
                 chances: Mapping[int, Outcomes] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Games start..stop of a table played by the Python engine: int64 rows of ROUND_COLUMNS, one
     per player per round, and with ``table.trace`` rows of TURN_COLUMNS. ``chances``: per game,
@@ -77,14 +77,14 @@ def play_engine(table: Table, start: int, stop: int,
             np.array(turns, dtype=np.int64).reshape(-1, len(TURN_COLUMNS)))
 
 
-def engine_bots(table: Table, game: int) -> list[GreedyBot]:
+def engine_bots(table: Simulation, game: int) -> list[GreedyBot]:
     """One game's engine bots: a named bot on its seat's generator for the game (a stalled
     round's random discards); a bot object as it is."""
     rngs = table.rngs(game)
     return [make_bot(b, rngs[i]) if isinstance(b, str) else b for i, b in enumerate(table.bots)]
 
 
-def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+def play_chunk(table: Simulation, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
     """Games start..stop of a table: in the compiled loop when it is built and every bot is named,
     else on the engine."""
     loops = play_loops()
@@ -98,7 +98,7 @@ def play_chunk(table: Table, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     return rows, turns if turns is not None else no_rows(TURN_COLUMNS)
 
 
-def rounds_frame(rows: tuple[np.ndarray, ...], table: Table) -> Any:
+def rounds_frame(rows: tuple[np.ndarray, ...], table: Simulation) -> Any:
     """One row per player per round: the bot's name, the round's penalty, the running total, and
     whether the player won the game (the lowest total after round 11) or went out."""
     import polars as pl
