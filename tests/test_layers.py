@@ -156,3 +156,38 @@ def test_mypy_skips_only_packages_rummylab_never_imports() -> None:
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 used.add(node.module.split(".")[0])
     assert skipped and not skipped & used, skipped & used
+
+
+BY_NAME = {"rummylab.play": ("FAMILIES",), "rummylab.cli": ("SIMULATORS",)}
+"""The modules that load others by name (importlib), and the mappings that name what they load:
+the layer check cannot see such an import, so this test reads those names instead."""
+OWN_OR_OUTSIDE = ("rummylab.odds", "rummylab._startup")
+"""Loads by name that stay inside: odds loads its own submodules when first asked (a lean import),
+_startup a module of jsonschema's."""
+
+
+def test_what_is_loaded_by_name_is_named_and_declared() -> None:
+    """Every ``importlib.import_module`` in the package loads a module named in a mapping of
+    ``BY_NAME`` (or one of ``OWN_OR_OUTSIDE``'s), and each module so
+    named exists and stands in the layer the mapping's owner may reach at run time: play's
+    ``FAMILIES`` (``play.replay`` of any family's history) names each family's game module, a layer
+    above play, loaded by name on purpose so that play imports no family; the CLI's ``SIMULATORS``
+    names each family's simulation module, below the CLI."""
+    import importlib
+    import re
+
+    known = modules()
+    for name, path in known.items():
+        text = path.read_text(encoding="utf-8")
+        if re.search(r"\bimport_module\(|__import__\(", text):
+            assert name in BY_NAME or name in OWN_OR_OUTSIDE, \
+                f"{name} loads a module by name: declare the mapping it loads from in BY_NAME"
+    for owner, mappings in BY_NAME.items():
+        module = importlib.import_module(owner)
+        for mapping in mappings:
+            for target in getattr(module, mapping).values():
+                assert target in known, f"{owner}.{mapping} names {target}, which is not a module of rummylab"
+                if owner == "rummylab.play":
+                    assert layer_of(target) == layer_of("rummylab.gin.game"), (owner, target)
+                else:
+                    assert layer_of(target) <= layer_of(owner), (owner, target)
