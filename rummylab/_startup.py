@@ -15,11 +15,25 @@ import types
 from typing import Any
 
 IRI_SYNTAX = "rfc3987_syntax"
+IRI_SYNTAX_TESTED = (1,)
+"""The major versions of rfc3987-syntax the stand-in was tested with (its module is replaced in
+``sys.modules`` until first use); with another, nothing is deferred."""
+
+
+def _tested_iri_syntax() -> bool:
+    import importlib.metadata
+
+    try:
+        major = int(importlib.metadata.version("rfc3987-syntax").split(".")[0])
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return False
+    return major in IRI_SYNTAX_TESTED
 
 
 def defer_iri_syntax() -> None:
-    """Stand in for ``rfc3987_syntax`` until something uses it (then the real module loads)."""
-    if IRI_SYNTAX in sys.modules or importlib.util.find_spec(IRI_SYNTAX) is None:
+    """Stand in for ``rfc3987_syntax`` until something uses it (then the real module loads); only
+    for the versions tested (``IRI_SYNTAX_TESTED``)."""
+    if IRI_SYNTAX in sys.modules or importlib.util.find_spec(IRI_SYNTAX) is None or not _tested_iri_syntax():
         return
     stand_in = types.ModuleType(IRI_SYNTAX, "loads the real rfc3987_syntax on first use")
 

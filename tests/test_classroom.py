@@ -181,6 +181,9 @@ def test_the_tested_range_is_pyprojects() -> None:
     from rummylab.lessons.key import IPYWIDGETS_TESTED
 
     assert f"ipywidgets{IPYWIDGETS_TESTED}" in project["project"]["dependencies"]  # key.py's reach-in
+    from rummylab.charts import ALTAIR_TESTED
+
+    assert f"altair>=5.4,<{int(ALTAIR_TESTED[-1]) + 1}" in project["project"]["dependencies"]  # charts' reach-in
 
 
 def test_a_patched_attribute_that_is_gone_is_named(monkeypatch: pytest.MonkeyPatch) -> None:

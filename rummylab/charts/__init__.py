@@ -91,6 +91,11 @@ def _cache_dir() -> Path:
     return Path(base) / "rummylab"
 
 
+ALTAIR_TESTED = ("5", "6")
+"""The Altair major versions whose private ``JupyterChart._esm`` and ``_is_offline`` ``_offline_bundle``
+reads and sets (pyproject pins ``altair>=5.4,<7``: a test holds the two together)."""
+
+
 def _offline_bundle(alt: Any) -> None:
     """JupyterChart's offline JavaScript: bundling it takes vl-convert about 2 s, so the bundle
     is kept on disk (per Altair and vl-convert version) and every later kernel loads it at once,
@@ -98,6 +103,9 @@ def _offline_bundle(alt: Any) -> None:
     import vl_convert as vlc
 
     chart = alt.JupyterChart
+    if str(alt.__version__).split(".")[0] not in ALTAIR_TESTED or not hasattr(chart, "_esm"):
+        chart.enable_offline()  # an Altair not tested: its public call alone, no cache of its private bundle
+        return
     path = _cache_dir() / f"jupyterchart-{alt.__version__}-{getattr(vlc, '__version__', '0')}.js"
     if getattr(chart, "_is_offline", False):
         return
