@@ -246,9 +246,10 @@ def _log(message: str) -> None:
 
 _STUDENT: str | None = None
 PENDING: list[tuple[str, str, bool | None, str]] = []
-"""Checks made before the student gave a name: (lesson, exercise, right, answer), recorded
-under the name once it is given. (A check the database cannot take now waits in the store's own
-queue, not here.)"""
+"""Checks made on this page before the student gave a name (or while the store's address cannot
+be one): (lesson, exercise, right, answer), recorded under the name once it is given. A check
+with a name goes to the store at once; one the database cannot take now waits in the store's own
+queue, not here."""
 
 
 def set_student(name: str) -> str:
@@ -279,23 +280,30 @@ def hub_user() -> str | None:
 
 
 def _flush() -> str:
-    """Hand the checks kept for a name to the store; "" or a sentence for the student when they
-    are saved later (the store keeps them until the database takes them)."""
+    """Hand the checks kept for a name (``PENDING``) to the store, now that it is given."""
+    waiting = PENDING[:]
+    PENDING.clear()
+    return _send(waiting) if waiting else ""
+
+
+def _send(checks: list[tuple[str, str, bool | None, str]]) -> str:
+    """Hand ``checks`` to the store, under the student's name; "" or a sentence for the student when
+    they are saved later (the store keeps them until the database takes them). Without a store
+    address they are kept on this page, in ``PENDING``, and said once."""
     from ..progress import default_db
     from ..progress.hub_client import open_store
 
-    db = default_db()
-    name = student()
+    db, name = default_db(), student()
     if name is None or db is None:
         return ""
     try:
         store = open_store(db)
     except ValueError as exc:  # an address that cannot be one: kept here, said once
         _log(f"rummylab: checks are not recorded: {exc}")
+        PENDING[:0] = checks
         return f"Your answer is kept on this page and will be saved later ({exc})."
     note = ""
-    while PENDING:
-        lesson, exercise, right, typed = PENDING.pop(0)
+    for lesson, exercise, right, typed in checks:
         try:
             if not store.record(name, lesson, exercise, right, typed, hub_user=hub_user()):
                 note = "Your answer is saved later: the class's database cannot be reached just now."
@@ -306,16 +314,18 @@ def _flush() -> str:
 
 def record(ex: Exercise, right: bool | None, typed: str) -> str:
     """Keep a checked answer for the teacher: "" when recorded (or the class keeps no progress),
-    else a sentence for the student (no name yet: the answer is kept on the page and recorded
-    under the name; the database cannot be reached now: the store writes it later)."""
+    else a sentence for the student (no name yet: the answer is kept on the page, in ``PENDING``,
+    and recorded under the name once given; the database cannot be reached now: the store writes
+    it later)."""
     from ..progress import default_db
 
     if default_db() is None:
         return ""
-    PENDING.append((ex.lesson or UNNAMED, ex.name, right, typed[:ANSWER_MAX]))
+    check = (ex.lesson or UNNAMED, ex.name, right, typed[:ANSWER_MAX])
     if student() is None:
+        PENDING.append(check)
         return "Type your name at the top of the lesson, so this answer counts for your teacher."
-    return _flush()
+    return _send([check])
 
 
 def _recorded(ex: Exercise, feedback: Feedback, typed: str) -> Feedback:
