@@ -30,8 +30,16 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-WATCHED = ("polars", "numpy", "altair", "vl_convert", "ipywidgets", "pandas", "pyarrow", "narwhals", "jsonschema")
-LOADED = f"import json, sys; print(json.dumps([m for m in {WATCHED!r} if m in sys.modules]))"
+WATCHED = ("polars", "numpy", "altair", "vl_convert", "ipywidgets", "pandas", "pyarrow", "narwhals", "jsonschema",
+           "debugpy")
+LOADED = f"import json, sys; print(json.dumps([m for m in {WATCHED!r} if sys.modules.get(m)]))"
+
+
+def served_jupyter_path() -> str:
+    """``JUPYTER_PATH`` as ``rummylab serve`` gives its Voilà: the class's kernel spec first."""
+    from rummylab.classroom.serve import voila_command
+
+    return voila_command(NOTEBOOKS, 9000, "progress.sqlite")[1]["JUPYTER_PATH"]
 
 
 def warm_kernel(path: Path, db: Path, stack: contextlib.ExitStack) -> tuple[int, list[str], list[str]]:
@@ -39,6 +47,7 @@ def warm_kernel(path: Path, db: Path, stack: contextlib.ExitStack) -> tuple[int,
     ``stack`` closes; its PID, the watched libraries it loaded, and the errors its cells raised."""
     env = {**os.environ, "RUMMYLAB_CHARTS": "svg", "RUMMYLAB_APP": "1", "RUMMYLAB_DB": str(db),
            "RUMMYLAB_LESSON": path.stem}
+    os.environ["JUPYTER_PATH"] = served_jupyter_path()  # the class's python3 kernel spec, as Voilà finds it
     for name in ("RUMMYLAB_SEED", "RUMMYLAB_N"):
         env.pop(name, None)
     nb = nbformat.read(path, as_version=4)

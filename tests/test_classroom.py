@@ -313,3 +313,29 @@ def test_the_class_code_page_is_under_the_base_url(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_a_class_kernel_runs_without_a_debugger(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The class server's ``python3`` kernel spec is rummylab's (``class_kernel``): an ipykernel that
+    runs the lesson's code and answers as any other, with no debugpy (8 MB a kernel)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+
+    _, env = voila_command(lessons_dir(), 9000, tmp_path / "p.sqlite")
+    monkeypatch.setenv("JUPYTER_PATH", env["JUPYTER_PATH"])  # as Voilà finds kernel specs
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    assert spec.argv[1:3] == ["-m", "rummylab.classroom.class_kernel"] and not spec.metadata["debugger"]
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    printed: list[str] = []
+    try:
+        kc.wait_for_ready(timeout=60)
+        reply = kc.execute_interactive("import sys; print(sys.modules.get('debugpy', 'none'), 6 * 7)", timeout=60,
+                                       output_hook=lambda m: printed.append(m["content"].get("text", "")))
+        assert reply["content"]["status"] == "ok"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    assert "".join(printed).split() == ["None", "42"]  # refused in sys.modules, and the kernel works

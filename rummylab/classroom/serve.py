@@ -102,6 +102,7 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     from ..lessons.exercises import APP_ENV
     from ..page_template import TEMPLATE, data_dir
     from ..progress import DB_ENV
+    from .class_kernel import CLASS_KERNELS
 
     path = path or lessons_dir()
     templates = data_dir()  # read where installed, never written
@@ -112,7 +113,9 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
     env[DB_ENV] = str(progress_db(path, db))
     env.setdefault(CHARTS_ENV, "svg")  # charts as SVG from the kernels: the page loads no Vega
     env[APP_ENV] = "1"  # exercises say "type your answer below", not "run the cell again"
-    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(templates), env.get("JUPYTER_PATH", "")]))
+    # the page template, and the class's kernel (no debugger: class_kernel) as the python3 kernel spec
+    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(templates), str(CLASS_KERNELS),
+                                                        env.get("JUPYTER_PATH", "")]))
     cmd = [sys.executable, "-m", "rummylab.classroom", str(path), "--no-browser", f"--port={port}",
            f"--Voila.ip={ip}", f"--template={TEMPLATE}",
            # a cell that raises shows one short line and the lesson goes on; the log has the traceback

@@ -1,0 +1,26 @@
+"""A class's lesson kernel: ipykernel without its debugger. A served lesson shows no code, so no
+one debugs it, and debugpy (which ipykernel imports at start to offer a debugger) holds 8 MB in
+every kernel: 240 MB for a class of 30. ``rummylab serve`` runs its kernels with this one: its
+``python3`` kernel spec (``CLASS_KERNELS``) comes first on the class server's ``JUPYTER_PATH``.
+JupyterLab (``make lab``, ``rummylab hub --lab``) keeps the usual kernel and its debugger."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+CLASS_KERNELS = Path(__file__).resolve().parent.parent / "share" / "jupyter-class"
+"""A Jupyter data folder holding one kernel spec, ``python3``: this module's kernel."""
+
+
+def main() -> None:
+    """Start ipykernel with ``import debugpy`` refused (a ``None`` in ``sys.modules`` makes an
+    import raise ImportError, which ipykernel takes as "no debugger")."""
+    sys.modules["debugpy"] = None  # type: ignore[assignment]
+    from ipykernel import kernelapp
+
+    kernelapp.launch_new_instance()
+
+
+if __name__ == "__main__":
+    main()
