@@ -28,6 +28,7 @@ from playwright.async_api import async_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from rummylab.classroom.class_kernel import is_kernel  # noqa: E402
 from rummylab.classroom.serve import free_port, wait_for_http  # noqa: E402
 
 BASE_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -101,7 +102,7 @@ def group_of(p: psutil.Process, server: set[int]) -> str:
     of the browser, Playwright's driver, or anything else on the machine."""
     cmd = " ".join(p.cmdline())
     if p.pid in server:
-        return "kernels" if "ipykernel" in cmd else "server"
+        return "kernels" if is_kernel(cmd) else "server"
     if "chromium" in cmd:
         return "renderers" if "--type=renderer" in cmd else "browser (other)"
     return "playwright" if "playwright" in cmd else "other"

@@ -113,10 +113,12 @@ def kernel_processes(pid: int) -> list[Any]:
     """The kernel processes under a class server (psutil)."""
     import psutil
 
+    from .class_kernel import is_kernel
+
     out = []
     for child in psutil.Process(pid).children(recursive=True):
         try:
-            if "ipykernel" in " ".join(child.cmdline()):
+            if is_kernel(" ".join(child.cmdline())):
                 out.append(child)
         except psutil.Error:
             pass

@@ -11,6 +11,12 @@ from pathlib import Path
 
 CLASS_KERNELS = Path(__file__).resolve().parent.parent / "share" / "jupyter-class"
 """A Jupyter data folder holding one kernel spec, ``python3``: this module's kernel."""
+MODULE = "rummylab.classroom.class_kernel"
+
+
+def is_kernel(cmdline: str) -> bool:
+    """Whether a process's command line is a lesson's kernel: a class's (this module) or ipykernel's."""
+    return MODULE in cmdline or "ipykernel" in cmdline
 
 
 def main() -> None:

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from rummylab.classroom.class_kernel import is_kernel
 from rummylab.classroom.serve import free_port
 
 from .conftest import _unavailable, _wait_http, answer
@@ -266,7 +267,7 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
     # what her code could reach, run as her (a real account): no secret in any process she can read,
     # no file of the hub's, no other student's home
     kernels = [p for p in psutil.Process(hub["proc"].pid).children(recursive=True)
-               if "ipykernel" in " ".join(p.cmdline())]
+               if is_kernel(" ".join(p.cmdline()))]
     assert kernels
     mine = next(k for k in kernels if k.environ().get("JUPYTERHUB_USER") == "student01")
     token = mine.environ()["JUPYTERHUB_API_TOKEN"]  # what her code reads in her kernel
@@ -326,7 +327,7 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         server = next(p for p in psutil.Process(hub["proc"].pid).children(recursive=True)
                       if "rummylab.classroom.hub_login" in " ".join(p.cmdline())
                       and p.environ().get("JUPYTERHUB_USER") == user)
-        held = [p for p in server.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
+        held = [p for p in server.children(recursive=True) if is_kernel(" ".join(p.cmdline()))]
         assert len(held) <= 2, (user, len(held))  # hers, and the first page's, shut a minute after it closed
         whole = [server, *server.children(recursive=True)]
         cpu = sum(p.cpu_times().user + p.cpu_times().system for p in whole)
