@@ -153,7 +153,9 @@ def test_serve_and_hub_write_no_template(tmp_path: Path, monkeypatch: pytest.Mon
     before = {p: p.stat().st_mtime_ns for p in TEMPLATES.rglob("*")}
     monkeypatch.setenv("JUPYTER_PATH", "/srv/jupyter")
     _, env = voila_command(lessons_dir(), 9000, tmp_path / "p.sqlite")
-    assert env["JUPYTER_PATH"].split(os.pathsep) == [str(DATA), "/srv/jupyter"]
+    from rummylab.classroom.class_kernel import CLASS_KERNELS
+
+    assert env["JUPYTER_PATH"].split(os.pathsep) == [str(DATA), str(CLASS_KERNELS), "/srv/jupyter"]
     c = Config()
     state = tmp_path / "state"
     monkeypatch.setattr(hub, "proxy_command", lambda: ["configurable-http-proxy"])
