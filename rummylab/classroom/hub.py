@@ -15,6 +15,7 @@ alone, in a file of mode 600 (``service_secrets``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -23,6 +24,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -80,12 +82,24 @@ def copy_lessons_hook(lessons: Path) -> Callable[[Any], None]:
         if owner is not None or home.stat().st_uid == os.getuid():
             os.chmod(home, 0o700)  # her home is hers alone (Debian makes homes 755: others could list it)
         for nb in sorted(lessons.glob("*.ipynb")):
-            target = home / nb.name
-            shutil.copyfile(nb, target)
-            if owner is not None:  # a system account's home: the student owns her lessons
-                os.chown(target, *owner)
+            _write_own(home / nb.name, nb.read_bytes(), owner)
 
     return copy
+
+
+def _write_own(target: Path, data: bytes, owner: tuple[int, int] | None) -> None:
+    """Write ``data`` to ``target`` in a student's home as a new file of hers. What stands there is
+    unlinked first, never followed: as root, a link she made to another file (the hub's secrets,
+    /etc/passwd) would otherwise be overwritten and handed to her."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(target)  # her link (or her old copy) goes; what it pointed to is untouched
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    try:
+        if owner is not None:  # a system account's home: the student owns her lessons
+            os.fchown(fd, *owner)
+        os.write(fd, data)
+    finally:
+        os.close(fd)
 
 
 def _owner(name: str) -> tuple[int, int] | None:
@@ -138,6 +152,13 @@ def app_command(lesson: str, warm: int = 0) -> list[str]:
 warm_command = app_command  # the name before app-only became the default
 
 
+def private_folder(folder: Path) -> None:
+    """``folder`` made (or kept) readable by its owner only: the hub's secrets and database."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if folder.stat().st_uid == os.getuid():
+        os.chmod(folder, 0o700)
+
+
 def check_spawner(spawner: str) -> None:
     """ValueError for an unknown spawner, or ``simple`` run as root (every student's code as root)."""
     if spawner not in SPAWNERS:
@@ -153,7 +174,8 @@ def check_db(db: str) -> Any:
     from ..progress import parse
 
     target = parse(db)
-    if target.password:
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(db).query) if "://" in db else {}
+    if target.password or any(key.lower() in ("password", "passfile") for key in query):
         raise ValueError(f"--db {target.shown}: no password in the address (every account on this machine can read "
                          "a command line): put it in PGPASSWORD or ~/.pgpass, which reach the rummylab service alone")
     return target
@@ -170,7 +192,7 @@ def service_secrets(state: Path, db: str, environ: Any = os.environ) -> dict[str
     if target.engine != "postgresql":
         return env
     path = state / PGPASSFILE
-    state.mkdir(parents=True, exist_ok=True, mode=0o700)  # the hub's secrets: its own
+    private_folder(state)
     if password:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -212,7 +234,7 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     from ..page_template import data_dir
 
     state = Path(state_dir).resolve()
-    state.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_folder(state)
     templates = data_dir()  # the student servers read the page template where rummylab is installed
     public = "127.0.0.1" if ip in EVERY_ADDRESS or ip in LOOPBACK else ip
     service_url = f"http://{public}:{port}/services/{SERVICE}/"

@@ -14,10 +14,12 @@ JupyterHub starts it (``python -m rummylab.classroom.hub_service``) with its ``J
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import json
 import os
+import re
 import secrets
 import sys
 import threading
@@ -29,6 +31,8 @@ from typing import Any
 
 from jupyterhub.services.auth import HubAuth, HubOAuth, HubOAuthCallbackHandler, HubOAuthenticated
 from tornado import web
+
+from ..progress import ANSWER_MAX, LABEL_MAX
 
 CLASS_URL_ENV = "RUMMYLAB_CLASS_URL"
 MAX_BODY = 1024 * 1024
@@ -64,8 +68,10 @@ class Checks(web.RequestHandler):
         except ValueError as exc:  # a bad request, said to the kernel (which logs it)
             self._refuse(400, str(exc))
             return
-        lessons = {str(c.get("lesson", "")) for c in checks if isinstance(c, dict)}
-        waiting = [lesson for lesson in sorted(lessons) if not await self.grader.wait(lesson, KEY_WAIT)]
+        lessons = sorted({str(c.get("lesson", ""))[:LABEL_MAX] for c in checks if isinstance(c, dict)})
+        deadline = time.monotonic() + KEY_WAIT  # one wait for the whole request, however many lessons
+        waiting = [lesson for lesson in lessons
+                   if not await self.grader.wait(lesson, max(0.0, deadline - time.monotonic()))]
         if waiting:  # the kernel keeps its checks and sends them again (a 503 is "later", never "lost")
             self._refuse(503, f"the exercises of {', '.join(waiting)} are still being read: send again later")
             return
@@ -100,8 +106,9 @@ def _row(check: Any, hub_user: str, now: float, grader: Grader) -> dict[str, Any
         raise ValueError("correct is 1, 0 or null")
     said = None if check.get("correct") is None else bool(check["correct"])  # only told apart from a response
     answer = check.get("answer", "")
-    right = grader.grade(str(check.get("lesson", "")), str(check.get("exercise", "")),
-                         answer if isinstance(answer, str) else "", said)
+    answer = answer[:ANSWER_MAX] if isinstance(answer, str) else ""  # what is kept is what is graded
+    right = grader.grade(str(check.get("lesson", ""))[:LABEL_MAX], str(check.get("exercise", ""))[:LABEL_MAX],
+                         answer, said)
     given_id = check.get("check_id")
     if not isinstance(given_id, str) or not given_id:
         raise ValueError("a check has a check_id")
@@ -112,6 +119,8 @@ def _row(check: Any, hub_user: str, now: float, grader: Grader) -> dict[str, Any
                      hub_user, check_id=f"{hub_user}:{given_id}", at=at)
 
 
+LESSON_NAME = re.compile(r"[\w][\w.-]{0,99}")
+"""A lesson's name as a notebook's stem: no folder, no dot first."""
 KEY_WAIT = 8.0
 """Seconds a check waits for its lesson's exercises to be read (at the service's start); then the
 kernel is told to send it again later (its timeout is ``hub_client.TIMEOUT``, 10 s)."""
@@ -124,12 +133,15 @@ class Grader:
     each lesson run once in a kernel of the service's own, the lesson of the day first, in a
     thread), kept in ``cache`` by the notebook's contents so a restart reads them at once."""
 
-    def __init__(self, lessons: Iterable[Path] = (), cache: Path | None = None) -> None:
+    def __init__(self, lessons: Iterable[Path] = (), cache: Path | None = None, folder: Path | None = None) -> None:
         self.paths = list(lessons)
         self.cache = cache
+        self.folder = folder
+        """Where a lesson added while the service runs is looked for (``of_folder``'s)."""
         self.graded: dict[tuple[str, str], Any] = {}
         self.lessons: dict[str, threading.Event] = {p.stem: threading.Event() for p in self.paths}
         self.failed: dict[str, str] = {}
+        self._lock = threading.Lock()
 
     @classmethod
     def of(cls, entries: Iterable[Any]) -> Grader:
@@ -148,13 +160,24 @@ class Grader:
         from ..lessons.runner import lessons_in
 
         paths = sorted(lessons_in(folder), key=lambda p: (p.name != first, p.name))
-        return cls(paths, cache)
+        return cls(paths, cache, folder)
 
-    def start(self) -> threading.Thread:
-        """Read every lesson's exercises in a thread (from the cache where it has them)."""
-        thread = threading.Thread(target=self._read_all, name="rummylab-key", daemon=True)
+    def start(self, paths: list[Path] | None = None) -> threading.Thread:
+        """Read every lesson's exercises (or those of ``paths``) in a thread, from the cache where
+        it has them."""
+        thread = threading.Thread(target=self._read_all, args=(paths,), name="rummylab-key", daemon=True)
         thread.start()
         return thread
+
+    def _added(self, lesson: str) -> bool:
+        """A lesson put in the folder after the start: read now (its checks wait meanwhile)."""
+        if self.folder is None or not LESSON_NAME.fullmatch(lesson) or not (self.folder / f"{lesson}.ipynb").is_file():
+            return False
+        with self._lock:
+            if lesson not in self.lessons:
+                self.lessons[lesson] = threading.Event()
+                self.start([self.folder / f"{lesson}.ipynb"])
+        return True
 
     def _cached(self, path: Path) -> Path | None:
         if self.cache is None:
@@ -164,17 +187,21 @@ class Grader:
         digest = hashlib.sha256(path.read_bytes() + __version__.encode()).hexdigest()[:32]
         return self.cache / f"{digest}.json"
 
-    def _read_all(self) -> None:
+    def _read_all(self, paths: list[Path] | None = None) -> None:
         from ..lessons.grading import graded
         from ..lessons.key import entries_from_json, entries_json, key_runs
 
         todo = []
-        for path in self.paths:
+        for path in self.paths if paths is None else paths:
             kept = self._cached(path)
-            if kept is not None and kept.is_file():
-                self._add(path.stem, graded(entries_from_json(json.loads(kept.read_text(encoding="utf-8")))))
-            else:
-                todo.append(path)
+            try:
+                if kept is not None and kept.is_file():
+                    self._add(path.stem, graded(entries_from_json(json.loads(kept.read_text(encoding="utf-8")))))
+                    continue
+            except (OSError, ValueError, TypeError, KeyError) as exc:  # a damaged cache: run the lesson again
+                print(f"rummylab service: the kept key of {path.stem} is read again ({type(exc).__name__})",
+                      file=sys.stderr, flush=True)
+            todo.append(path)
         try:
             for path, found in key_runs(todo, KEY_SAMPLE) if todo else ():
                 if isinstance(found, ValueError):
@@ -187,8 +214,11 @@ class Grader:
                     continue
                 kept = self._cached(path)
                 if kept is not None:
-                    kept.parent.mkdir(parents=True, exist_ok=True)
-                    kept.write_text(json.dumps(entries_json(found)), encoding="utf-8")
+                    with contextlib.suppress(OSError):  # no cache: the next start runs it again
+                        kept.parent.mkdir(parents=True, exist_ok=True)
+                        part = kept.with_suffix(f".{os.getpid()}.part")
+                        part.write_text(json.dumps(entries_json(found)), encoding="utf-8")
+                        part.replace(kept)  # atomic: a start never reads half a key
         except Exception as exc:  # noqa: BLE001 - no kernel could start: every lesson left is said, none hangs
             for path in todo:
                 if not self.lessons[path.stem].is_set():
@@ -207,6 +237,8 @@ class Grader:
     def ready(self, lesson: str) -> bool:
         """Whether ``lesson``'s exercises are read (or it is not a lesson served)."""
         event = self.lessons.get(lesson)
+        if event is None and self._added(lesson):
+            event = self.lessons[lesson]
         return event is None or event.is_set()
 
     async def wait(self, lesson: str, timeout: float) -> bool:
@@ -221,13 +253,15 @@ class Grader:
     def grade(self, lesson: str, exercise: str, typed: str, said: bool | None) -> bool | None:
         """The service's verdict on ``typed`` for ``exercise`` of ``lesson``: True or False for an
         exercise of the lessons served; None for a response (an answer with no right one: the kernel
-        said None) or a lesson whose exercises could not be read. ValueError for a verdict claimed
-        for an exercise the lessons do not define."""
+        said None) or a lesson whose exercises could not be read. ValueError for a lesson not served,
+        or a verdict claimed for an exercise the lessons do not define."""
         found = self.graded.get((lesson, exercise))
         if found is not None:
             return bool(found.right(typed))
         if lesson in self.failed:
             return None
+        if lesson not in self.lessons:  # a name of her own would fill the teacher's page with lessons
+            raise ValueError(f"no lesson {lesson[:60]!r} is served")
         if said is not None:
             raise ValueError(f"no exercise {exercise!r} in the lesson {lesson!r} served: a response has no verdict")
         return None
@@ -325,7 +359,7 @@ def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = N
              grader: Grader | None = None) -> web.Application:
     """The service's Tornado app under ``prefix`` (``/services/rummylab/``); ``hub_auth`` is the
     hub's (from the ``JUPYTERHUB_*`` variables) unless given; ``grader`` grades the checks (one
-    that knows no exercise, when not given: every check is then a response)."""
+    that knows no lesson when not given: every check is refused)."""
     if not db:
         raise ValueError("the rummylab service needs RUMMYLAB_DB: the progress database")
     from ..progress import Progress

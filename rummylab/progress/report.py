@@ -41,13 +41,16 @@ def shown_name() -> Any:
 
 def report_table(rows: Any) -> Any:
     """Per student (her hub user, on a hub) and exercise, from ``Progress.rows``: attempts, solved
-    (any right answer); a student is shown by her last typed name and her hub user."""
+    (any right answer); a student is shown by the name she typed last and her hub user, the same
+    on every row."""
     import polars as pl
 
-    return (rows.with_columns(person().alias("_who"), shown_name().alias("student"))
-            .group_by("_who", "lesson", "exercise")
-            .agg(pl.col("student").last(), pl.len().alias("attempts"), pl.col("right").any().alias("solved"))
-            .sort("_who", "lesson", "exercise").select("student", "lesson", "exercise", "attempts", "solved"))
+    rows = rows.with_columns(person().alias("_who"), shown_name().alias("student"))
+    names = rows.sort("at").group_by("_who").agg(pl.col("student").last())  # one name a person: her latest
+    return (rows.group_by("_who", "lesson", "exercise")
+            .agg(pl.len().alias("attempts"), pl.col("right").any().alias("solved"))
+            .join(names, on="_who").sort("_who", "lesson", "exercise")
+            .select("student", "lesson", "exercise", "attempts", "solved"))
 
 
 def exercise_table(rows: Any) -> Any:
