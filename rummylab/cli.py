@@ -395,8 +395,7 @@ def _hub(args: argparse.Namespace) -> str:
     options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
                                    args.port, args.state_dir, args.spawner, args.classes, args.warm, args.lab)
     lesson = options["lesson"]
-    password = (f"{made_up} (set {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV} to choose them)" if made_up else
-                f"passwords: from {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV}")
+    password = made_up or f"passwords: from {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV}"
     service_secrets(Path(options["state_dir"]), options["db"])  # PGPASSWORD: for the service alone, in a file
     if args.config_only:
         path = write_config(args.config_only, **options)

@@ -56,7 +56,8 @@ def test_config_only_writes_a_private_config(tmp_path: Path, monkeypatch: pytest
     path = tmp_path / "jupyterhub_config.py"
     assert main(["hub", str(lessons_dir()), "--config-only", str(path), "--lesson", "02", "--students", "3",
                  f"--state-dir={tmp_path / 'state'}", "--db=postgresql://u@db.example/class"]) == 0
-    assert "passwords: from RUMMYLAB_HUB_PASSWORD" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "each student's password: " in out and "student-passwords.csv (hand them out)" in out
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     text = path.read_text()
     assert "from rummylab.classroom.hub import configure" in text and 'lesson="02-melds-and-deadwood.ipynb"' in text
@@ -72,7 +73,7 @@ def test_a_student_server_is_the_app_and_holds_no_secret(tmp_path: Path, monkeyp
     c = Config()
     hub.configure(c, lessons=str(lessons_dir()), lesson="00", db="postgresql://u@db/class",
                   password="a-class-password", teacher_password="t" * 32, students=2, state_dir=str(tmp_path),
-                  spawner="local")
+                  spawner="local", hashes={"student01": "h1", "student02": "h2"})
     env = c.Spawner.environment
     assert env["RUMMYLAB_DB"].startswith("rummylab+http://127.0.0.1:8000/services/rummylab/")
     assert c.Spawner.cmd[1:] == ["-m", "rummylab.cli", "serve", ".", "--hub-server", "--students=0",
@@ -592,3 +593,47 @@ def test_the_service_refuses_what_it_does_not_serve_and_reads_what_is_added(tmp_
     again = Grader.of_folder(folder, "", cache)
     again.start().join(120)
     assert again.graded == grader.graded and not again.failed
+
+
+def test_each_student_logs_in_with_her_own_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Named students each get a password of their own (made up once, kept in the state folder for
+    the teacher, mode 600); the hub keeps only their hashes; nobody logs in as a classmate. With
+    any name allowed (``--students 0``) the class password stays, for a trial."""
+    from traitlets.config import Config
+
+    from rummylab.classroom.hub_auth import ClassPasswords, hashed, matches
+
+    monkeypatch.setenv(hub.TEACHER_PASSWORD_ENV, "t" * 32)
+    options, said = hub.hub_options(str(lessons_dir()), "00", 2, None, "teachers", "127.0.0.1", 8000,
+                                    str(tmp_path), "local")
+    kept = tmp_path / hub.STUDENT_PASSWORDS
+    assert said is not None and str(kept) in said and "class password" not in said
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    words = dict(line.split(",") for line in kept.read_text().split()[1:])
+    assert set(words) == {"student01", "student02"} and words["student01"] != words["student02"]
+    again, _ = hub.hub_options(str(lessons_dir()), "00", 3, None, "teachers", "127.0.0.1", 8000, str(tmp_path), "local")
+    assert dict(line.split(",") for line in kept.read_text().split()[1:2]) == {"student01": words["student01"]}
+    assert matches(words["student02"], again["hashes"]["student02"]) and not matches(words["student01"],
+                                                                                  again["hashes"]["student02"])
+    c = Config()
+    hub.configure(c, **{**options, "password": "a-class-password", "teacher_password": "t" * 32})
+    assert c.JupyterHub.authenticator_class == "rummylab.classroom.hub_auth.ClassPasswords"
+    assert words["student01"] not in repr(c)  # hashes only
+    auth = ClassPasswords(hashes=dict(c.ClassPasswords.hashes), admin_users={"teacher"})
+
+    def login(name: str, word: str) -> Any:
+        return asyncio.run(auth.authenticate(None, {"username": name, "password": word}))
+
+    assert login("student01", words["student01"]) == {"name": "student01", "admin": False}
+    assert login("student02", words["student01"]) is None  # her password is hers alone
+    assert login("student01", "a-class-password") is None and login("nobody", words["student01"]) is None
+    assert login("teacher", "t" * 32) == {"name": "teacher", "admin": True}
+    assert not matches("x", "not-a-hash") and matches("x", hashed("x"))
+    with pytest.raises(ValueError, match="named students need their passwords"):
+        hub.configure(Config(), **{**options, "password": "p" * 8, "teacher_password": "t" * 32, "hashes": None})
+    trial = Config()
+    hub.configure(trial, **{**options, "students": 0, "hashes": None, "password": "p" * 8,
+                            "teacher_password": "t" * 32})
+    assert trial.JupyterHub.authenticator_class == "shared-password" and trial.Authenticator.allow_all
+

@@ -211,9 +211,11 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
               students: int = 0,
               teacher_group: str = TEACHER_GROUP, ip: str = "127.0.0.1", port: int = 8000,
               state_dir: str = ".", spawner: str = "local", classes: dict[str, list[str]] | None = None,
-              warm: int = 0, lab: bool = False) -> None:
-    """Fill the JupyterHub config ``c``: students log in with ``password``, the hub user ``teacher``
-    (an admin, in ``teacher_group``) with ``teacher_password`` only; each
+              warm: int = 0, lab: bool = False, hashes: dict[str, str] | None = None) -> None:
+    """Fill the JupyterHub config ``c``: students ``student01``… (``students``) log in each with her
+    own password (``hashes``: ``hub_auth.hashed`` of each), or with ``students=0`` anyone under any
+    name with the class ``password``; the hub user ``teacher`` (an admin, in ``teacher_group``) with
+    ``teacher_password`` only; each
     student's server opens at ``lesson`` of ``lessons`` (copied into her home at spawn), checks go
     to the rummylab service, which alone holds ``db`` and reads the hub's groups (``classes``, a
     group's name -> its students, and any made on the hub's admin page) for the teacher page's
@@ -247,15 +249,21 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     c.JupyterHub.db_url = f"sqlite:///{state / 'jupyterhub.sqlite'}"
     c.JupyterHub.cookie_secret_file = str(state / "jupyterhub_cookie_secret")
     c.JupyterHub.pid_file = str(state / "jupyterhub.pid")
-    c.JupyterHub.authenticator_class = "shared-password"
-    c.SharedPasswordAuthenticator.user_password = password
-    c.SharedPasswordAuthenticator.admin_password = teacher_password  # admin users need this one
     c.Authenticator.admin_users = {TEACHER}
     names = student_names(students)
-    if names:
+    if names:  # each student her own password (hub_auth): nobody logs in as a classmate
+        if hashes is None or set(hashes) != set(names):
+            raise ValueError("named students need their passwords: hashes for each (hub_options makes them)")
+        from .hub_auth import hashed
+
+        c.JupyterHub.authenticator_class = "rummylab.classroom.hub_auth.ClassPasswords"
+        c.ClassPasswords.hashes = {**hashes, TEACHER: hashed(teacher_password)}
         c.Authenticator.allowed_users = {*names, TEACHER}
-    else:
-        c.Authenticator.allow_all = True  # anyone with the class password, under any name
+    else:  # a trial: anyone with the class password, under any name (no name is proof of anyone)
+        c.JupyterHub.authenticator_class = "shared-password"
+        c.SharedPasswordAuthenticator.user_password = password
+        c.SharedPasswordAuthenticator.admin_password = teacher_password  # admin users need this one
+        c.Authenticator.allow_all = True
     groups = check_classes(classes or {}, names, teacher_group)
     c.JupyterHub.load_groups = {teacher_group: {"users": [TEACHER]},
                                 **{name: {"users": members} for name, members in groups.items()}}
@@ -343,6 +351,7 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
     """The options of ``configure`` from the command line, and the passwords made up, to print
     (None when the environment gave both). ValueError names a bad option."""
     from .class_code import find_lessons, first_lesson
+    from .hub_auth import hashed
     from .serve import lessons_dir
 
     folder = Path(lessons).resolve() if lessons else lessons_dir()
@@ -367,7 +376,7 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
     teacher_password = teacher_given or secrets.token_urlsafe(24)
     if len(teacher_password) < 32 or teacher_password == password:
         raise ValueError(f"{TEACHER_PASSWORD_ENV}: at least 32 characters, not the class password")
-    options = {"lessons": str(folder), "lesson": chosen, "db": store, "password": password,
+    options: dict[str, Any] = {"lessons": str(folder), "lesson": chosen, "db": store, "password": password,
                "teacher_password": teacher_password, "students": students, "teacher_group": teacher_group,
                "ip": ip, "port": port, "state_dir": str(state), "spawner": spawner}
     if groups:
@@ -379,9 +388,42 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
         options["warm"] = warm
     if lab:
         options["lab"] = True
-    made_up = [f"class password: {password}"] if not given else []
-    made_up += [f"teacher password: {teacher_password}"] if not teacher_given else []
+    made_up = [f"class password: {password} (set {PASSWORD_ENV} to choose it)"] if not given and not names else []
+    made_up += [f"teacher password: {teacher_password} (set {TEACHER_PASSWORD_ENV} to choose it)"] \
+        if not teacher_given else []
+    if names:
+        kept = student_passwords(state, names)
+        options["hashes"] = {name: hashed(word) for name, word in kept.items()}
+        made_up.append(f"each student's password: {state / STUDENT_PASSWORDS} (hand them out)")
     return options, "; ".join(made_up) or None
+
+
+STUDENT_PASSWORDS = "student-passwords.csv"
+"""Each student's password, for the teacher to hand out (mode 600 in the state folder)."""
+
+
+def student_passwords(state: Path, names: list[str]) -> dict[str, str]:
+    """Each of ``names``'s password: kept from ``state``'s ``STUDENT_PASSWORDS`` (a hub started
+    again keeps them), made up for a name not there yet, and the file written back (mode 600)."""
+    import csv
+
+    from .hub_auth import passwords
+
+    path = state / STUDENT_PASSWORDS
+    kept: dict[str, str] = {}
+    if path.is_file():
+        with open(path, encoding="utf-8", newline="") as f:
+            kept = {row["student"]: row["password"] for row in csv.DictReader(f) if row.get("password")}
+    made = passwords([name for name in names if name not in kept])
+    everyone = {name: kept.get(name) or made[name] for name in names}
+    private_folder(state)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["student", "password"])
+        out.writerows(everyone.items())
+    os.chmod(path, 0o600)
+    return everyone
 
 
 def run_hub(config: Path, state_dir: Path) -> int:

@@ -129,8 +129,9 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory, pg_cluster
                                 stderr=subprocess.STDOUT, cwd=state)
     try:
         _wait_http(f"http://127.0.0.1:{port}/hub/health", proc, log)
+        words = dict(line.split(",") for line in (state / "student-passwords.csv").read_text().split()[1:])
         yield {"url": f"http://127.0.0.1:{port}", "db": db, "proc": proc, "log": log, "psutil": psutil,
-               "db_password": pg_cluster.password, "state": state, "accounts": accounts}
+               "db_password": pg_cluster.password, "state": state, "accounts": accounts, "passwords": words}
     finally:
         started = [p for p in psutil.Process(proc.pid).children(recursive=True)] if proc.poll() is None else []
         proc.send_signal(signal.SIGTERM)
@@ -144,7 +145,7 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory, pg_cluster
         assert not left, f"still running after the hub stopped: {[p.cmdline() for p in left]}"
 
 
-def login(page: Any, url: str, user: str, password: str = PASSWORD) -> None:
+def login(page: Any, url: str, user: str, password: str) -> None:
     page.goto(f"{url}/hub/login", timeout=TIMEOUT)
     page.fill("#username_input", user)
     page.fill("#password_input", password)
@@ -238,12 +239,19 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         assert where.startswith(f"{url}/hub/login") and "password_input" in text, where
         assert "rl-" not in text
 
+    words = hub["passwords"]  # each student's own, made up by rummylab hub for the teacher to hand out
     other = browser.new_context()
     try:
         second = other.new_page()
-        login(page, url, "student01")  # the two log in together: their servers start side by side
+        login(second, url, "student02", words["student01"])  # a classmate's password opens nothing of hers
+        second.wait_for_selector("#username_input", timeout=TIMEOUT)
+        assert "/hub/login" in second.url
+        login(second, url, "student02", PASSWORD)  # nor does a class password
+        second.wait_for_selector("#username_input", timeout=TIMEOUT)
+        assert "/hub/login" in second.url
+        login(page, url, "student01", words["student01"])  # the two log in together: servers start side by side
         start = time.monotonic()
-        login(second, url, "student02")
+        login(second, url, "student02", words["student02"])
         start2 = time.monotonic()
         waited = a_student_answers(page, "student01", None, start)  # no name typed: her hub login
         waited2 = a_student_answers(second, "student02", "Bea", start2)
@@ -349,7 +357,7 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
     teacher = browser.new_context()
     try:
         tpage = teacher.new_page()
-        login(tpage, url, "teacher")  # the class password does not open the teacher's account
+        login(tpage, url, "teacher", PASSWORD)  # the class password does not open the teacher's account
         tpage.wait_for_selector("#username_input", timeout=TIMEOUT)
         assert "/hub/login" in tpage.url
         login(tpage, url, "teacher", TEACHER_PASSWORD)
