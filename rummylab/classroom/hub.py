@@ -34,7 +34,8 @@ TEACHER_GROUP = "teachers"
 TEACHER = "teacher"
 """The teacher's hub user (in the teacher group) that ``configure`` names; more can be added."""
 PASSWORD_ENV = "RUMMYLAB_HUB_PASSWORD"
-"""The class's shared password (one is made up and printed when it is not set)."""
+"""The class's shared password for ``--students 0`` (anyone, any name: a trial; one is made up and
+printed when it is not set). Named students each have their own (``student_passwords``)."""
 TEACHER_PASSWORD_ENV = "RUMMYLAB_HUB_TEACHER_PASSWORD"
 """The teacher's own password, 32 characters at least (made up and printed when not set): with the
 class password alone anyone could log in as the teacher."""
