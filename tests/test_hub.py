@@ -38,6 +38,12 @@ pytestmark = pytest.mark.once  # no kernel of its own (the hub's config, service
 TOKENS = {"token-of-ada": "student01", "token-of-bea": "student02"}
 
 
+def _run(coroutine: Any) -> Any:
+    """``asyncio.run`` in a thread of its own: a test process may already run an event loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def _entry(lesson: str, name: str, answer: str, kind: str) -> KeyEntry:
     return KeyEntry(name, lesson, "", answer, kind, "", "", {})
 
@@ -585,7 +591,7 @@ def test_the_service_refuses_what_it_does_not_serve_and_reads_what_is_added(tmp_
         grader.grade("made-up", "free", "anything", None)
     new_lesson(folder / "13-another.ipynb")
     assert not grader.ready("13-another")  # found, being read
-    assert asyncio.run(grader.wait("13-another", 120)) and not grader.failed
+    assert _run(grader.wait("13-another", 120)) and not grader.failed
     assert any(lesson == "13-another" for lesson, _ in grader.graded)
     assert grader.ready("../12-my-lesson") and "../12-my-lesson" not in grader.lessons  # a path: not looked for
     for kept in cache.glob("*.json"):
@@ -623,7 +629,7 @@ def test_each_student_logs_in_with_her_own_password(tmp_path: Path, monkeypatch:
     auth = ClassPasswords(hashes=dict(c.ClassPasswords.hashes), admin_users={"teacher"})
 
     def login(name: str, word: str) -> Any:
-        return asyncio.run(auth.authenticate(None, {"username": name, "password": word}))
+        return _run(auth.authenticate(None, {"username": name, "password": word}))
 
     assert login("student01", words["student01"]) == {"name": "student01", "admin": False}
     assert login("student02", words["student01"]) is None  # her password is hers alone
