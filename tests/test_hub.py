@@ -48,6 +48,19 @@ def _entry(lesson: str, name: str, answer: str, kind: str) -> KeyEntry:
     return KeyEntry(name, lesson, "", answer, kind, "", "", {})
 
 
+def test_what_is_shown_reads_back_as_the_same_answer() -> None:
+    """The service grades the answer as the kernel shows it: a number shows in full where a short
+    form would round it, so the server's verdict is the kernel's."""
+    from rummylab.lessons.grading import read_shown
+    from rummylab.lessons.kinds import NUMBER
+
+    for value in (0.25, 0.2500001, 1 / 3, 52, 1e-9, 123456789.5):
+        assert read_shown(NUMBER, NUMBER.show(NUMBER.read(value))) == NUMBER.read(value)
+    assert NUMBER.show(0.25) == "0.25" and NUMBER.show(52) == "52"
+    quarter = Grader.of([_entry("00-start-here", "quarter", "0.25", "number")])
+    assert quarter.grade("00-start-here", "quarter", NUMBER.show(0.2500001), True) is False
+
+
 GRADER = Grader.of([_entry("00-start-here", "deck_size", "52", "number"),
                     _entry("00-start-here", "pairs", "6", "number"),
                     _entry("07-three-thirteen", "wild", "10 or t", "one of"),

@@ -59,7 +59,12 @@ def _number(x: Any) -> float | int:
 
 
 def _show_number(x: float | int) -> str:
-    return str(x) if isinstance(x, int) else f"{x:g}"
+    """A number as a student types it: short where that is exact (0.25), else in full, so that what
+    is shown reads back as the same number (the hub service grades what is shown)."""
+    if isinstance(x, int):
+        return str(x)
+    short = f"{x:g}"
+    return short if float(short) == x else repr(x)
 
 
 _WORDS = re.compile(r"[\s_]+")
