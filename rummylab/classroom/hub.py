@@ -150,8 +150,6 @@ def app_command(lesson: str, warm: int = 0) -> list[str]:
             f"--lesson={lesson}"]
 
 
-warm_command = app_command  # the name before app-only became the default
-
 
 def private_folder(folder: Path) -> None:
     """``folder`` made (or kept) readable by its owner only: the hub's secrets and database."""
