@@ -116,6 +116,13 @@ def test_warm_kernels_are_handed_out_only_when_ready_and_replaced_one_at_a_time(
         manager.fill_if_needed(None, "00.ipynb")
         assert manager.delays == [300.0, 0, 300.0 + 2 * class_code.REFILL_GAP]
         assert manager.envs == [{"RUMMYLAB_LESSON": "00"}] * 3  # a warm kernel knows its lesson
+        voila_patches.ONE_KERNEL[0] = True  # a student's own server on a hub: she keeps the one she took
+        try:
+            manager.fill_if_needed(0, "00.ipynb")  # her warm kernel, at her server's start
+            manager.fill_if_needed(None, "00.ipynb")  # she took it: no replacement
+            assert manager.delays == [300.0, 0, 300.0 + 2 * class_code.REFILL_GAP, 0]
+        finally:
+            voila_patches.ONE_KERNEL[0] = False
 
     in_thread(run())
 
