@@ -1,4 +1,8 @@
-"""Gin rummy: hand analysis, rules, knock scoring."""
+"""Gin rummy: hand analysis, rules, knock scoring; decisions judged (``evaluate``, loaded when
+first used: a lesson that does not judge decisions does not load the play engine)."""
+
+from importlib import import_module
+from typing import Any
 
 from .analysis import (
     GIN_MELDS,
@@ -31,4 +35,22 @@ __all__ = [
     "layoff_options",
     "least_deadwood_arrangements",
     "score_knock",
+    "evaluate",
+    "Evaluation",
+    "OptionValue",
 ]
+
+_LATER = {"evaluate": "evaluation", "Evaluation": "evaluation", "OptionValue": "evaluation"}
+"""Names loaded when first used, and their modules."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_LATER[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LATER])

@@ -53,11 +53,16 @@ GIN = LoopCodes(
         "box": ("game", "hand", "box", "captain", "sitting_out", "kind", "winning_seat", "points", "turns"),
         "turn": ("game", "hand", "turn", "player", "action", "card", "deadwood_before", "deadwood_after",
                  "stock_left"),
+        "state": ("hand_0", "hand_1", "picked_0", "picked_1", "thrown_0", "thrown_1", "declined_0", "declined_1",
+                  "taken", "phase", "dealer", "to_play", "passes", "turns", "deal_no", "score_0", "score_1",
+                  "n_stock", "n_pile", *(f"stock_{i}" for i in range(52)), *(f"pile_{i}" for i in range(52))),
     },
     limits={"MAX_ACTIONS": 100_000},
 )
 """Gin rummy, two-handed and in the box. A hand that reaches MAX_ACTIONS actions is a bug (the bots
-never cycle)."""
+never cycle). A "state" row is one hand in play, as a rollout starts from it: card masks, the
+phase and counters, then the stock's and the pile's cards by bit position, bottom first (-1 past
+their ends)."""
 
 THIRTEEN = LoopCodes(
     prefix="T_",

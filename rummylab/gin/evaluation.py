@@ -1,0 +1,213 @@
+"""What each option of a gin decision is worth: ``evaluate(state)`` plays every legal action of
+the player to act on from the same worlds (``worlds``: drawn from that player's view only), each
+seat then played by a named bot to the hand's end, and gives each option its expected net points
+with a standard error, and its difference to the best with the error of that difference (the
+worlds are common to every option, so differences are much surer than values).
+
+Where the worlds are few (a late hand, cards known), every one is played with its probability and
+the values are exact for the rollout bots. Else a screen of ``SCREEN`` worlds is played for every
+option, and more worlds only for the options still in reach of the best (as GNU Backgammon's move
+filters keep only the candidates within reach), until their differences are within ``TARGET_SE``
+or the budget (worlds or milliseconds) is spent.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from ..cards import SeedLike, rng_from
+from ..play import check_seed
+from .analysis import gin_kernel
+from .game import Action, Kind, Phase, State, legal_actions
+from .rollout import POLICIES, rollout, state_row, with_hidden
+from .worlds import MODELS, Model, Worlds, count, enumerate_worlds, sample
+
+SCREEN = 64
+"""Worlds every option is played in first."""
+MAX_WORLDS = 4096
+"""Worlds an option is played in at most, unless ``samples`` says otherwise."""
+EXACT_WORLDS = 4096
+"""Every world is played when there are at most this many."""
+TARGET_SE = 0.25
+"""An option's difference to the best is sure enough at this standard error (points)."""
+REACH = 3.0
+"""An option stays a candidate while its difference to the best is within REACH standard errors."""
+HORIZONS = ("hand",)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OptionValue:
+    """One option of a decision: its expected net points for the player to act (to the hand's
+    end), the standard error, and its difference to the best option with that difference's error."""
+
+    action: Action
+    label: str
+    value: float
+    se: float
+    diff: float
+    diff_se: float
+    worlds: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Evaluation:
+    """Every option of the decision, best first."""
+
+    seat: int
+    phase: Phase
+    options: tuple[OptionValue, ...]
+    exact: bool
+    policy: tuple[str, str]
+    model: str
+    horizon: str = "hand"
+
+    @property
+    def best(self) -> OptionValue:
+        return self.options[0]
+
+    def of(self, action: Action) -> OptionValue:
+        """The value of ``action`` (one of the options)."""
+        for o in self.options:
+            if o.action == action:
+                return o
+        raise ValueError(f"{action} is not an option of this decision")
+
+    def __str__(self) -> str:
+        lines = [f"player {self.seat} to act ({self.phase.value}); net points to the end of the hand"
+                 + (", exact" if self.exact else ", ± one standard error")]
+        for o in self.options:
+            err = "" if self.exact else f" ± {o.se:.2f}"
+            diff = "best" if o is self.best else f"{o.diff:+.2f}" + ("" if self.exact else f" ± {o.diff_se:.2f}")
+            lines.append(f"  {o.label:<24} {o.value:+7.2f}{err}   {diff}   ({o.worlds} worlds)")
+        return "\n".join(lines)
+
+
+def label(state: State, action: Action) -> str:
+    """An option in words: "gin, discarding 5H", "knock, discarding 5H", "discard KS", ..."""
+    if action.kind is Kind.KNOCK and action.card is not None:
+        left = state.hands[state.to_play] & ~action.card.bit
+        word = "gin" if gin_kernel().deadwood(left) == 0 else "knock"
+        return f"{word}, discarding {action.card}"
+    if action.kind is Kind.DISCARD:
+        return f"discard {action.card}"
+    return _WORDS.get(action.kind, str(action))
+
+
+_WORDS: dict[object, str] = {Kind.TAKE_UPCARD: "take the upcard", Kind.PASS: "pass",
+                             Kind.DRAW_STOCK: "draw from the stock", Kind.DRAW_DISCARD: "take the discard",
+                             Kind.BIG_GIN: "big gin"}
+
+
+def _check(state: State, horizon: str, policy: tuple[str, str], model: str, samples: int | None,
+           budget_ms: float | None) -> None:
+    if not isinstance(state, State):
+        raise ValueError(f"{type(state).__name__}: evaluate takes a gin game.State")
+    if state.phase not in (Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD):
+        raise ValueError(f"phase {state.phase.value}: no decision to evaluate (the hand is over)")
+    if horizon not in HORIZONS:
+        raise ValueError(f"horizon {horizon!r}: one of {', '.join(HORIZONS)}")
+    for p in policy:
+        if p not in POLICIES:
+            raise ValueError(f"policy {p!r}: one of {', '.join(POLICIES)}")
+    if model not in MODELS:
+        raise ValueError(f"model {model!r}: one of {', '.join(MODELS)}")
+    if samples is not None and samples < 2:
+        raise ValueError(f"samples={samples}: 2 or more")
+    if budget_ms is not None and budget_ms <= 0:
+        raise ValueError(f"budget_ms={budget_ms}: more than 0")
+
+
+def _nets(state: State, action: Action, worlds: Worlds, start: int, stop: int, policy: tuple[str, str],
+          rngs: tuple[np.random.Generator | None, ...]) -> np.ndarray:
+    """The player to act's net points in worlds start..stop after ``action``."""
+    seat = state.to_play
+    rows = with_hidden(state_row(state), 1 - seat, worlds.hands[start:stop], worlds.stocks[start:stop])
+    return rollout(rows, [action] * (stop - start), policy, state, rngs).net(seat).astype(float)
+
+
+def evaluate(state: State, *, samples: int | None = None, budget_ms: float | None = None,
+             horizon: Literal["hand"] = "hand", seed: SeedLike = 0, policy: str | tuple[str, str] = "strong",
+             model: Model = "view", exact: bool | None = None) -> Evaluation:
+    """Every legal option of the player to act in ``state``, valued by rollouts to the hand's
+    end (net points for that player), best first.
+
+    samples: the most worlds an option is played in (MAX_WORLDS); budget_ms: stop adding worlds
+    after this long; policy: the bot both seats play on with (or a pair, the player to act's
+    first); model: how the hidden cards are drawn (``worlds``); exact: play every world (None:
+    when there are at most EXACT_WORLDS)."""
+    pair = (policy, policy) if isinstance(policy, str) else tuple(policy)
+    if len(pair) != 2:
+        raise ValueError(f"policy {policy!r}: a bot name or a pair of them")
+    _check(state, horizon, pair, model, samples, budget_ms)
+    if isinstance(seed, int):
+        check_seed(seed)
+    seat = state.to_play
+    seats = (pair[0], pair[1]) if seat == 0 else (pair[1], pair[0])
+    rng = rng_from(seed)
+    rngs = tuple(np.random.default_rng(rng.integers(2**63)) if b in ("random", "expert") else None for b in seats)
+    actions = legal_actions(state)
+    n_exact = count(state)
+    if exact or (exact is None and n_exact <= EXACT_WORLDS):
+        worlds = enumerate_worlds(state, model)
+        p = worlds.probability
+        nets = [_nets(state, a, worlds, 0, len(worlds), seats, rngs) for a in actions]
+        values = [float(p @ x) for x in nets]
+        best = int(np.argmax(values))
+        options = [OptionValue(action=a, label=label(state, a), value=v, se=0.0, diff=v - values[best], diff_se=0.0,
+                               worlds=len(worlds)) for a, v in zip(actions, values, strict=True)]
+        return _evaluation(state, options, True, seats, model)
+    cap = MAX_WORLDS if samples is None else samples
+    worlds = sample(state, cap, rng, model)
+    deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
+    played: list[np.ndarray] = [np.empty(0) for _ in actions]
+    live = list(range(len(actions)))
+    size = min(SCREEN, cap)
+    while live:
+        for i in live:
+            start = len(played[i])
+            if size > start:
+                played[i] = np.concatenate([played[i], _nets(state, actions[i], worlds, start, size, seats, rngs)])
+        leader = max(live, key=lambda i: played[i].mean())
+        live = [i for i in live if i == leader or _in_reach(played[i], played[leader])]
+        if (len(live) == 1 or size >= cap or (deadline is not None and time.perf_counter() > deadline)
+                or all(_paired(played[i], played[leader])[1] <= TARGET_SE for i in live if i != leader)):
+            break
+        size = min(cap, 2 * size)
+    return _evaluation(state, _options(state, actions, played), False, seats, model)
+
+
+def _paired(x: np.ndarray, best: np.ndarray) -> tuple[float, float]:
+    """(mean difference, its standard error) of x to best over the worlds both were played in."""
+    n = min(len(x), len(best))
+    d = x[:n] - best[:n]
+    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
+
+
+def _in_reach(x: np.ndarray, best: np.ndarray) -> bool:
+    diff, se = _paired(x, best)
+    return diff + REACH * max(se, 1e-9) >= 0
+
+
+def _options(state: State, actions: list[Action], played: list[np.ndarray]) -> list[OptionValue]:
+    means = [float(x.mean()) for x in played]
+    most = max(len(x) for x in played)
+    best = max((i for i in range(len(actions)) if len(played[i]) == most), key=means.__getitem__)
+    out = []
+    for i, a in enumerate(actions):
+        x = played[i]
+        diff, diff_se = (0.0, 0.0) if i == best else _paired(x, played[best])
+        out.append(OptionValue(action=a, label=label(state, a), value=means[i],
+                               se=float(x.std(ddof=1) / np.sqrt(len(x))), diff=diff, diff_se=diff_se, worlds=len(x)))
+    return out
+
+
+def _evaluation(state: State, options: list[OptionValue], exact: bool, seats: tuple[str, str],
+                model: str) -> Evaluation:
+    best = max(options, key=lambda o: (o.diff == 0.0, o.worlds, o.value))
+    ranked = sorted(options, key=lambda o: (o is not best, -o.diff, -o.value))
+    return Evaluation(seat=state.to_play, phase=state.phase, options=tuple(ranked), exact=exact,
+                      policy=(seats[state.to_play], seats[1 - state.to_play]), model=model)

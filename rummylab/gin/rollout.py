@@ -1,0 +1,144 @@
+"""Gin hands played on from any state: a state as the compiled loop's row, the rollout of many
+rows (one first action each, then a named bot per seat to the hand's end), and its twin on the
+Python engine, which makes the same moves (tests/test_evaluation.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..sim import codes, play_loops
+from . import expert
+from .analysis import gin_kernel
+from .game import Action, Phase, State, apply, replace
+from .players import DRAWING, Bot
+from .simulation import ACTIONS, BOT_CODES, ENDS, HAND_COLUMNS, loop_options, spec_bot
+
+STATE_COLUMNS = codes.GIN.columns["state"]
+"""A state row's columns (rummylab/sim/codes.py)."""
+_COL = {name: i for i, name in enumerate(STATE_COLUMNS)}
+_STOCK, _PILE = _COL["stock_0"], _COL["pile_0"]
+_PHASE_CODE = {Phase[name]: i for i, name in enumerate(codes.GIN.phases)}
+_ACTION_CODE: dict[object, int] = {kind: i for i, kind in enumerate(ACTIONS)}
+POLICIES = tuple(codes.GIN.bots)
+"""The bots a rollout may play each seat with."""
+
+
+def state_row(state: State) -> np.ndarray:
+    """``state`` (a hand in play: first upcard, draw or discard) as one int64 state row."""
+    if state.phase not in (Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD):
+        raise ValueError(f"phase {state.phase.value}: a rollout starts from a hand in play")
+    row = np.full(len(STATE_COLUMNS), -1, dtype=np.int64)
+    for i in (0, 1):
+        row[_COL[f"hand_{i}"]] = state.hands[i]
+        row[_COL[f"picked_{i}"]] = state.picked_up[i]
+        row[_COL[f"thrown_{i}"]] = state.thrown[i]
+        row[_COL[f"declined_{i}"]] = state.declined[i]
+        row[_COL[f"score_{i}"]] = state.scores[i]
+    row[_COL["taken"]] = state.taken.bit if state.taken else 0
+    for name, value in (("phase", _PHASE_CODE[state.phase]), ("dealer", state.dealer), ("to_play", state.to_play),
+                        ("passes", state.passes), ("turns", state.turns), ("deal_no", state.deal_no),
+                        ("n_stock", len(state.stock)), ("n_pile", len(state.discards))):
+        row[_COL[name]] = value
+    row[_STOCK:_STOCK + len(state.stock)] = [c.bit.bit_length() - 1 for c in state.stock]
+    row[_PILE:_PILE + len(state.discards)] = [c.bit.bit_length() - 1 for c in state.discards]
+    return row
+
+
+def with_hidden(row: np.ndarray, seat: int, hands: np.ndarray, stocks: np.ndarray) -> np.ndarray:
+    """Rows of ``row`` (a state row) with ``seat``'s hand and the stock replaced, one per world:
+    ``hands`` the seat's card masks, ``stocks`` the stock's cards by bit position, bottom first."""
+    out = np.repeat(row[None, :], len(hands), axis=0)
+    out[:, _COL[f"hand_{seat}"]] = hands
+    out[:, _STOCK:_STOCK + stocks.shape[1]] = stocks
+    return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How each rolled-out hand ended, one entry per row: the winner (-1: none), the points,
+    the ending's code (``ENDS``) and the knocker (-1: none)."""
+
+    winner: np.ndarray
+    points: np.ndarray
+    kind: np.ndarray
+    knocker: np.ndarray
+
+    def net(self, seat: int) -> np.ndarray:
+        """Points ``seat`` won (negative: lost) in each hand."""
+        sign = np.where(self.winner == seat, 1, np.where(self.winner == 1 - seat, -1, 0))
+        return sign * self.points
+
+
+def _outcome(hands: np.ndarray) -> Outcome:
+    col = {name: i for i, name in enumerate(HAND_COLUMNS)}
+    return Outcome(*(hands[:, col[name]] for name in ("winner", "points", "kind", "knocker")))
+
+
+def first_action_codes(actions: Sequence[Action | None]) -> tuple[np.ndarray, np.ndarray]:
+    """(action code, card bit position or -1) per row: -1 for no first action."""
+    code = np.array([-1 if a is None else _ACTION_CODE[a.kind] for a in actions], dtype=np.int64)
+    card = np.array([-1 if a is None or a.card is None else a.card.bit.bit_length() - 1 for a in actions],
+                    dtype=np.int64)
+    return code, card
+
+
+def rollout(rows: np.ndarray, first: Sequence[Action | None], bots: Sequence[str], state: State,
+            rngs: Sequence[np.random.Generator | None] = (None, None)) -> Outcome:
+    """Each state row's hand, its first action made (legal in the row's state: the caller checked)
+    and then played by ``bots`` (one policy name a seat) to its end. ``state`` gives the rules.
+    In the compiled loop when it is built, else on the engine (``play_out``)."""
+    for b in bots:
+        if b not in POLICIES:
+            raise ValueError(f"bot {b!r}: one of {', '.join(POLICIES)}")
+    loops = play_loops()
+    if loops is None:
+        return _outcome(np.array([_record_row(play_out(_row_state(r, state), a, bots, rngs)) for r, a in
+                                  zip(rows, first, strict=True)], dtype=np.int64).reshape(-1, len(HAND_COLUMNS)))
+    loops.set_expert(*expert.constants(state.rules))
+    code, card = first_action_codes(first)
+    specs = [(b, None, "greedy") for b in bots]
+    hands, _ = loops.rollout_gin(gin_kernel(), np.ascontiguousarray(rows, dtype=np.int64), code, card,
+                                 [BOT_CODES[b] for b in bots], list(rngs), **loop_options(specs, state.rules))
+    return _outcome(hands)
+
+
+def play_out(state: State, first: Action | None, bots: Sequence[str],
+             rngs: Sequence[np.random.Generator | None] = (None, None)) -> State:
+    """The engine's twin of one rollout: ``first`` (if any), then each seat's bot, to the hand's end."""
+    players: list[Bot] = [spec_bot((b, None, "greedy"), rngs[i] if b in DRAWING else None)
+                          for i, b in enumerate(bots)]
+    if first is not None:
+        state = apply(state, first)
+    while state.phase in (Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD):
+        state = apply(state, players[state.to_play].act(state))
+    return state
+
+
+def _record_row(end: State) -> list[int]:
+    r = end.records[-1]
+    values = {"winner": -1 if r.winner is None else r.winner, "points": r.points, "kind": ENDS.index(r.kind),
+              "knocker": -1 if r.knocker is None else r.knocker, "turns": r.turns, "deadwood_0": r.deadwoods[0],
+              "deadwood_1": r.deadwoods[1], "dealer": end.dealer, "game": 0, "hand": 0}
+    return [values[c] for c in HAND_COLUMNS]
+
+
+def _row_state(row: np.ndarray, like: State) -> State:
+    """The engine's state of a state row (rules, seed and history from ``like``)."""
+    from ..cards import BIT_CARD
+
+    def cards(start: int, n: int) -> tuple:
+        return tuple(BIT_CARD[1 << int(c)] for c in row[start:start + n])
+
+    pair = lambda name: (int(row[_COL[f"{name}_0"]]), int(row[_COL[f"{name}_1"]]))  # noqa: E731
+    taken = int(row[_COL["taken"]])
+    return replace(like, phase=Phase[codes.GIN.phases[int(row[_COL["phase"]])]], dealer=int(row[_COL["dealer"]]),
+                   to_play=int(row[_COL["to_play"]]), hands=pair("hand"), picked_up=pair("picked"),
+                   thrown=pair("thrown"), declined=pair("declined"), scores=pair("score"),
+                   taken=BIT_CARD[taken] if taken else None, passes=int(row[_COL["passes"]]),
+                   turns=int(row[_COL["turns"]]), deal_no=int(row[_COL["deal_no"]]),
+                   stock=cards(_STOCK, int(row[_COL["n_stock"]])), discards=cards(_PILE, int(row[_COL["n_pile"]])))
+
+

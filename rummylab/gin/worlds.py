@@ -1,0 +1,135 @@
+"""The hidden cards of a gin hand as the player to act may picture them: the opponent's unknown
+cards and the stock's order, drawn from that player's view only (never from the state's hidden
+cards), or every such world with its probability when there are few enough.
+
+A world's opponent hand holds the cards the opponent took from the pile and still holds, and
+``hidden`` unseen cards. Under the ``"view"`` model a set of hidden cards has a probability in
+proportion to the product of its cards' weights (``expert.weights``: up for a card that melds with
+one the opponent took, down for one near a card they threw or passed); under ``"uniform"`` every
+set is as likely. The stock is the other unseen cards in a uniformly random order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations, permutations
+from math import comb, perm
+from typing import Literal
+
+import numpy as np
+
+from ..cards import bits_of
+from . import expert
+from .game import State
+
+Model = Literal["view", "uniform"]
+MODELS = ("view", "uniform")
+
+
+@dataclass(frozen=True)
+class Worlds:
+    """Worlds for the player to act: the opponent's hand (card mask) and the stock (bit positions,
+    bottom first) in each, with each world's probability (1/n for n sampled worlds)."""
+
+    hands: np.ndarray
+    stocks: np.ndarray
+    probability: np.ndarray
+    exact: bool
+
+    def __len__(self) -> int:
+        return len(self.hands)
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """What the player to act does not see: the unseen cards (bit order), their weights, how
+    many of them the opponent holds, and the cards the opponent is known to hold."""
+
+    cards: np.ndarray
+    weights: np.ndarray
+    hidden: int
+    known: int
+    stock: int
+
+
+def unknown(state: State, model: Model = "view") -> Unknown:
+    """The unknown cards of ``state`` for the player to act, weighted by ``model``."""
+    if model not in MODELS:
+        raise ValueError(f"model {model!r}: one of {', '.join(MODELS)}")
+    v = expert.view(state)
+    them = 1 - state.to_play
+    hidden = state.hands[them].bit_count() - v.picked.bit_count()
+    cards = bits_of(v.unseen)
+    w = expert.weights(v) if model == "view" else {}
+    weights = np.array([float(w.get(c, 1)) for c in cards])
+    if len(cards) != hidden + len(state.stock):
+        raise ValueError("the state's cards do not add up to a deck")  # a bug: the engine keeps them whole
+    return Unknown(cards=np.array(cards, dtype=np.uint64), weights=weights / weights.max() if len(cards) else weights,
+                   hidden=hidden, known=v.picked, stock=len(state.stock))
+
+
+def _suffix_polynomials(weights: np.ndarray, k: int) -> np.ndarray:
+    """e[i, j]: the elementary symmetric polynomial of degree j of weights[i:], j = 0..k."""
+    m = len(weights)
+    e = np.zeros((m + 1, k + 1))
+    e[:, 0] = 1.0
+    for i in range(m - 1, -1, -1):
+        e[i, 1:] = e[i + 1, 1:] + weights[i] * e[i + 1, :-1]
+    return e
+
+
+def sample(state: State, n: int, rng: np.random.Generator, model: Model = "view") -> Worlds:
+    """``n`` worlds drawn for the player to act: the hidden cards by the product of their weights
+    (card by card, each taken with its exact conditional chance), the stock shuffled."""
+    u = unknown(state, model)
+    m, k = len(u.cards), u.hidden
+    e = _suffix_polynomials(u.weights, k)
+    left = np.full(n, k)
+    chosen = np.zeros((n, m), dtype=bool)
+    draws = rng.random((n, m))
+    for i in range(m):
+        can = left > 0
+        p = np.where(can, u.weights[i] * e[i + 1, np.maximum(left - 1, 0)] / np.where(can, e[i, left], 1.0), 0.0)
+        take = draws[:, i] < p
+        chosen[:, i] = take
+        left -= take
+    hands = np.full(n, u.known, dtype=np.uint64) | np.bitwise_or.reduce(
+        np.where(chosen, u.cards[None, :], np.uint64(0)), axis=1) if m else np.full(n, u.known, dtype=np.uint64)
+    keys = np.where(chosen, np.inf, rng.random((n, m)))
+    order = np.argsort(keys, axis=1, kind="stable")[:, :u.stock]
+    positions = np.array([int(c).bit_length() - 1 for c in u.cards], dtype=np.int64)
+    stocks = positions[order] if m else np.zeros((n, 0), dtype=np.int64)
+    return Worlds(hands=hands.astype(np.int64), stocks=stocks, probability=np.full(n, 1.0 / n), exact=False)
+
+
+def count(state: State) -> int:
+    """How many worlds ``enumerate_worlds`` lists for ``state``: the hidden hands times the orders
+    of the stock's cards that can still be drawn."""
+    u = unknown(state, "uniform")
+    drawable = max(0, u.stock - state.rules.dead_hand_stock)
+    return comb(len(u.cards), u.hidden) * perm(u.stock, drawable)
+
+
+def enumerate_worlds(state: State, model: Model = "view") -> Worlds:
+    """Every world with its probability: each set of hidden cards, and each order of the stock's
+    cards that can be drawn before the hand is dead (the cards below them never are: kept in bit
+    order)."""
+    u = unknown(state, model)
+    positions = [int(c).bit_length() - 1 for c in u.cards]
+    drawable = max(0, u.stock - state.rules.dead_hand_stock)
+    hands, stocks, probability = [], [], []
+    for pick in combinations(range(len(positions)), u.hidden):
+        p_hand = float(np.prod(u.weights[list(pick)])) if pick else 1.0
+        rest = [positions[i] for i in range(len(positions)) if i not in pick]
+        mask = u.known
+        for i in pick:
+            mask |= 1 << positions[i]
+        for top in permutations(rest, drawable):
+            bottom = [c for c in rest if c not in top]
+            hands.append(mask)
+            stocks.append(bottom + list(reversed(top)))  # the first drawn on top (last)
+            probability.append(p_hand)
+    prob = np.array(probability)
+    return Worlds(hands=np.array(hands, dtype=np.int64),
+                  stocks=np.array(stocks, dtype=np.int64).reshape(len(hands), -1),
+                  probability=prob / prob.sum(), exact=True)
