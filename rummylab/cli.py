@@ -171,7 +171,31 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--out", default=None, help="write the rows to this .parquet (or .csv) file")
     sm.add_argument("--no-progress", action="store_true", help="no progress bar")
     sm.set_defaults(run=_simulate)
+    rv = sub.add_parser("review", help="judge every decision of one seat in a played gin game (a history JSON)")
+    rv.add_argument("game", help="the game's history, as gin.game.history_json writes it (a .json file)")
+    rv.add_argument("--seat", type=int, default=0, choices=(0, 1), help="whose decisions (default 0)")
+    rv.add_argument("--seed", type=int, default=0, help="the sampled worlds' seed")
+    rv.add_argument("--html", default=None, help="also write the review as an HTML page to this file")
+    rv.set_defaults(run=_review)
     return p
+
+
+def _review(args: argparse.Namespace) -> str:
+    from .gin.game_review import review
+
+    path = Path(args.game)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("game", "gin") != "gin":
+        raise ValueError(f"{path}: not a two-handed gin history (review reads gin games)")
+    r = review(data, args.seat, seed=args.seed)
+    if args.html:
+        Path(args.html).write_text(r.page(), encoding="utf-8")
+    return str(r)
 
 
 SIMULATED = ("gin", "gin_three_handed", "three_thirteen", "indian")

@@ -305,6 +305,12 @@ class Game(Generic[S]):
 
     def replay(self, data: Mapping[str, Any]) -> S:
         """The state a ``history`` describes (older histories without the tag too)."""
+        *_, (last, _) = self.steps(data)
+        return last
+
+    def steps(self, data: Mapping[str, Any]) -> Iterator[tuple[S, Any]]:
+        """Each state a ``history`` passes through with the action taken from it (None after the
+        last): the replay, step by step."""
         if data.get("game", self.name) != self.name:
             raise ValueError(f"a history of {data['game']!r}, not of {self.name!r}")
         version = data.get("version", 1)
@@ -323,8 +329,9 @@ class Game(Generic[S]):
                 moves.append((self.action.from_json(a), []))
         state = begin(lambda: self.start(rules, data["seed"], **params), moves[0][1])
         for action, outcomes in moves[1:]:
+            yield state, action
             state = self.apply(state, action, outcomes)
-        return state
+        yield state, None
 
 
 def play_out(game: Game[S], state: S, act: Callable[[S], Any], done: Callable[[S], bool],

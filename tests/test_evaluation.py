@@ -5,6 +5,7 @@ enumeration on small endgames; known positions are valued as they should be; bad
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import Counter
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 
 from rummylab.cards import BIT_CARD, DECK, mask_cards, parse_cards, to_mask
 from rummylab.gin import DEFAULT, game, worlds
+from rummylab.gin import game_review as review
 from rummylab.gin.evaluation import evaluate
 from rummylab.gin.game import Action, Kind, Phase, State
 from rummylab.gin.players import GreedyBot, StrongBot
@@ -66,6 +68,7 @@ def test_rollout_from_mid_hand_states_is_the_engines(pair: tuple[str, str]) -> N
         assert got == want, (i, str(a))
 
 
+@pytest.mark.once
 @needs_compiled
 def test_a_bad_state_row_is_refused_by_the_loop() -> None:
     s = mid_hand(1, 3)
@@ -133,6 +136,7 @@ ENDGAMES = [  # small endgames: few unseen cards, every world enumerable
 ]
 
 
+@pytest.mark.once  # on the twin: 20 s for what the compiled run shows (the rollouts are the engine's)
 @pytest.mark.parametrize(("hand", "theirs", "stock", "pile", "picked"), ENDGAMES)
 def test_rollouts_agree_with_exact_enumeration(hand: str, theirs: str, stock: str, pile: str, picked: str) -> None:
     """Each option's sampled value and difference to the best lie within 2.5 standard errors of
@@ -191,3 +195,88 @@ def test_with_hidden_puts_each_worlds_cards_in_its_row() -> None:
     w = worlds.sample(s, 4, np.random.default_rng(1))
     rows = with_hidden(state_row(s), 1 - s.to_play, w.hands, w.stocks)
     assert rows.shape[0] == 4 and (rows[:, 0 if s.to_play == 1 else 1] == w.hands).all()
+
+
+# -- review ------------------------------------------------------------------------------
+
+OPPONENT_ONE_OFF_GIN = "6S 7S 8S 6D 7D 8D TH JH QH 2C"  # three melds and 2C: 5S or 9S (or 9D ...) makes gin
+
+
+def test_a_discard_that_gives_the_opponent_gin_is_a_blunder() -> None:
+    s = position("AS 2S 3S 4H 5H 6H 9C 9D 9S KD QC", OPPONENT_ONE_OFF_GIN, "4D TC TD KC KS 5D", "KH",
+                 picked=OPPONENT_ONE_OFF_GIN)
+    d = review.judge(s, Action(Kind.DISCARD, parse_cards("9S")[0]), samples=256)
+    assert d.mark == "blunder" and d.loss > 20, d
+    assert "9S" in d.played and d.best != d.played and d.reason
+
+
+def test_a_knock_that_an_undercut_punishes_is_a_blunder() -> None:
+    theirs = "6S 7S 8S 6D 7D 8D TH JH QH 2C"
+    s = position("AS 2S 3S 4H 5H 6H 9C 9D 9S 3C 5C", theirs, "4D TC TD KC KS", "KH", picked=theirs)
+    d = review.judge(s, Action(Kind.KNOCK, parse_cards("5C")[0]))
+    assert d.mark == "blunder" and d.loss == pytest.approx(25.0) and d.loss_se == 0.0
+
+
+def test_passing_up_gin_is_marked_and_going_gin_is_not() -> None:
+    s = position("AS 2S 3S 4S 4H 5H 6H 9C 9D 9S KD", "7S 8S 7D 8D TH JH QH 2C 3C 5C", "4D 6D TC TD KC", "KH")
+    gin = review.judge(s, Action(Kind.KNOCK, parse_cards("KD")[0]), samples=256)
+    assert gin.mark is None and gin.loss == 0 and gin.reason == "the best move"
+    waited = review.judge(s, Action(Kind.DISCARD, parse_cards("KD")[0]), samples=256)
+    assert waited.mark in ("mistake", "blunder") and waited.best == "gin, discarding KD"
+
+
+def test_marks_follow_the_thresholds_and_the_noise() -> None:
+    assert review.mark(0.5, 0.1) is None
+    assert review.mark(review.INACCURACY, 0.1) == "inaccuracy"
+    assert review.mark(review.MISTAKE + 0.1, 0.5) == "mistake"
+    assert review.mark(review.BLUNDER, 1.0) == "blunder"
+    assert review.mark(review.BLUNDER, review.BLUNDER) is None  # within two errors of nothing lost
+
+
+def recorded_game() -> dict:
+    s = game.new_game(DEFAULT, 3)
+    bots = (GreedyBot(0), StrongBot(0))
+    for _ in range(2):  # two hands
+        while s.phase in (Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD):
+            s = game.apply(s, bots[s.to_play].act(s))
+        if s.phase is Phase.HAND_OVER and len(s.records) < 2:
+            s = game.apply(s, game.NEXT_HAND)
+    return game.history_json(s)
+
+
+@pytest.mark.once  # on the twin: 110 s
+def test_a_recorded_game_is_reviewed_decision_by_decision() -> None:
+    data = recorded_game()
+    r = review.review(data, seat=0, samples=64)
+    assert len(r.hands) == 2 and r.decisions
+    final = game.replay(data)
+    for h, rec in zip(r.hands, final.records, strict=True):
+        assert h.result == (0 if rec.winner is None else rec.points if rec.winner == 0 else -rec.points)
+    assert sum(h.decisions for h in r.hands) == len(r.decisions)
+    assert all(d.loss >= 0 and (d.mark is None or d.loss > 2 * d.loss_se) for d in r.decisions)
+    assert r.draws and all(abs(d.luck) < 200 for d in r.draws)
+    assert r.adjusted == pytest.approx(r.result - r.luck)
+    again = review.review(data, seat=0, samples=64)
+    assert [(d.played, d.loss) for d in again.decisions] == [(d.played, d.loss) for d in r.decisions]
+    assert "<script" not in r.page() and r.frame().height == len(r.decisions)
+
+
+def test_review_refuses_what_is_not_a_gin_history() -> None:
+    with pytest.raises(ValueError, match="seat=2"):
+        review.review(recorded_game(), seat=2)
+    with pytest.raises(ValueError, match="list: review takes"):
+        review.review([1, 2], seat=0)  # type: ignore[arg-type]
+
+
+@pytest.mark.once
+def test_the_review_command_prints_and_writes_a_page(tmp_path, capsys) -> None:
+    from rummylab import cli
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(recorded_game()))
+    assert cli.main(["review", str(path), "--seat", "1", "--html", str(tmp_path / "r.html")]) == 0
+    assert capsys.readouterr().out.startswith("player 1: ")
+    assert "<table>" in (tmp_path / "r.html").read_text()
+    path.write_text("{not json")
+    assert cli.main(["review", str(path)]) == 2
+    assert "not JSON" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""Gin rummy: hand analysis, rules, knock scoring; decisions judged (``evaluate``, loaded when
+"""Gin rummy: hand analysis, rules, knock scoring; decisions judged (``evaluate``, ``review``, loaded when
 first used: a lesson that does not judge decisions does not load the play engine)."""
 
 from importlib import import_module
@@ -38,9 +38,12 @@ __all__ = [
     "evaluate",
     "Evaluation",
     "OptionValue",
+    "review",
+    "Review",
 ]
 
-_LATER = {"evaluate": "evaluation", "Evaluation": "evaluation", "OptionValue": "evaluation"}
+_LATER = {"evaluate": "evaluation", "Evaluation": "evaluation", "OptionValue": "evaluation", "review": "game_review",
+          "Review": "game_review"}
 """Names loaded when first used, and their modules."""
 
 

@@ -1,0 +1,251 @@
+"""A played gin game reviewed for one seat: each of its decisions judged from what the seat knew
+then (``evaluate``, never the history's hidden cards), the points it lost with their error, a mark
+by the thresholds below, the reason in words (the expert's sentences for the better move and the
+played one), the luck of each stock draw, and per hand an error rate and a luck-adjusted result.
+
+A mark needs the loss to reach its threshold and to stand clear of noise (more than twice its
+standard error). The thresholds are points of the hand's expected result; docs/evaluation.md
+says how they were chosen.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import SeedLike
+from .advice import advise
+from .evaluation import Evaluation, evaluate
+from .game import GAME, Action, Kind, Phase, State, history_json
+from .players import StrongBot
+
+INACCURACY = 1.0
+"""Points lost from which a decision is marked an inaccuracy."""
+MISTAKE = 3.0
+"""... a mistake."""
+BLUNDER = 8.0
+"""... a blunder."""
+MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
+REVIEW_SAMPLES = 1024
+"""Worlds an option is played in at most, per decision."""
+DECISIONS = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decision:
+    """One decision of the reviewed seat."""
+
+    hand: int
+    turn: int
+    phase: Phase
+    played: str
+    best: str
+    loss: float
+    """Expected points the played move gave up against the best (0 when it was the best)."""
+    loss_se: float
+    mark: str | None
+    reason: str
+    evaluation: Evaluation
+
+
+@dataclass(frozen=True, kw_only=True)
+class Draw:
+    """The luck of one stock draw: the hand's expected result after the card drawn minus before
+    the draw (the average over every card the seat could have drawn)."""
+
+    hand: int
+    turn: int
+    card: str
+    luck: float
+    se: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandReview:
+    """One hand: what the seat won or lost, its decisions' loss, its draws' luck."""
+
+    hand: int
+    result: int
+    decisions: int
+    loss: float
+    """Points lost over the hand's decisions (expected)."""
+    luck: float
+    marks: dict[str, int]
+
+    @property
+    def error_rate(self) -> float:
+        """Points lost a decision."""
+        return self.loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def adjusted(self) -> float:
+        """The result with the draws' luck taken out."""
+        return self.result - self.luck
+
+
+@dataclass(frozen=True, kw_only=True)
+class Review:
+    """A game reviewed for ``seat``."""
+
+    seat: int
+    decisions: tuple[Decision, ...]
+    draws: tuple[Draw, ...]
+    hands: tuple[HandReview, ...]
+
+    @property
+    def loss(self) -> float:
+        return sum(h.loss for h in self.hands)
+
+    @property
+    def error_rate(self) -> float:
+        """Points lost a decision over the game."""
+        n = sum(h.decisions for h in self.hands)
+        return self.loss / n if n else 0.0
+
+    @property
+    def result(self) -> int:
+        return sum(h.result for h in self.hands)
+
+    @property
+    def luck(self) -> float:
+        return sum(h.luck for h in self.hands)
+
+    @property
+    def adjusted(self) -> float:
+        return self.result - self.luck
+
+    def frame(self) -> Any:
+        """One row per decision (a polars DataFrame)."""
+        import polars as pl
+
+        return pl.DataFrame([{"hand": d.hand, "turn": d.turn, "phase": d.phase.value, "played": d.played,
+                              "best": d.best, "loss": d.loss, "loss_se": d.loss_se, "mark": d.mark,
+                              "reason": d.reason} for d in self.decisions],
+                            schema={"hand": pl.Int64, "turn": pl.Int64, "phase": pl.Utf8, "played": pl.Utf8,
+                                    "best": pl.Utf8, "loss": pl.Float64, "loss_se": pl.Float64, "mark": pl.Utf8,
+                                    "reason": pl.Utf8})
+
+    def __str__(self) -> str:
+        lines = [f"player {self.seat}: {len(self.decisions)} decisions, {self.loss:.1f} points lost "
+                 f"({self.error_rate:.2f} a decision); result {self.result:+d}, luck {self.luck:+.1f}, "
+                 f"luck-adjusted {self.adjusted:+.1f}"]
+        for d in self.decisions:
+            if d.mark:
+                lines.append(f"  hand {d.hand} turn {d.turn}: {d.mark}, {d.played} (−{d.loss:.1f} ± {d.loss_se:.1f}): "
+                             f"{d.reason}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr class='rl-mark-{d.mark or 'none'}'><td>{d.hand}</td><td>{d.turn}</td><td>{html.escape(d.played)}</td>"
+            f"<td>{html.escape(d.best)}</td><td>{d.loss:.1f} ± {d.loss_se:.1f}</td><td>{d.mark or ''}</td>"
+            f"<td>{html.escape(d.reason)}</td></tr>" for d in self.decisions)
+        head = html.escape(str(self).splitlines()[0])
+        return (f"<div class='rl-review'><p>{head}</p><table><tr><th>hand</th><th>turn</th><th>played</th>"
+                f"<th>best</th><th>points lost</th><th>mark</th><th>why</th></tr>{rows}</table></div>")
+
+
+    def page(self) -> str:
+        """The review as a whole HTML page."""
+        style = ("body{font-family:system-ui,sans-serif;margin:2em}td,th{padding:.2em .6em;text-align:left;"
+                 "vertical-align:top}.rl-mark-blunder{background:#fdd}.rl-mark-mistake{background:#fec}"
+                 ".rl-mark-inaccuracy{background:#ffe}")
+        return (f"<!doctype html><html><head><meta charset='utf-8'><title>rummylab: review of player {self.seat}"
+                f"</title><style>{style}</style></head><body><h1>Review of player {self.seat}</h1>"
+                f"{self._repr_html_()}</body></html>")
+
+
+def mark(loss: float, se: float) -> str | None:
+    """The mark of a loss: the highest threshold it reaches, if it is more than twice its error."""
+    if loss <= 2 * se:
+        return None
+    for name, threshold in MARKS:
+        if loss >= threshold:
+            return name
+    return None
+
+
+def _reason(state: State, e: Evaluation, played: Action, seed: SeedLike) -> str:
+    """Why the best move is better, in the expert's words where it has them."""
+    if played == e.best.action:
+        return "the best move"
+    words = {o.action: o.reason for o in advise(state, top=40, seed=seed).options}
+    best, mine = e.best, e.of(played)
+    why_best = words.get(best.action, "")
+    why_mine = words.get(played, "")
+    out = f"{best.label} is worth {best.value:+.1f} points against {mine.value:+.1f}"
+    if why_best:
+        out += f"; {why_best}"
+    if why_mine and why_mine != why_best:
+        out += f"; yours: {why_mine}"
+    return out
+
+
+def judge(state: State, action: Action, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,
+          policy: str = "strong") -> Decision:
+    """``action`` made in ``state``, judged from what the player to act knew."""
+    return judged(state, action, evaluate(state, samples=samples, seed=seed, policy=policy), seed=seed)
+
+
+def judged(state: State, action: Action, e: Evaluation, *, hand: int = 0, seed: SeedLike = 0) -> Decision:
+    """``action`` judged by the evaluation ``e`` of ``state``."""
+    played = e.of(action)
+    loss, loss_se = (0.0, 0.0) if played is e.best else (max(0.0, -played.diff), played.diff_se)
+    return Decision(hand=hand, turn=state.turns, phase=state.phase, played=played.label, best=e.best.label,
+                    loss=loss, loss_se=loss_se, mark=mark(loss, loss_se), reason=_reason(state, e, action, seed),
+                    evaluation=e)
+
+
+def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,
+           policy: str = "strong") -> Review:
+    """Every decision of ``seat`` in a played game (``history_json`` output, or a state with its
+    history), judged from what the seat knew then."""
+    if seat not in (0, 1):
+        raise ValueError(f"seat={seat!r}: 0 or 1")
+    data = history_json(game) if isinstance(game, State) else game
+    if not isinstance(data, Mapping) or "actions" not in data:
+        raise ValueError(f"{type(game).__name__}: review takes a gin history (game.history_json) or a game.State")
+    decisions: list[Decision] = []
+    draws: list[Draw] = []
+    hands: list[HandReview] = []
+    pending: tuple[State, float, float] | None = None  # a stock draw: (state after, value before, its error)
+    hand_no, hand_decisions, hand_loss, hand_luck, marks = 0, 0, 0.0, 0.0, {m: 0 for m, _ in MARKS}
+    for state, action in GAME.steps(data):
+        if pending is not None and state.phase is Phase.DISCARD and state.to_play == seat:
+            e = evaluate(state, samples=samples, seed=seed, policy=policy)
+            after = e.of(StrongBot(0).act(state) if policy == "strong" else e.best.action)
+            drawn = next(c for c in state.hand(seat) if c.bit & ~pending[0].hands[seat])
+            luck = after.value - pending[1]
+            draws.append(Draw(hand=hand_no, turn=state.turns, card=str(drawn), luck=luck,
+                              se=math.hypot(after.se, pending[2])))
+            hand_luck += luck
+            pending = None
+            evaluated: Evaluation | None = e
+        else:
+            evaluated = None
+        if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER, Phase.MATCH_OVER):
+            last = state.records[-1] if state.records else None
+            if last is not None:
+                result = 0 if last.winner is None else last.points if last.winner == seat else -last.points
+                hands.append(HandReview(hand=hand_no, result=result, decisions=hand_decisions, loss=hand_loss,
+                                        luck=hand_luck, marks=marks))
+            hand_no, hand_decisions, hand_loss, hand_luck, marks = hand_no + 1, 0, 0.0, 0.0, {m: 0 for m, _ in MARKS}
+        if action is None:
+            break
+        if state.phase not in DECISIONS or state.to_play != seat:
+            continue
+        e = evaluated or evaluate(state, samples=samples, seed=seed, policy=policy)
+        if action.kind is Kind.DRAW_STOCK:
+            pending = (state, e.of(action).value, e.of(action).se)
+        if len(e.options) < 2:
+            continue
+        d = judged(state, action, e, hand=hand_no, seed=seed)
+        if d.mark:
+            marks[d.mark] += 1
+        decisions.append(d)
+        hand_decisions += 1
+        hand_loss += d.loss
+    return Review(seat=seat, decisions=tuple(decisions), draws=tuple(draws), hands=tuple(hands))
