@@ -175,6 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
     rv.add_argument("game", help="the game's history, as gin.game.history_json writes it (a .json file)")
     rv.add_argument("--seat", type=int, default=0, choices=(0, 1), help="whose decisions (default 0)")
     rv.add_argument("--seed", type=int, default=0, help="the sampled worlds' seed")
+    rv.add_argument("--samples", type=int, default=None, help="worlds an option is played in at most, a decision "
+                    "(default 1024: fewer is faster and less sure)")
     rv.add_argument("--html", default=None, help="also write the review as an HTML page to this file")
     rv.set_defaults(run=_review)
     return p
@@ -192,7 +194,7 @@ def _review(args: argparse.Namespace) -> str:
         raise ValueError(f"{path}: not JSON ({exc})") from None
     if not isinstance(data, dict) or data.get("game", "gin") != "gin":
         raise ValueError(f"{path}: not a two-handed gin history (review reads gin games)")
-    r = review(data, args.seat, seed=args.seed)
+    r = review(data, args.seat, seed=args.seed, **({} if args.samples is None else {"samples": args.samples}))
     if args.html:
         Path(args.html).write_text(r.page(), encoding="utf-8")
     return str(r)

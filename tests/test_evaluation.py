@@ -11,8 +11,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from rummylab import gin
 from rummylab.cards import BIT_CARD, DECK, mask_cards, parse_cards, to_mask
-from rummylab.gin import DEFAULT, game, worlds
+from rummylab.gin import DEFAULT, bots, equity, game, worlds
 from rummylab.gin import game_review as review
 from rummylab.gin.evaluation import evaluate
 from rummylab.gin.game import Action, Kind, Phase, State
@@ -274,9 +275,77 @@ def test_the_review_command_prints_and_writes_a_page(tmp_path, capsys) -> None:
 
     path = tmp_path / "game.json"
     path.write_text(json.dumps(recorded_game()))
-    assert cli.main(["review", str(path), "--seat", "1", "--html", str(tmp_path / "r.html")]) == 0
+    assert cli.main(["review", str(path), "--seat", "1", "--samples", "64", "--html", str(tmp_path / "r.html")]) == 0
     assert capsys.readouterr().out.startswith("player 1: ")
     assert "<table>" in (tmp_path / "r.html").read_text()
     path.write_text("{not json")
     assert cli.main(["review", str(path)]) == 2
     assert "not JSON" in capsys.readouterr().err
+
+
+# -- the game horizon ---------------------------------------------------------------------
+
+
+def test_the_equity_table_is_a_fair_game_and_rises_with_the_score() -> None:
+    win = equity.table(DEFAULT)
+    assert win.shape == (100, 100, 2)
+    # the chance that I win when you deal next, and yours when you deal next, add up to 1
+    np.testing.assert_allclose(win[:, :, 0] + win.transpose(1, 0, 2)[:, :, 1], 1.0, atol=1e-9)
+    assert (np.diff(win, axis=0) >= -1e-12).all() and (np.diff(win, axis=1) <= 1e-12).all()
+    assert 0.45 < win[0, 0, 1] < 0.55 and win[99, 0, 0] > 0.9
+
+
+def test_the_equity_table_is_the_fixed_point_of_one_hand() -> None:
+    """Value iteration (a different method: no division, repeated until it settles) on a short
+    game gives the table's values."""
+    t = 40
+    rules = dataclasses.replace(DEFAULT, target=t)
+    dist = equity.hand_results(rules)
+    w = np.full((t, t, 2), 0.5)
+    for _ in range(300):
+        nxt = np.zeros_like(w)
+        for (who, p), q in dist.items():
+            for d in (0, 1):
+                if who == "none" or p == 0:
+                    nxt[:, :, d] += q * w[:, :, d]
+                    continue
+                src, k = w[:, :, 1 - d], max(t - p, 0)
+                if (who == "dealer") == (d == 1):  # this player scores p
+                    moved = np.ones((t, t))
+                    moved[:k] = src[p:] if k else moved[:0]
+                else:
+                    moved = np.zeros((t, t))
+                    moved[:, :k] = src[:, p:] if k else moved[:, :0]
+                nxt[:, :, d] += q * moved
+        w = nxt
+    np.testing.assert_allclose(equity.table(rules), w, atol=1e-9)
+
+
+def test_the_shipped_hand_results_cover_the_presets() -> None:
+    for rules in (DEFAULT, gin.CLASSIC, gin.EAAI, gin.TOURNAMENT):
+        dist = equity.hand_results(rules)
+        assert sum(dist.values()) == pytest.approx(1.0, abs=1e-6)
+    with pytest.raises(ValueError, match="knock_limit=7"):
+        equity.hand_results(dataclasses.replace(DEFAULT, knock_limit=7))
+
+
+def test_a_knock_that_ends_the_game_is_worth_the_game() -> None:
+    theirs = "6S 7S 8S 6D 7D 8D TH JH QH KC"
+    s = dataclasses.replace(position("AS 2S 3S 4H 5H 6H 9C 9D 9S 2C 5C", theirs, "4D TC TD KS 3D", "KH",
+                                     picked=theirs), scores=(95, 0))
+    e = evaluate(s, horizon="game")
+    knock = e.of(Action(Kind.KNOCK, parse_cards("5C")[0]))
+    assert e.horizon == "game" and knock.value == pytest.approx(1.0) and e.best.value == pytest.approx(1.0)
+    assert all(-1e-9 <= o.value <= 1 + 1e-9 for o in e.options) and "%" in str(e)
+
+
+# -- the rollout bot -------------------------------------------------------------------------
+
+
+def test_the_rollout_bot_plays_whole_games_the_same_for_a_seed() -> None:
+    a = bots.simulate(1, ("rollout", "greedy"), seed=2)
+    b = bots.simulate(1, ("rollout", "greedy"), seed=2)
+    assert a.height >= 1 and a.equals(b)
+    s = mid_hand(6, 4)
+    bot = bots.make_bot("rollout", 3)
+    assert bot.act(s) in game.legal_actions(s)

@@ -14,7 +14,7 @@ from .analysis import (
     deadwood,
     deadwood_batch,
 )
-from .rules import CLASSIC, DEFAULT, THREE_HANDED, TOURNAMENT, Rules
+from .rules import CLASSIC, DEFAULT, EAAI, THREE_HANDED, TOURNAMENT, Rules
 from .scoring import KnockResult, layoff_options, least_deadwood_arrangements, score_knock
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "deadwood_batch",
     "CLASSIC",
     "DEFAULT",
+    "EAAI",
     "THREE_HANDED",
     "TOURNAMENT",
     "Rules",

@@ -14,6 +14,7 @@ from .players import FIRST_UPCARD as FIRST_UPCARD
 from .players import Bot as Bot
 from .players import GreedyBot as GreedyBot
 from .players import RandomBot as RandomBot
+from .players import RolloutBot as RolloutBot
 from .players import StrongBot as StrongBot
 from .players import make_bot as make_bot
 from .players import play_game as play_game

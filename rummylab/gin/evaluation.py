@@ -21,9 +21,11 @@ import numpy as np
 
 from ..cards import SeedLike, rng_from
 from ..play import check_seed
+from . import equity
 from .analysis import gin_kernel
 from .game import Action, Kind, Phase, State, legal_actions
 from .rollout import POLICIES, rollout, state_row, with_hidden
+from .simulation import ENDS
 from .worlds import MODELS, Model, Worlds, count, enumerate_worlds, sample
 
 SCREEN = 64
@@ -33,10 +35,12 @@ MAX_WORLDS = 4096
 EXACT_WORLDS = 4096
 """Every world is played when there are at most this many."""
 TARGET_SE = 0.25
-"""An option's difference to the best is sure enough at this standard error (points)."""
+"""An option's difference to the best is sure enough at this standard error (points) ..."""
+TARGET_SE_GAME = 0.005
+"""... or, valued as the chance of winning the game, at this one."""
 REACH = 3.0
 """An option stays a candidate while its difference to the best is within REACH standard errors."""
-HORIZONS = ("hand",)
+HORIZONS = ("hand", "game")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,12 +81,15 @@ class Evaluation:
         raise ValueError(f"{action} is not an option of this decision")
 
     def __str__(self) -> str:
-        lines = [f"player {self.seat} to act ({self.phase.value}); net points to the end of the hand"
+        what = "net points to the end of the hand" if self.horizon == "hand" else "the chance of winning the game"
+        lines = [f"player {self.seat} to act ({self.phase.value}); {what}"
                  + (", exact" if self.exact else ", ± one standard error")]
+        show = (lambda x: f"{x:+7.2f}") if self.horizon == "hand" else (lambda x: f"{x:7.1%}")
         for o in self.options:
-            err = "" if self.exact else f" ± {o.se:.2f}"
-            diff = "best" if o is self.best else f"{o.diff:+.2f}" + ("" if self.exact else f" ± {o.diff_se:.2f}")
-            lines.append(f"  {o.label:<24} {o.value:+7.2f}{err}   {diff}   ({o.worlds} worlds)")
+            err = "" if self.exact else f" ± {show(o.se).strip()}"
+            diff = "best" if o is self.best else show(o.diff).strip() + ("" if self.exact else
+                                                                         f" ± {show(o.diff_se).strip()}")
+            lines.append(f"  {o.label:<24} {show(o.value)}{err}   {diff}   ({o.worlds} worlds)")
         return "\n".join(lines)
 
 
@@ -121,19 +128,33 @@ def _check(state: State, horizon: str, policy: tuple[str, str], model: str, samp
         raise ValueError(f"budget_ms={budget_ms}: more than 0")
 
 
-def _nets(state: State, action: Action, worlds: Worlds, start: int, stop: int, policy: tuple[str, str],
-          rngs: tuple[np.random.Generator | None, ...]) -> np.ndarray:
-    """The player to act's net points in worlds start..stop after ``action``."""
+def _values(state: State, action: Action, worlds: Worlds, start: int, stop: int, policy: tuple[str, str],
+            rngs: tuple[np.random.Generator | None, ...], horizon: str) -> np.ndarray:
+    """The player to act's result in worlds start..stop after ``action``: net points of the hand,
+    or (``horizon="game"``) the chance of winning the game once the hand is over."""
     seat = state.to_play
     rows = with_hidden(state_row(state), 1 - seat, worlds.hands[start:stop], worlds.stocks[start:stop])
-    return rollout(rows, [action] * (stop - start), policy, state, rngs).net(seat).astype(float)
+    out = rollout(rows, [action] * (stop - start), policy, state, rngs)
+    net = out.net(seat)
+    if horizon == "hand":
+        return net.astype(float)
+    mine = state.scores[seat] + np.where(net > 0, net, 0)
+    theirs = state.scores[1 - seat] + np.where(net < 0, -net, 0)
+    dead = out.kind == ENDS.index("dead")
+    deals_next = np.where(dead, state.dealer == seat, state.dealer != seat)
+    win = equity.table(state.rules)
+    target = state.rules.target
+    over = (mine >= target) | (theirs >= target)
+    return np.where(over, (mine > theirs).astype(float),
+                    win[np.minimum(mine, target - 1), np.minimum(theirs, target - 1), deals_next.astype(int)])
 
 
 def evaluate(state: State, *, samples: int | None = None, budget_ms: float | None = None,
-             horizon: Literal["hand"] = "hand", seed: SeedLike = 0, policy: str | tuple[str, str] = "strong",
+             horizon: Literal["hand", "game"] = "hand", seed: SeedLike = 0, policy: str | tuple[str, str] = "strong",
              model: Model = "view", exact: bool | None = None) -> Evaluation:
     """Every legal option of the player to act in ``state``, valued by rollouts to the hand's
-    end (net points for that player), best first.
+    end, best first: net points for that player, or with ``horizon="game"`` the chance of winning
+    the game (the game-equity table, ``equity``, from the scores the hand leaves).
 
     samples: the most worlds an option is played in (MAX_WORLDS); budget_ms: stop adding worlds
     after this long; policy: the bot both seats play on with (or a pair, the player to act's
@@ -154,13 +175,14 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
     if exact or (exact is None and n_exact <= EXACT_WORLDS):
         worlds = enumerate_worlds(state, model)
         p = worlds.probability
-        nets = [_nets(state, a, worlds, 0, len(worlds), seats, rngs) for a in actions]
+        nets = [_values(state, a, worlds, 0, len(worlds), seats, rngs, horizon) for a in actions]
         values = [float(p @ x) for x in nets]
         best = int(np.argmax(values))
         options = [OptionValue(action=a, label=label(state, a), value=v, se=0.0, diff=v - values[best], diff_se=0.0,
                                worlds=len(worlds)) for a, v in zip(actions, values, strict=True)]
-        return _evaluation(state, options, True, seats, model)
+        return _evaluation(state, options, True, seats, model, horizon)
     cap = MAX_WORLDS if samples is None else samples
+    target_se = TARGET_SE if horizon == "hand" else TARGET_SE_GAME
     worlds = sample(state, cap, rng, model)
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
     played: list[np.ndarray] = [np.empty(0) for _ in actions]
@@ -170,14 +192,15 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
         for i in live:
             start = len(played[i])
             if size > start:
-                played[i] = np.concatenate([played[i], _nets(state, actions[i], worlds, start, size, seats, rngs)])
+                played[i] = np.concatenate([played[i], _values(state, actions[i], worlds, start, size, seats, rngs,
+                                                                     horizon)])
         leader = max(live, key=lambda i: played[i].mean())
         live = [i for i in live if i == leader or _in_reach(played[i], played[leader])]
         if (len(live) == 1 or size >= cap or (deadline is not None and time.perf_counter() > deadline)
-                or all(_paired(played[i], played[leader])[1] <= TARGET_SE for i in live if i != leader)):
+                or all(_paired(played[i], played[leader])[1] <= target_se for i in live if i != leader)):
             break
         size = min(cap, 2 * size)
-    return _evaluation(state, _options(state, actions, played), False, seats, model)
+    return _evaluation(state, _options(state, actions, played), False, seats, model, horizon)
 
 
 def _paired(x: np.ndarray, best: np.ndarray) -> tuple[float, float]:
@@ -206,8 +229,8 @@ def _options(state: State, actions: list[Action], played: list[np.ndarray]) -> l
 
 
 def _evaluation(state: State, options: list[OptionValue], exact: bool, seats: tuple[str, str],
-                model: str) -> Evaluation:
+                model: str, horizon: str) -> Evaluation:
     best = max(options, key=lambda o: (o.diff == 0.0, o.worlds, o.value))
     ranked = sorted(options, key=lambda o: (o is not best, -o.diff, -o.value))
     return Evaluation(seat=state.to_play, phase=state.phase, options=tuple(ranked), exact=exact,
-                      policy=(seats[state.to_play], seats[1 - state.to_play]), model=model)
+                      policy=(seats[state.to_play], seats[1 - state.to_play]), model=model, horizon=horizon)

@@ -75,3 +75,10 @@ a score reaches 100, and no game, box or shutout bonus."""
 
 TOURNAMENT = Rules(target=250, match_games=5)
 """The brief's tournament: best of five games, 250 points each."""
+
+EAAI = Rules(gin_bonus=25, undercut_bonus=25, big_gin_bonus=None, undercut_on_tie=True, knock_limit=10, target=100,
+             game_bonus=0, box_bonus=0, shutout="none", dead_hand_stock=2)
+"""The EAAI Gin Rummy Challenge's rules (tneller/gin-rummy-eaai, GinRummyGame.java): gin 25,
+undercut 25 with a tie an undercut, no big gin, a hand dead at two stock cards, a game won by
+the first to 100 points with no game, box or shutout bonus."""
+

@@ -17,7 +17,7 @@ from . import expert
 from .analysis import gin_kernel
 from .expert import ExpertBot
 from .game import GAME, Action, Kind, Phase, State, final_totals, new_game
-from .players import BOTS, DRAWING, FIRST_UPCARD, Bot, GreedyBot, RandomBot, StrongBot
+from .players import BOTS, DRAWING, ENGINE_ONLY, FIRST_UPCARD, Bot, GreedyBot, RandomBot, RolloutBot, StrongBot
 from .rules import DEFAULT, Rules
 
 ENDS = codes.GIN.ends
@@ -107,6 +107,8 @@ def spec_bot(spec: BotSpec, rng: np.random.Generator | None = None) -> Bot:
         return RandomBot(rng)
     if name == "expert":
         return ExpertBot(rng)
+    if name == "rollout":
+        return RolloutBot(rng)
     return BOTS[name](0, knock_at=knock_at, first_upcard=first_upcard)  # type: ignore[call-arg]
 
 
@@ -136,7 +138,7 @@ def play_chunk(table: Simulation, start: int, stop: int) -> tuple[np.ndarray, np
     """Games start..stop of a table: in the compiled loop when it is built and every bot is a
     spec, else on the engine."""
     loops = play_loops()
-    if loops is None or table.engine_only:
+    if loops is None or table.engine_only or any(b[0] in ENGINE_ONLY for b in table.bots):
         return play_engine(table, start, stop)
     loops.set_expert(*expert.constants(table.rules))
     hands, turns = loops.play_gin(

@@ -1,0 +1,143 @@
+"""The game-equity table: the chance of winning a game to ``target`` from any pair of scores, for
+the player who deals the next hand or the one who does not.
+
+It is computed from the distribution of one hand's result (who wins it, the dealer or the other
+player, and by how many points; or nobody: a dead hand, a tie that scores nothing), measured by
+the compiled loop over expert-against-expert hands and shipped (``rummylab/data/gin_hand_results.csv``,
+rebuilt by ``python -m rummylab.gin.equity``). Hands are taken as independent of the score (the
+bots hardly change their play with it); a dead hand is dealt again by the same dealer, any other
+hand passes the deal, as ``game`` deals.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from .rules import Rules
+
+RESULTS = Path(__file__).resolve().parent.parent / "data" / "gin_hand_results.csv"
+"""The shipped hand-result distributions, one per set of hand rules."""
+HAND_FIELDS = ("gin_bonus", "undercut_bonus", "big_gin_bonus", "undercut_on_tie", "knock_limit", "dead_hand_stock")
+"""The rules a hand's result depends on (the others only say when a game ends and what it pays)."""
+MEASURED_HANDS = 200_000
+"""Hands the shipped distributions are measured over."""
+
+Results = dict[tuple[str, int], float]
+"""(who wins: "dealer", "other" or "none", points) -> probability."""
+
+
+def hand_key(rules: Rules) -> str:
+    """The hand rules of ``rules`` as a key of the shipped distributions."""
+    return ";".join(f"{name}={getattr(rules, name)}" for name in HAND_FIELDS)
+
+
+def measure(rules: Rules, hands: int = MEASURED_HANDS, seed: int = 0) -> tuple[Results, int]:
+    """(the distribution of one hand's result, hands played) over whole games of the expert
+    against itself in the compiled loop."""
+    import polars as pl
+
+    from .simulation import simulate
+
+    counts: dict[tuple[str, int], int] = {}
+    played, chunk = 0, 0
+    while played < hands:
+        df = simulate(2_000, ("expert", "expert"), rules=rules, seed=seed * 10_000 + chunk)
+        who = pl.when(pl.col("winner").is_null()).then(pl.lit("none")).when(
+            pl.col("winner") == pl.col("dealer")).then(pl.lit("dealer")).otherwise(pl.lit("other"))
+        grouped = df.select(who.alias("who"), pl.when(pl.col("winner").is_null()).then(0).otherwise(pl.col("points"))
+                            .alias("points")).group_by("who", "points").len()
+        for who_, points, n in grouped.iter_rows():
+            counts[(who_, int(points))] = counts.get((who_, int(points)), 0) + int(n)
+        played += df.height
+        chunk += 1
+    return {k: v / played for k, v in sorted(counts.items())}, played
+
+
+def write_results(rules_list: Mapping[str, Rules], path: Path = RESULTS, hands: int = MEASURED_HANDS) -> None:
+    """Measure each rules' hand results and write them (the shipped file)."""
+    rows = []
+    for name, rules in rules_list.items():
+        dist, played = measure(rules, hands)
+        rows += [{"preset": name, "hand_rules": hand_key(rules), "who": w, "points": p, "probability": f"{q:.8f}",
+                  "hands": played} for (w, p), q in dist.items()]
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=["preset", "hand_rules", "who", "points", "probability", "hands"])
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+@functools.cache
+def _shipped() -> dict[str, Results]:
+    out: dict[str, Results] = {}
+    with RESULTS.open(encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            out.setdefault(row["hand_rules"], {})[(row["who"], int(row["points"]))] = float(row["probability"])
+    for dist in out.values():  # written to 8 places: make them add up to 1 again
+        total = sum(dist.values())
+        for k in dist:
+            dist[k] /= total
+    return out
+
+
+def hand_results(rules: Rules) -> Results:
+    """The shipped distribution of one hand's result under ``rules``' hand rules."""
+    shipped = _shipped()
+    key = hand_key(rules)
+    if key not in shipped:
+        raise ValueError(f"no hand results are shipped for {key}: measure them (rummylab.gin.equity.measure) or "
+                         "add the rules to the presets of python -m rummylab.gin.equity")
+    return shipped[key]
+
+
+@functools.lru_cache(maxsize=8)
+def table(rules: Rules) -> np.ndarray:
+    """W[a, b, d]: the chance that a player on ``a`` points wins the game against one on ``b``
+    (both below the target), d = 1 when that player deals the next hand, 0 when the other does."""
+    dist = hand_results(rules)
+    target = rules.target
+    stay = sum(q for (w, p), q in dist.items() if w == "none" or p == 0)
+    moves = [(w, p, q) for (w, p), q in dist.items() if w != "none" and p > 0]
+    win = np.zeros((target, target, 2))
+    # scores only rise: fill from the highest total down; a hand that scores nothing keeps the state
+    for total in range(2 * target - 2, -1, -1):
+        for a in range(max(0, total - target + 1), min(target, total + 1)):
+            b = total - a
+            for d in (0, 1):
+                value = 0.0
+                for w, p, q in moves:
+                    mine = (w == "dealer") == (d == 1)  # the player deals and the dealer won, or neither
+                    if mine:
+                        value += q * (1.0 if a + p >= target else win[a + p, b, 1 - d])
+                    else:
+                        value += q * (0.0 if b + p >= target else win[a, b + p, 1 - d])
+                win[a, b, d] = value / (1.0 - stay)
+    return win
+
+
+def game_win_chance(rules: Rules, score: int, other: int, deals_next: bool) -> float:
+    """The chance a player on ``score`` wins the game against one on ``other`` (1 or 0 once the
+    game is over)."""
+    if score >= rules.target or other >= rules.target:
+        return 1.0 if score > other else 0.0
+    return float(table(rules)[score, other, int(deals_next)])
+
+
+PRESETS_MEASURED = ("DEFAULT", "CLASSIC", "EAAI")
+"""The presets whose hand results are shipped (TOURNAMENT plays DEFAULT's hands)."""
+
+
+def main() -> None:
+    """Rebuild the shipped hand results (a few minutes on one core)."""
+    from . import rules as presets
+
+    write_results({name: getattr(presets, name) for name in PRESETS_MEASURED})
+    print(f"wrote {RESULTS}")
+
+
+if __name__ == "__main__":
+    main()
