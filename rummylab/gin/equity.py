@@ -4,7 +4,7 @@ the player who deals the next hand or the one who does not.
 It is computed from the distribution of one hand's result (who wins it, the dealer or the other
 player, and by how many points; or nobody: a dead hand, a tie that scores nothing), measured by
 the compiled loop over expert-against-expert hands and shipped (``rummylab/data/gin_hand_results.csv``,
-rebuilt by ``python -m rummylab.gin.equity``). Hands are taken as independent of the score (the
+rebuilt by ``python -m rummylab.gin.hand_results``). Hands are taken as independent of the score (the
 bots hardly change their play with it); a dead hand is dealt again by the same dealer, any other
 hand passes the deal, as ``game`` deals.
 """
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import functools
-from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -24,8 +23,6 @@ RESULTS = Path(__file__).resolve().parent.parent / "data" / "gin_hand_results.cs
 """The shipped hand-result distributions, one per set of hand rules."""
 HAND_FIELDS = ("gin_bonus", "undercut_bonus", "big_gin_bonus", "undercut_on_tie", "knock_limit", "dead_hand_stock")
 """The rules a hand's result depends on (the others only say when a game ends and what it pays)."""
-MEASURED_HANDS = 200_000
-"""Hands the shipped distributions are measured over."""
 
 Results = dict[tuple[str, int], float]
 """(who wins: "dealer", "other" or "none", points) -> probability."""
@@ -34,41 +31,6 @@ Results = dict[tuple[str, int], float]
 def hand_key(rules: Rules) -> str:
     """The hand rules of ``rules`` as a key of the shipped distributions."""
     return ";".join(f"{name}={getattr(rules, name)}" for name in HAND_FIELDS)
-
-
-def measure(rules: Rules, hands: int = MEASURED_HANDS, seed: int = 0) -> tuple[Results, int]:
-    """(the distribution of one hand's result, hands played) over whole games of the expert
-    against itself in the compiled loop."""
-    import polars as pl
-
-    from .simulation import simulate
-
-    counts: dict[tuple[str, int], int] = {}
-    played, chunk = 0, 0
-    while played < hands:
-        df = simulate(2_000, ("expert", "expert"), rules=rules, seed=seed * 10_000 + chunk)
-        who = pl.when(pl.col("winner").is_null()).then(pl.lit("none")).when(
-            pl.col("winner") == pl.col("dealer")).then(pl.lit("dealer")).otherwise(pl.lit("other"))
-        grouped = df.select(who.alias("who"), pl.when(pl.col("winner").is_null()).then(0).otherwise(pl.col("points"))
-                            .alias("points")).group_by("who", "points").len()
-        for who_, points, n in grouped.iter_rows():
-            counts[(who_, int(points))] = counts.get((who_, int(points)), 0) + int(n)
-        played += df.height
-        chunk += 1
-    return {k: v / played for k, v in sorted(counts.items())}, played
-
-
-def write_results(rules_list: Mapping[str, Rules], path: Path = RESULTS, hands: int = MEASURED_HANDS) -> None:
-    """Measure each rules' hand results and write them (the shipped file)."""
-    rows = []
-    for name, rules in rules_list.items():
-        dist, played = measure(rules, hands)
-        rows += [{"preset": name, "hand_rules": hand_key(rules), "who": w, "points": p, "probability": f"{q:.8f}",
-                  "hands": played} for (w, p), q in dist.items()]
-    with path.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=["preset", "hand_rules", "who", "points", "probability", "hands"])
-        writer.writeheader()
-        writer.writerows(rows)
 
 
 @functools.cache
@@ -89,8 +51,8 @@ def hand_results(rules: Rules) -> Results:
     shipped = _shipped()
     key = hand_key(rules)
     if key not in shipped:
-        raise ValueError(f"no hand results are shipped for {key}: measure them (rummylab.gin.equity.measure) or "
-                         "add the rules to the presets of python -m rummylab.gin.equity")
+        raise ValueError(f"no hand results are shipped for {key}: measure them (rummylab.gin.hand_results) or "
+                         "add the rules to its presets")
     return shipped[key]
 
 
@@ -125,19 +87,3 @@ def game_win_chance(rules: Rules, score: int, other: int, deals_next: bool) -> f
     if score >= rules.target or other >= rules.target:
         return 1.0 if score > other else 0.0
     return float(table(rules)[score, other, int(deals_next)])
-
-
-PRESETS_MEASURED = ("DEFAULT", "CLASSIC", "EAAI")
-"""The presets whose hand results are shipped (TOURNAMENT plays DEFAULT's hands)."""
-
-
-def main() -> None:
-    """Rebuild the shipped hand results (a few minutes on one core)."""
-    from . import rules as presets
-
-    write_results({name: getattr(presets, name) for name in PRESETS_MEASURED})
-    print(f"wrote {RESULTS}")
-
-
-if __name__ == "__main__":
-    main()

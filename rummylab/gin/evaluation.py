@@ -24,8 +24,8 @@ from ..play import check_seed
 from . import equity
 from .analysis import gin_kernel
 from .game import Action, Kind, Phase, State, legal_actions
+from .loop import ENDS
 from .rollout import POLICIES, rollout, state_row, with_hidden
-from .simulation import ENDS
 from .worlds import MODELS, Model, Worlds, count, enumerate_worlds, sample
 
 SCREEN = 64

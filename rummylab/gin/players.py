@@ -167,42 +167,12 @@ class StrongBot(GreedyBot):
         return deadwood <= limit
 
 
-ROLLOUT_SAMPLES = 256
-"""Worlds the rollout bot plays an option in at most, a decision."""
-ROLLOUT_POLICY = "greedy"
-"""The bot the rollout bot's rollouts play both seats with (the fastest: more worlds a decision)."""
-
-
-class RolloutBot:
-    """Chooses the option ``evaluation.evaluate`` values best, over at most ``samples`` worlds an
-    option drawn from its own generator (so the same seed plays the same game), each played on by
-    ``policy``."""
-
-    name = "rollout"
-
-    def __init__(self, seed: SeedLike = None, samples: int = ROLLOUT_SAMPLES, policy: str = ROLLOUT_POLICY) -> None:
-        self.rng = rng_from(seed)
-        self.samples, self.policy = samples, policy
-
-    def act(self, state: State) -> Action:
-        done = _housekeeping(state)
-        if done is not None:
-            return done
-        actions = legal_actions(state)
-        if len(actions) == 1:
-            return actions[0]
-        from .evaluation import evaluate  # evaluation's rollouts play the bots of this module
-
-        return evaluate(state, samples=self.samples, seed=self.rng, policy=self.policy, exact=False).best.action
-
-
-BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[ExpertBot] | type[RolloutBot]] = {
-    "random": RandomBot, "greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot, "rollout": RolloutBot}
+BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[ExpertBot]] = {
+    "random": RandomBot, "greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
+"""The bots that play from the rules alone (the rollout bot, which rolls these out: rollout_bot)."""
 DRAWING = ("random", "expert", "rollout")
 """The bots that draw from their seat's generator (a random bot's moves, the expert's samples,
 the rollout bot's worlds)."""
-ENGINE_ONLY = ("rollout",)
-"""Bots the compiled loop does not play (yet): a game with one is played on the engine."""
 
 
 def make_bot(name: str, seed: SeedLike = None) -> Bot:

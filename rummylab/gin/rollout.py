@@ -13,8 +13,8 @@ from ..sim import codes, play_loops
 from . import expert
 from .analysis import gin_kernel
 from .game import Action, Phase, State, apply, replace
+from .loop import ACTIONS, BOT_CODES, ENDS, HAND_COLUMNS, loop_options, spec_bot
 from .players import DRAWING, Bot
-from .simulation import ACTIONS, BOT_CODES, ENDS, HAND_COLUMNS, loop_options, spec_bot
 
 STATE_COLUMNS = codes.GIN.columns["state"]
 """A state row's columns (rummylab/sim/codes.py)."""

@@ -1,6 +1,6 @@
-"""Gin's games by the thousand, as the simulation driver plays them (``FAMILY``): the compiled
-loop's codes and options, a chunk of games on the loop or on the Python engine, the rows as
-polars frames, and ``simulate`` and ``trace``."""
+"""Gin's games by the thousand, as the simulation driver plays them (``FAMILY``): a chunk of
+games on the compiled loop (its codes and options: ``loop``) or on the Python engine, the rows
+as polars frames, and ``simulate`` and ``trace``."""
 
 from __future__ import annotations
 
@@ -11,23 +11,30 @@ import numpy as np
 
 from ..cards import DECK, SeedLike
 from ..play import Outcomes, begin
-from ..sim import card_code, chance_rows, codes, driver, following, play_loops, turns_frame
+from ..sim import card_code, chance_rows, driver, following, play_loops, turns_frame
 from ..sim.driver import Family, Simulation, no_rows
 from . import expert
 from .analysis import gin_kernel
-from .expert import ExpertBot
 from .game import GAME, Action, Kind, Phase, State, final_totals, new_game
-from .players import BOTS, DRAWING, ENGINE_ONLY, FIRST_UPCARD, Bot, GreedyBot, RandomBot, RolloutBot, StrongBot
+from .loop import (
+    _ACTION_CODE,
+    ACTIONS,
+    BOT_CODES,
+    ENDS,
+    HAND_COLUMNS,
+    TURN_COLUMNS,
+    BotSpec,
+    bot_spec,
+    loop_options,
+    spec_bot,
+)
+from .players import DRAWING, Bot
+from .rollout_bot import BOTS, ENGINE_ONLY, RolloutBot
 from .rules import DEFAULT, Rules
 
-ENDS = codes.GIN.ends
-"""How a hand ends, as the compiled loop numbers them (HandRecord.kind)."""
-ACTIONS = tuple(Kind[name] for name in codes.GIN.actions)
-"""The actions of a turn, as the compiled loop numbers them."""
-_ACTION_CODE: dict[Any, int] = {k: i for i, k in enumerate(ACTIONS)}
-BOT_CODES = {name: i for i, name in enumerate(codes.GIN.bots)}
-HAND_COLUMNS = codes.GIN.columns["hand"]
-TURN_COLUMNS = codes.GIN.columns["turn"]
+__all__ = ["ACTIONS", "BOT_CODES", "ENDS", "FAMILY", "HAND_COLUMNS", "TURN_COLUMNS", "BotSpec", "bot_spec",
+           "loop_options", "simulate", "spec_bot", "trace"]
+
 _DECK_BITS = np.array([c.bit for c in DECK], dtype=np.uint64)
 
 
@@ -84,48 +91,12 @@ def turn_frame(turns: np.ndarray, table: Simulation | None = None) -> Any:
     return turns_frame(turns, TURN_COLUMNS, ACTIONS)
 
 
-BotSpec = tuple[str, "int | None", str]
-"""(name, knock_at, first_upcard): a bot the compiled loop can play."""
-
-
-def bot_spec(bot: str | Bot) -> BotSpec | None:
-    """A named bot, or a greedy or strong bot object that knocks, as the compiled loop takes it;
-    None for any other bot (it plays on the engine)."""
-    if isinstance(bot, str):
-        return bot, None, "greedy"
-    if type(bot) is ExpertBot:
-        return "expert", None, "greedy"
-    if type(bot) in (GreedyBot, StrongBot) and bot.knocks:  # type: ignore[attr-defined]
-        return bot.name, bot.knock_at, bot.first_upcard  # type: ignore[attr-defined]
-    return None
-
-
-def spec_bot(spec: BotSpec, rng: np.random.Generator | None = None) -> Bot:
-    """The engine's bot for a spec (a random bot or the expert plays from ``rng``)."""
-    name, knock_at, first_upcard = spec
-    if name == "random":
-        return RandomBot(rng)
-    if name == "expert":
-        return ExpertBot(rng)
-    if name == "rollout":
-        return RolloutBot(rng)
-    return BOTS[name](0, knock_at=knock_at, first_upcard=first_upcard)  # type: ignore[call-arg]
-
-
 def engine_bots(table: Simulation, game: int) -> list[Bot]:
     """One game's engine bots: a random bot on its seat's generator for the game; a spec's bot;
     a bot object as it is."""
-    return [spec_bot(b, table.rng(game, i) if b[0] in DRAWING else None) if isinstance(b, tuple) else b
+    return [(RolloutBot(table.rng(game, i)) if b[0] == "rollout" else
+             spec_bot(b, table.rng(game, i) if b[0] in DRAWING else None)) if isinstance(b, tuple) else b
             for i, b in enumerate(table.bots)]
-
-
-def loop_options(specs: Sequence[BotSpec], rules: Rules) -> dict[str, Any]:
-    """The compiled loop's arguments for these rules and each seat's bot options."""
-    return {"gin_bonus": rules.gin_bonus, "undercut_bonus": rules.undercut_bonus,
-            "big_gin_bonus": -1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
-            "undercut_on_tie": rules.undercut_on_tie, "knock_limit": rules.knock_limit, "target": rules.target,
-            "dead_hand_stock": rules.dead_hand_stock,
-            "knock_at": [s[1] for s in specs], "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs]}
 
 
 def loop_rngs(table: Simulation, start: int, stop: int) -> list[tuple[np.random.Generator | None, ...]]:

@@ -25,16 +25,12 @@ from . import game as g
 from .analysis import gin_kernel
 from .game import Kind as g_kind
 from .game import Phase as game_phase
+from .loop import BOT_CODES, ENDS, TURN_COLUMNS, bot_spec, loop_options
 from .players import BOTS, Bot, make_bot
 from .rules import THREE_HANDED, Rules
 from .simulation import (
     _DECK_BITS,
-    BOT_CODES,
-    ENDS,
-    TURN_COLUMNS,
-    bot_spec,
     engine_bots,
-    loop_options,
     loop_rngs,
     turn_frame,
     turn_row,
