@@ -176,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     rv.add_argument("--seat", type=int, default=0, choices=(0, 1), help="whose decisions (default 0)")
     rv.add_argument("--seed", type=int, default=0, help="the sampled worlds' seed")
     rv.add_argument("--samples", type=int, default=None, help="worlds an option is played in at most, a decision "
-                    "(default 1024: fewer is faster and less sure)")
+                    "(default 4096: fewer is faster and less sure)")
     rv.add_argument("--html", default=None, help="also write the review as an HTML page to this file")
     rv.set_defaults(run=_review)
     return p

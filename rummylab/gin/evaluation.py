@@ -14,6 +14,7 @@ or the budget (worlds or milliseconds) is spent.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -28,6 +29,9 @@ from .loop import ENDS
 from .rollout import POLICIES, rollout, state_row, with_hidden
 from .worlds import MODELS, Model, Worlds, count, enumerate_worlds, sample
 
+POLICY = "greedy"
+"""The bot both seats are played on with by default: the fastest (20 times the strong bot's
+rollouts a second), so that a decision's differences are sure to half a point in 100 ms."""
 SCREEN = 64
 """Worlds every option is played in first."""
 MAX_WORLDS = 4096
@@ -38,6 +42,10 @@ TARGET_SE = 0.25
 """An option's difference to the best is sure enough at this standard error (points) ..."""
 TARGET_SE_GAME = 0.005
 """... or, valued as the chance of winning the game, at this one."""
+OPTION_SE = 0.5
+"""Every other option's difference to the best is played to this standard error (points) ..."""
+OPTION_SE_GAME = 0.01
+"""... or this one (the chance of winning the game), as far as the budget goes."""
 REACH = 3.0
 """An option stays a candidate while its difference to the best is within REACH standard errors."""
 HORIZONS = ("hand", "game")
@@ -150,8 +158,8 @@ def _values(state: State, action: Action, worlds: Worlds, start: int, stop: int,
 
 
 def evaluate(state: State, *, samples: int | None = None, budget_ms: float | None = None,
-             horizon: Literal["hand", "game"] = "hand", seed: SeedLike = 0, policy: str | tuple[str, str] = "strong",
-             model: Model = "view", exact: bool | None = None) -> Evaluation:
+             horizon: Literal["hand", "game"] = "hand", seed: SeedLike = 0, policy: str | tuple[str, str] = POLICY,
+             model: Model = "view", exact: bool | None = None, keep: Sequence[Action] = ()) -> Evaluation:
     """Every legal option of the player to act in ``state``, valued by rollouts to the hand's
     end, best first: net points for that player, or with ``horizon="game"`` the chance of winning
     the game (the game-equity table, ``equity``, from the scores the hand leaves).
@@ -159,7 +167,8 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
     samples: the most worlds an option is played in (MAX_WORLDS); budget_ms: stop adding worlds
     after this long; policy: the bot both seats play on with (or a pair, the player to act's
     first); model: how the hidden cards are drawn (``worlds``); exact: play every world (None:
-    when there are at most EXACT_WORLDS)."""
+    when there are at most EXACT_WORLDS); keep: options played as long as the best ones, however
+    far behind (a review keeps the move that was played)."""
     pair = (policy, policy) if isinstance(policy, str) else tuple(policy)
     if len(pair) != 2:
         raise ValueError(f"policy {policy!r}: a bot name or a pair of them")
@@ -182,24 +191,36 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
                                worlds=len(worlds)) for a, v in zip(actions, values, strict=True)]
         return _evaluation(state, options, True, seats, model, horizon)
     cap = MAX_WORLDS if samples is None else samples
-    target_se = TARGET_SE if horizon == "hand" else TARGET_SE_GAME
+    target_se, option_se = (TARGET_SE, OPTION_SE) if horizon == "hand" else (TARGET_SE_GAME, OPTION_SE_GAME)
     worlds = sample(state, cap, rng, model)
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
     played: list[np.ndarray] = [np.empty(0) for _ in actions]
-    live = list(range(len(actions)))
-    size = min(SCREEN, cap)
-    while live:
+    kept = {i for i, a in enumerate(actions) if a in keep}
+
+    def grow(i: int, size: int) -> None:
+        start = len(played[i])
+        if size > start:
+            played[i] = np.concatenate([played[i], _values(state, actions[i], worlds, start, size, seats, rngs,
+                                                           horizon)])
+
+    def out_of_time() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
+
+    live, size = list(range(len(actions))), min(SCREEN, cap)
+    while True:
         for i in live:
-            start = len(played[i])
-            if size > start:
-                played[i] = np.concatenate([played[i], _values(state, actions[i], worlds, start, size, seats, rngs,
-                                                                     horizon)])
+            grow(i, size)
         leader = max(live, key=lambda i: played[i].mean())
-        live = [i for i in live if i == leader or _in_reach(played[i], played[leader])]
-        if (len(live) == 1 or size >= cap or (deadline is not None and time.perf_counter() > deadline)
+        live = [i for i in live if i == leader or i in kept or _in_reach(played[i], played[leader])]
+        if (len(live) == 1 or size >= cap or out_of_time()
                 or all(_paired(played[i], played[leader])[1] <= target_se for i in live if i != leader)):
             break
         size = min(cap, 2 * size)
+    # then every other option's difference to the best to OPTION_SE, as far as the budget goes
+    for i in sorted(range(len(actions)), key=lambda i: -_paired(played[i], played[leader])[1]):
+        while (i != leader and len(played[i]) < len(played[leader]) and not out_of_time()
+               and _paired(played[i], played[leader])[1] > option_se):
+            grow(i, min(len(played[leader]), 2 * len(played[i])))
     return _evaluation(state, _options(state, actions, played), False, seats, model, horizon)
 
 

@@ -16,11 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..cards import SeedLike
 from .advice import advise
-from .evaluation import Evaluation, evaluate
+from .evaluation import POLICY, Evaluation, evaluate
 from .game import GAME, Action, Kind, Phase, State, history_json
-from .players import StrongBot
+from .loop import spec_bot
 
 INACCURACY = 1.0
 """Points lost from which a decision is marked an inaccuracy."""
@@ -29,7 +31,7 @@ MISTAKE = 3.0
 BLUNDER = 8.0
 """... a blunder."""
 MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
-REVIEW_SAMPLES = 1024
+REVIEW_SAMPLES = 4096
 """Worlds an option is played in at most, per decision."""
 DECISIONS = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD)
 
@@ -158,6 +160,11 @@ class Review:
                 f"{self._repr_html_()}</body></html>")
 
 
+def _policy_move(state: State, policy: str) -> Action:
+    """The move the rollout policy makes in ``state`` (a drawing bot: its first pick for seed 0)."""
+    return spec_bot((policy, None, "greedy"), np.random.default_rng(0)).act(state)
+
+
 def mark(loss: float, se: float) -> str | None:
     """The mark of a loss: the highest threshold it reaches, if it is more than twice its error."""
     if loss <= 2 * se:
@@ -185,9 +192,10 @@ def _reason(state: State, e: Evaluation, played: Action, seed: SeedLike) -> str:
 
 
 def judge(state: State, action: Action, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,
-          policy: str = "strong") -> Decision:
+          policy: str = POLICY) -> Decision:
     """``action`` made in ``state``, judged from what the player to act knew."""
-    return judged(state, action, evaluate(state, samples=samples, seed=seed, policy=policy), seed=seed)
+    return judged(state, action, evaluate(state, samples=samples, seed=seed, policy=policy, keep=(action,)),
+                  seed=seed)
 
 
 def judged(state: State, action: Action, e: Evaluation, *, hand: int = 0, seed: SeedLike = 0) -> Decision:
@@ -200,7 +208,7 @@ def judged(state: State, action: Action, e: Evaluation, *, hand: int = 0, seed: 
 
 
 def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,
-           policy: str = "strong") -> Review:
+           policy: str = POLICY) -> Review:
     """Every decision of ``seat`` in a played game (``history_json`` output, or a state with its
     history), judged from what the seat knew then."""
     if seat not in (0, 1):
@@ -215,8 +223,10 @@ def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0
     hand_no, hand_decisions, hand_loss, hand_luck, marks = 0, 0, 0.0, 0.0, {m: 0 for m, _ in MARKS}
     for state, action in GAME.steps(data):
         if pending is not None and state.phase is Phase.DISCARD and state.to_play == seat:
-            e = evaluate(state, samples=samples, seed=seed, policy=policy)
-            after = e.of(StrongBot(0).act(state) if policy == "strong" else e.best.action)
+            follows = _policy_move(state, policy)
+            keep = (follows,) if action is None else (follows, action)
+            e = evaluate(state, samples=samples, seed=seed, policy=policy, keep=keep)
+            after = e.of(follows)
             drawn = next(c for c in state.hand(seat) if c.bit & ~pending[0].hands[seat])
             luck = after.value - pending[1]
             draws.append(Draw(hand=hand_no, turn=state.turns, card=str(drawn), luck=luck,
@@ -237,7 +247,7 @@ def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0
             break
         if state.phase not in DECISIONS or state.to_play != seat:
             continue
-        e = evaluated or evaluate(state, samples=samples, seed=seed, policy=policy)
+        e = evaluated or evaluate(state, samples=samples, seed=seed, policy=policy, keep=(action,))
         if action.kind is Kind.DRAW_STOCK:
             pending = (state, e.of(action).value, e.of(action).se)
         if len(e.options) < 2:
