@@ -37,3 +37,26 @@ def test_tables_close_the_buttons_they_replace(make: Callable[[], Any]) -> None:
             early = len(_instances)
     assert moves >= 40, "too short a game to show anything"
     assert len(_instances) - early < 40, (moves, early, len(_instances))  # a hand of buttons, not a game's
+
+
+def test_a_finished_hand_of_gin_can_be_reviewed() -> None:
+    """After a hand, "Review this hand" shows your decisions of that hand only: the best move in
+    how many, each lost point with the better move and why, the draws' luck; the next hand
+    clears it."""
+    from rummylab.gin import game as g
+    from rummylab.gin.players import GreedyBot
+
+    table, me = GinTable(seed=3), GreedyBot(0)
+    for hand in range(2):
+        while table.state.phase not in (g.Phase.HAND_OVER, g.Phase.GAME_OVER, g.Phase.MATCH_OVER):
+            table.play(me.act(table.state))
+        buttons = {b.description: b for b in table.actions.children}
+        assert "Review this hand" in buttons
+        buttons["Review this hand"].click()
+        html = table.review.value
+        assert "best move in" in html and "luck" in html and "<script" not in html
+        if hand == 0 and "Next hand" in buttons:
+            buttons["Next hand"].click()
+            assert table.review.value == ""
+        else:
+            break

@@ -208,9 +208,9 @@ def judged(state: State, action: Action, e: Evaluation, *, hand: int = 0, seed: 
 
 
 def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,
-           policy: str = POLICY) -> Review:
+           policy: str = POLICY, last_hand: bool = False) -> Review:
     """Every decision of ``seat`` in a played game (``history_json`` output, or a state with its
-    history), judged from what the seat knew then."""
+    history), judged from what the seat knew then; ``last_hand``: of the last hand only."""
     if seat not in (0, 1):
         raise ValueError(f"seat={seat!r}: 0 or 1")
     data = history_json(game) if isinstance(game, State) else game
@@ -221,7 +221,12 @@ def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0
     hands: list[HandReview] = []
     pending: tuple[State, float, float] | None = None  # a stock draw: (state after, value before, its error)
     hand_no, hand_decisions, hand_loss, hand_luck, marks = 0, 0, 0.0, 0.0, {m: 0 for m, _ in MARKS}
+    first = sum(1 for a in data["actions"] if a.get("kind") in ("next_hand", "next_game")) if last_hand else 0
     for state, action in GAME.steps(data):
+        if hand_no < first:  # a hand before the one reviewed
+            if action is not None and action.kind in (Kind.NEXT_HAND, Kind.NEXT_GAME):
+                hand_no += 1
+            continue
         if pending is not None and state.phase is Phase.DISCARD and state.to_play == seat:
             follows = _policy_move(state, policy)
             keep = (follows,) if action is None else (follows, action)

@@ -17,6 +17,31 @@ from .scorer import explain
 from .style import card_chip
 
 YOU = "You"
+REVIEW_SAMPLES = 1024
+"""Worlds an option is played in at most when a student reviews a hand (a quarter of a second or
+so of the kernel's time; ``gin.review``'s default plays four times as many)."""
+
+
+def review_html(r: Any) -> str:
+    """A hand's review for the student: each decision that lost points, with the better move and
+    why, then the luck of the draws."""
+    marked = [d for d in r.decisions if d.loss > 0]
+    best = len(r.decisions) - len(marked)
+    lines = [f"<p><b>Review</b>: the best move in <b class='rl-review-best'>{best}</b> of {len(r.decisions)} "
+             f"decisions; {r.loss:.1f} points given up in all.</p>"]
+    items = []
+    for d in marked:
+        mark = f"<b class='rl-mark rl-mark-{d.mark}'>{d.mark}</b>: " if d.mark else ""
+        items.append(f"<li>{mark}turn {d.turn + 1}: you chose <i>{html.escape(d.played)}</i>; better "
+                     f"<b class='rl-review-better'>{html.escape(d.best)}</b> (−{d.loss:.1f} ± {d.loss_se:.1f} points). "
+                     f"<span class='rl-review-reason'>{html.escape(d.reason)}</span></li>")
+    if items:
+        lines.append(f"<ol class='rl-review-decisions'>{''.join(items)}</ol>")
+    if r.draws:
+        luck = " ".join(f"{html.escape(x.card)} {x.luck:+.1f}" for x in r.draws)
+        lines.append(f"<p>Your draws' luck (points): {luck}; in all {r.luck:+.1f}. Your result "
+                     f"{r.result:+d}, {r.adjusted:+.1f} without the luck.</p>")
+    return "".join(lines)
 
 
 class GinTable(GameTable):
@@ -54,9 +79,11 @@ class GinTable(GameTable):
         self.result.add_class("rl-result")
         self.history = w.HTML()
         self.history.add_class("rl-history")
+        self.review = w.HTML()
+        self.review.add_class("rl-review")
         super().__init__([self.status, self.roles, self.pile, self.hand_box, self.actions,
-                          w.HBox([self.knock_mode, self.hint_toggle]), self.hint, self.result, self.history],
-                         "rl-gin-table")
+                          w.HBox([self.knock_mode, self.hint_toggle]), self.hint, self.result, self.review,
+                          self.history], "rl-gin-table")
         self.bots_play()
         self.refresh()
 
@@ -107,7 +134,15 @@ class GinTable(GameTable):
         super().play(action)
         self.knock_mode.value = False
 
+    def review_hand(self) -> None:
+        """Your decisions of the hand just played, judged from what you knew then."""
+        from ..gin.game_review import review
+
+        self.review.value = review_html(review(self.state, 0, seed=self.hint_seed, samples=REVIEW_SAMPLES,
+                                               last_hand=True))
+
     def next_hand(self) -> None:
+        self.review.value = ""
         self.apply(g.NEXT_HAND if self.hand_state.phase is g.Phase.HAND_OVER else g.NEXT_GAME)
         self.bots_play()
         self.refresh()
@@ -167,6 +202,8 @@ class GinTable(GameTable):
                 if a.kind in labels:
                     acts.append(self.button(labels[a.kind], f"rl-{a.kind.replace('_', '-')}",
                                              lambda a=a: self.play(a)))
+        if not self.three and s.phase in (g.Phase.HAND_OVER, g.Phase.GAME_OVER, g.Phase.MATCH_OVER):
+            acts.append(self.button("Review this hand", "rl-review-hand", self.review_hand))
         if s.phase in (g.Phase.HAND_OVER, g.Phase.GAME_OVER) and not self.over:
             acts.append(self.button("Next hand", "rl-next-hand", self.next_hand))
         if self.three and seat is None and s.phase not in (g.Phase.HAND_OVER,) and not self.over:
