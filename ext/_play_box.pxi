@@ -44,8 +44,7 @@ cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
 
 
 def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int64_t[:, ::1] roles,
-             const uint64_t[::1] deck, *, int gin_bonus, int undercut_bonus, int big_gin_bonus,
-             bint undercut_on_tie, int knock_limit, int target, int dead_hand_stock,
+             const uint64_t[::1] deck, *, dict rules,
              knock_at=(None, None, None), first_upcard=(0, 0, 0), bint trace=False, int64_t first_game=0):
     """Three-handed gin, one game per seed: (hands, turns) as int64 rows of BOX_COLUMNS and
     TURN_COLUMNS (the turn's player is the player, 0-2). bots: three codes; rngs: per game, the
@@ -60,6 +59,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
     cdef int codes[3]
     cdef int knocks[3]
     cdef int uppers[3]
+    cdef int target
     cdef bitgen_t **gens = NULL
     if deck.shape[0] != 52 or len(bots) != 3 or len(rngs) != n or roles.shape[0] != n or roles.shape[1] != 3:
         raise ValueError("need a 52-card deck, three bots, and three rngs and first roles per game")
@@ -75,8 +75,8 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         if sorted([roles[i, 0], roles[i, 1], roles[i, 2]]) != [0, 1, 2]:
             raise ValueError(f"roles of game {first_game + i}: box, captain and sitter are players 0, 1 and 2")
     # one hand at a time: the hand never ends the game (the scores are kept per player here)
-    R.gin_bonus, R.undercut_bonus, R.big_gin_bonus = gin_bonus, undercut_bonus, big_gin_bonus
-    R.undercut_on_tie, R.knock_limit, R.target, R.dead_hand_stock = undercut_on_tie, knock_limit, BIG, dead_hand_stock
+    _read_GinRules(&R, rules)
+    target, R.target = R.target, BIG
     run.trace = trace
     run.hands.data = run.turns.data = NULL
     try:

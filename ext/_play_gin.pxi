@@ -9,16 +9,6 @@ cdef enum:
     MAX_OPTIONS = 64
 
 
-cdef struct GinRules:
-    int gin_bonus
-    int undercut_bonus
-    int big_gin_bonus       # -1: big gin is not played
-    bint undercut_on_tie
-    int knock_limit
-    int target
-    int dead_hand_stock
-
-
 cdef struct GinTable:
     uint64_t hands[2]
     uint64_t picked[2]      # cards each player took from the pile and still holds
@@ -426,14 +416,13 @@ cdef int _bot_options(GinRun *run, int seat, knock_at, int first_upcard) except 
 
 
 def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uint64_t[::1] deck, *,
-             int gin_bonus, int undercut_bonus, int big_gin_bonus, bint undercut_on_tie, int knock_limit,
-             int target, int dead_hand_stock, knock_at=(None, None), first_upcard=(0, 0), bint trace=False,
-             int64_t first_game=0):
+             dict rules, knock_at=(None, None), first_upcard=(0, 0), bint trace=False, int64_t first_game=0):
     """Play one gin game per seed; (hands, turns): int64 rows of HAND_COLUMNS and TURN_COLUMNS
     (turns is None without ``trace``). bots: two codes (0 random, 1 greedy, 2 strong, 3 expert);
     rngs: per game, the two seats' numpy Generators (None for a bot that draws nothing: not random
     or expert); knock_at and
-    first_upcard: each seat's bot options (see rummylab.gin.bots.GreedyBot). Games are numbered
+    first_upcard: each seat's bot options (see rummylab.gin.bots.GreedyBot); rules: GinRules'
+    fields by name (rummylab.sim.codes, rummylab.gin.loop.loop_options). Games are numbered
     from first_game. Runs without the GIL but to set each deal's stream."""
     cdef GinRules R
     cdef GinRun run
@@ -450,8 +439,7 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
         if run.bots[seat] == BOT_EXPERT and EXPERT_SAMPLES < 1:
             raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
         _bot_options(&run, seat, knock_at[seat], first_upcard[seat])
-    R.gin_bonus, R.undercut_bonus, R.big_gin_bonus = gin_bonus, undercut_bonus, big_gin_bonus
-    R.undercut_on_tie, R.knock_limit, R.target, R.dead_hand_stock = undercut_on_tie, knock_limit, target, dead_hand_stock
+    _read_GinRules(&R, rules)
     run.trace = trace
     run.hands.data = run.turns.data = NULL
     try:

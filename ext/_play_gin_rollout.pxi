@@ -57,9 +57,8 @@ cdef int _gin_load(GinTable *t, const int64_t *row) noexcept nogil:
 
 
 def rollout_gin(MeldKernel kernel, const int64_t[:, ::1] states, const int64_t[::1] first_actions,
-                const int64_t[::1] first_cards, bots, rngs, *, int gin_bonus, int undercut_bonus,
-                int big_gin_bonus, bint undercut_on_tie, int knock_limit, int target, int dead_hand_stock,
-                knock_at=(None, None), first_upcard=(0, 0), bint trace=False):
+                const int64_t[::1] first_cards, bots, rngs, *, dict rules, knock_at=(None, None),
+                first_upcard=(0, 0), bint trace=False):
     """Play each state row's hand to its end, its first action (code, card bit position or -1;
     code -1: none) made and then the bots'; (hands, turns) as ``play_gin`` returns them, one
     hand row per state (its game: the state's row number). A first action must be legal in its
@@ -86,8 +85,7 @@ def rollout_gin(MeldKernel kernel, const int64_t[:, ::1] states, const int64_t[:
         run.rngs[seat] = NULL
         if run.bots[seat] == BOT_RANDOM or run.bots[seat] == BOT_EXPERT:
             run.rngs[seat] = <bitgen_t *>PyCapsule_GetPointer(rngs[seat].bit_generator.capsule, "BitGenerator")
-    R.gin_bonus, R.undercut_bonus, R.big_gin_bonus = gin_bonus, undercut_bonus, big_gin_bonus
-    R.undercut_on_tie, R.knock_limit, R.target, R.dead_hand_stock = undercut_on_tie, knock_limit, target, dead_hand_stock
+    _read_GinRules(&R, rules)
     run.trace = trace
     run.players[0], run.players[1] = 0, 1
     run.hands.data = run.turns.data = NULL

@@ -11,48 +11,6 @@ cdef enum:
     I_JOKER = 52
 
 
-cdef struct IOptions:
-    int players
-    int pool                  # 101, 201, or 0 (points or deals rummy)
-    int deals                 # 2, 3, 6, or 0
-    int start_chips
-    int joker_from_discard
-    int dropped_to_stock
-    int autoplay              # leaver "autoplay" (else "drop_after_missed")
-    int autoplay_turns
-    int missed_turns_drop
-    int exceed                # elimination "exceed" (else "reach")
-    int max_rejoins           # -1: no limit
-    int rejoin_max            # nobody remaining above this for a re-join
-    int rejoin_min_remaining  # and at least this many remaining
-    int printed_jokers
-    int toss_jokers
-    int suit_place[4]         # each suit's place in the toss order, strongest 0
-    int wrong_show
-    int first_drop
-    int middle_drop
-    int cap
-    int valid_show
-    int exclude_pure
-    # one group (rummylab.indian.analysis._group)
-    int ace_high
-    int wild_natural_pure
-    int duplicate_suits
-    int set_max               # NO_LIMIT: no limit
-    int max_jokers            # NO_LIMIT: no limit
-    int jokers_only
-    int min_life
-    int run_max               # the longest sequence
-    int points[13]
-    # the bots' options
-    double p_drop
-    double p_wrong
-    double p_leave
-    double p_miss
-    double p_reconnect
-    int greedy_drops
-
-
 cdef struct ITable:
     int deal_no
     int dealer
@@ -342,27 +300,9 @@ def play_indian(WildKernel kernel, WildKernel declaration_kernel, const uint64_t
     if not 2 <= players <= I_MAX_PLAYERS:
         raise ValueError(f"{players} bots: Indian rummy is played by 2 to {I_MAX_PLAYERS}")
     memset(&run, 0, sizeof(IRun))
-    run.o.players = players
-    o = options
-    run.o.pool, run.o.deals, run.o.start_chips = o["pool"], o["deals"], o["start_chips"]
-    run.o.joker_from_discard, run.o.dropped_to_stock = o["joker_from_discard"], o["dropped_to_stock"]
-    run.o.autoplay, run.o.autoplay_turns, run.o.missed_turns_drop = o["autoplay"], o["autoplay_turns"], \
-        o["missed_turns_drop"]
-    run.o.exceed, run.o.max_rejoins, run.o.rejoin_max = o["exceed"], o["max_rejoins"], o["rejoin_max"]
-    run.o.rejoin_min_remaining = o["rejoin_min_remaining"]
-    run.o.printed_jokers, run.o.toss_jokers = o["printed_jokers"], o["toss_jokers"]
-    run.o.wrong_show, run.o.first_drop, run.o.middle_drop = o["wrong_show"], o["first_drop"], o["middle_drop"]
-    run.o.cap, run.o.valid_show, run.o.exclude_pure = o["cap"], o["valid_show"], o["exclude_pure"]
-    run.o.ace_high, run.o.wild_natural_pure, run.o.duplicate_suits = o["ace_high"], o["wild_natural_pure"], \
-        o["duplicate_suits"]
-    run.o.set_max, run.o.max_jokers, run.o.jokers_only = o["set_max"], o["max_jokers"], o["jokers_only"]
-    run.o.min_life, run.o.greedy_drops, run.o.run_max = o["min_life"], o["greedy_drops"], o["run_max"]
-    run.o.p_drop, run.o.p_wrong, run.o.p_leave = o["p_drop"], o["p_wrong"], o["p_leave"]
-    run.o.p_miss, run.o.p_reconnect = o["p_miss"], o["p_reconnect"]
-    for p in range(4):
-        run.o.suit_place[p] = options["suit_place"][p]
-    for p in range(13):
-        run.o.points[p] = options["points"][p]
+    _read_IOptions(&run.o, options)
+    if run.o.players != players:
+        raise ValueError(f"options for {run.o.players} players, {players} bots")
     if not 0 <= run.o.printed_jokers <= 4:
         raise ValueError("0 to 4 printed jokers")
     for p in range(players):

@@ -373,20 +373,24 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
             return -1
 
 
-def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, points, int decks,
+def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, dict rules,
                   const uint64_t[::1] deck, int64_t first_game=0, bint trace=False):
     """Three Thirteen, one game of 11 rounds per seed: (rounds, turns), int64 rows of
     ROUND_COLUMNS (one per player per round) and, with ``trace``, THIRTEEN_TURN_COLUMNS. bots: a code per player (0 greedy, 1 planner); rngs: per game, each
-    player's numpy Generator (a stalled round's random discards); points: 13 card values for the
-    bots' tie-breaks. Runs without the GIL but to set each chance event's stream."""
+    player's numpy Generator (a stalled round's random discards); rules: ThirteenRules' fields by
+    name (decks; points, 13 card values for the bots' tie-breaks). Runs without the GIL but to set each chance event's stream."""
     cdef TTRun run
+    cdef ThirteenRules R
+    cdef int decks
     cdef TTTable *t = NULL
     cdef Py_ssize_t i, n = seeds.shape[0]
     cdef int status = 0, p, players = len(bots)
     cdef bitgen_t **gens = NULL
     if len(rngs) != n or any(len(r) != players for r in rngs):
         raise ValueError("need a generator per player per game")
-    if deck.shape[0] != 52 or not 2 <= players <= T_MAX_PLAYERS or len(points) != 13 or not 1 <= decks <= 3:
+    _read_ThirteenRules(&R, rules)
+    decks = R.decks
+    if deck.shape[0] != 52 or not 2 <= players <= T_MAX_PLAYERS or not 1 <= decks <= 3:
         raise ValueError("need a 52-card deck, 2 to 8 bots, 13 points and 1 to 3 decks")
     if players * 13 + 1 > 52 * decks:
         raise ValueError(f"{players} players need more than {decks} deck(s) for round 11")
@@ -395,7 +399,7 @@ def play_thirteen(WildKernel kernel, const uint64_t[::1] seeds, bots, rngs, poin
         if run.bots[p] not in (T_BOT_GREEDY, T_BOT_PLANNER):
             raise ValueError(f"bot code {bots[p]!r}: 0 (greedy) or 1 (planner)")
     for p in range(13):
-        run.points[p] = points[p]
+        run.points[p] = R.points[p]
     run.rows.data = run.turns.data = NULL
     run.trace = trace
     run.table.slots = NULL

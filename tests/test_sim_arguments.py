@@ -182,3 +182,24 @@ def test_flags_that_would_change_nothing_are_refused(argv: list[str], message: s
     assert main(["simulate", *argv, "--games", "1", "--no-progress"] if "--hands" not in argv
                 else ["simulate", *argv, "--no-progress"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_each_loops_options_are_declared_once() -> None:
+    """The options a loop reads are declared in sim/codes.py (its struct and reader are generated
+    from them); each family's Python side gives exactly those names, and anything else is refused."""
+    from rummylab import three_thirteen
+    from rummylab.gin import DEFAULT as GIN_DEFAULT
+    from rummylab.gin.loop import loop_options as gin_options
+    from rummylab.indian import DEFAULT as INDIAN_DEFAULT
+    from rummylab.indian.simulation import loop_options as indian_options
+    from rummylab.sim import codes
+
+    assert set(gin_options([("greedy", None, "greedy")] * 2, GIN_DEFAULT)["rules"]) == set(
+        codes.option_names(codes.GIN))
+    assert set(indian_options(INDIAN_DEFAULT, 3, 101, None)) == set(codes.option_names(codes.INDIAN))
+    assert codes.option_names(codes.THIRTEEN) == ("decks", "points") and len(three_thirteen.Rules().points) == 13
+    with pytest.raises(ValueError, match=r"missing \['target'\]"):
+        codes.options_dict(codes.GIN, {n: 0 for n in codes.option_names(codes.GIN) if n != "target"})
+    with pytest.raises(ValueError, match=r"unknown \['tax'\]"):
+        codes.options_dict(codes.THIRTEEN, {"decks": 1, "points": [1] * 13, "tax": 2})
+    assert "cdef struct GinRules:" in codes.pxi() and "cdef int _read_IOptions(" in codes.pxi()

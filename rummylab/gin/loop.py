@@ -52,9 +52,12 @@ def spec_bot(spec: BotSpec, rng: np.random.Generator | None = None) -> Bot:
 
 
 def loop_options(specs: Sequence[BotSpec], rules: Rules) -> dict[str, Any]:
-    """The compiled loop's arguments for these rules and each seat's bot options."""
-    return {"gin_bonus": rules.gin_bonus, "undercut_bonus": rules.undercut_bonus,
-            "big_gin_bonus": -1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
-            "undercut_on_tie": rules.undercut_on_tie, "knock_limit": rules.knock_limit, "target": rules.target,
-            "dead_hand_stock": rules.dead_hand_stock,
-            "knock_at": [s[1] for s in specs], "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs]}
+    """The compiled loop's arguments for these rules (the fields codes.GIN declares) and each seat's
+    bot options."""
+    looped = codes.options_dict(codes.GIN, {
+        "gin_bonus": rules.gin_bonus, "undercut_bonus": rules.undercut_bonus,
+        "big_gin_bonus": -1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
+        "undercut_on_tie": rules.undercut_on_tie, "knock_limit": rules.knock_limit, "target": rules.target,
+        "dead_hand_stock": rules.dead_hand_stock})
+    return {"rules": looped, "knock_at": [s[1] for s in specs],
+            "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs]}

@@ -130,8 +130,8 @@ def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None
     """The rules of one simulation's games, and the bots' options, as the compiled loop takes them."""
     first, middle = rules.drops(pool)
     none = codes.NO_LIMIT
-    return {
-        "pool": pool or 0, "deals": deals or 0, "start_chips": CHIPS_PER_DEAL * deals if deals else 0,
+    return codes.options_dict(codes.INDIAN, {
+        "players": players, "pool": pool or 0, "deals": deals or 0, "start_chips": CHIPS_PER_DEAL * deals if deals else 0,
         "joker_from_discard": rules.joker_from_discard, "dropped_to_stock": rules.dropped_cards_to_stock,
         "autoplay": rules.leaver == "autoplay", "autoplay_turns": rules.autoplay_turns,
         "missed_turns_drop": rules.missed_turns_drop, "exceed": rules.elimination == "exceed",
@@ -149,7 +149,7 @@ def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None
         "run_max": rules.sequence_max_size or 13,
         "p_drop": _RANDOM["drop"], "p_wrong": _RANDOM["wrong_show"], "p_leave": _RANDOM["leave"],
         "p_miss": _RANDOM["miss"], "p_reconnect": _RANDOM["reconnect"], "greedy_drops": True,
-    }
+    })
 
 
 def play_chunk(table: Simulation, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

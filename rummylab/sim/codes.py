@@ -24,6 +24,13 @@ class LoopCodes:
     columns: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The loops' row tables by name: their columns."""
     limits: dict[str, int] = field(default_factory=dict)
+    options: tuple[str, ...] = ()
+    """The options the loop reads (the rules' fields it needs, then its bots' own), each a C
+    declaration ("int cap", "int points[13]", "double p_drop"): the loop's struct of them and the
+    function that fills it from a dict are generated from these (``pxi``), and the Python side
+    builds that dict with exactly these names (``options_dict``)."""
+    options_struct: str = ""
+    """The name of the loop's struct of options."""
 
 
 STALLED = 2
@@ -58,8 +65,11 @@ GIN = LoopCodes(
                   "n_stock", "n_pile", *(f"stock_{i}" for i in range(52)), *(f"pile_{i}" for i in range(52))),
     },
     limits={"MAX_ACTIONS": 100_000},
+    options=("int gin_bonus", "int undercut_bonus", "int big_gin_bonus", "int undercut_on_tie", "int knock_limit",
+             "int target", "int dead_hand_stock"),
+    options_struct="GinRules",
 )
-"""Gin rummy, two-handed and in the box. A hand that reaches MAX_ACTIONS actions is a bug (the bots
+"""Gin rummy, two-handed and in the box (big_gin_bonus -1: big gin is not played). A hand that reaches MAX_ACTIONS actions is a bug (the bots
 never cycle). A "state" row is one hand in play, as a rollout starts from it: card masks, the
 phase and counters, then the stock's and the pile's cards by bit position, bottom first (-1 past
 their ends)."""
@@ -75,6 +85,8 @@ THIRTEEN = LoopCodes(
         "turn": ("game", "round", "turn", "player", "action", "card", "penalty_before", "penalty_after", "stock_left"),
     },
     limits={"MAX_PLAYERS": 8, "MAX_CARDS": 156, "MAX_ACTIONS": 200_000},
+    options=("int decks", "int points[13]"),
+    options_struct="ThirteenRules",
 )
 """Three Thirteen: up to 8 players on up to three decks; a round that reaches MAX_ACTIONS is a bug."""
 
@@ -93,6 +105,16 @@ INDIAN = LoopCodes(
         "turn": ("game", "deal", "turn", "player", "action", "card", "points_before", "points_after", "stock_left"),
     },
     limits={"MAX_PLAYERS": INDIAN_MAX_PLAYERS, "PACK": 108, "MAX_ACTIONS": 20_000},
+    options=(
+        "int players", "int pool", "int deals", "int start_chips", "int joker_from_discard", "int dropped_to_stock",
+        "int autoplay", "int autoplay_turns", "int missed_turns_drop", "int exceed", "int max_rejoins",
+        "int rejoin_max", "int rejoin_min_remaining", "int printed_jokers", "int toss_jokers", "int suit_place[4]",
+        "int wrong_show", "int first_drop", "int middle_drop", "int cap", "int valid_show", "int exclude_pure",
+        "int ace_high", "int wild_natural_pure", "int duplicate_suits", "int set_max", "int max_jokers",
+        "int jokers_only", "int min_life", "int run_max", "int points[13]",
+        "double p_drop", "double p_wrong", "double p_leave", "double p_miss", "double p_reconnect",
+        "int greedy_drops"),
+    options_struct="IOptions",
 )
 """Indian rummy: a pack of two decks and up to four printed jokers; a game that reaches
 MAX_ACTIONS is a bug."""
@@ -128,9 +150,58 @@ def constants() -> dict[str, int]:
     return out
 
 
+def _declared(declaration: str) -> tuple[str, str, int]:
+    """(C type, name, length or 0) of an option's declaration."""
+    ctype, name = declaration.split()
+    if "[" in name:
+        name, length = name.rstrip("]").split("[")
+        return ctype, name, int(length)
+    return ctype, name, 0
+
+
+def option_names(family: LoopCodes) -> tuple[str, ...]:
+    """The names of a family's loop options."""
+    return tuple(_declared(d)[1] for d in family.options)
+
+
+def options_dict(family: LoopCodes, values: dict[str, object]) -> dict[str, object]:
+    """``values`` as a loop takes its options: exactly the declared names (ValueError naming any
+    missing or unknown one: a bug of the caller)."""
+    names = option_names(family)
+    missing, unknown = sorted(set(names) - set(values)), sorted(set(values) - set(names))
+    if missing or unknown:
+        raise ValueError(f"{family.options_struct}: missing {missing}, unknown {unknown}")
+    return dict(values)
+
+
+def _options_pxi(family: LoopCodes) -> list[str]:
+    """A family's struct of loop options and the function filling it from a dict."""
+    struct = family.options_struct
+    lines = ["", "", f"cdef struct {struct}:"] + [f"    {d}" for d in family.options]
+    lines += ["", "", f"cdef int _read_{struct}({struct} *o, dict values) except -1:",
+              f'    """Fill ``o`` from ``values``: the names of rummylab.sim.codes (options_dict)."""',
+              "    cdef int i",
+              f"    if len(values) != {len(family.options)}:",
+              f'        raise ValueError(f"{struct}: {len(family.options)} options, not {{len(values)}}")']
+    for d in family.options:
+        _, name, length = _declared(d)
+        if length:
+            lines += [f'    if len(values["{name}"]) != {length}:',
+                      f'        raise ValueError("{struct}.{name}: {length} values")',
+                      f"    for i in range({length}):", f'        o.{name}[i] = values["{name}"][i]']
+        else:
+            lines.append(f'    o.{name} = values["{name}"]')
+    lines.append("    return 0")
+    return lines
+
+
 def pxi() -> str:
-    """``ext/_codes.pxi``: the constants as Cython compile-time enums."""
+    """``ext/_codes.pxi``: the constants as Cython compile-time enums, and each family's struct of
+    loop options with its reader."""
     lines = ["# Generated by setup.py from rummylab/sim/codes.py at build time: edit that file, not this one.",
              "", "cdef enum:"]
     lines += [f"    {name} = {value}" for name, value in constants().items()]
+    for family in FAMILIES.values():
+        if family.options:
+            lines += _options_pxi(family)
     return "\n".join(lines) + "\n"

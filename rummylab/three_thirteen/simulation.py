@@ -93,8 +93,9 @@ def play_chunk(table: Simulation, start: int, stop: int) -> tuple[np.ndarray, np
     rules = table.rules
     rows, turns = loops.play_thirteen(
         rules.kernel(), np.ascontiguousarray(table.seeds[start:stop], dtype=np.uint64),
-        [BOT_CODES[b] for b in table.bots], [table.rngs(g) for g in range(start, stop)], rules.points,
-        rules.deck_count(table.players), _DECK_BITS, start, table.trace)
+        [BOT_CODES[b] for b in table.bots], [table.rngs(g) for g in range(start, stop)],
+        codes.options_dict(codes.THIRTEEN, {"decks": rules.deck_count(table.players), "points": list(rules.points)}),
+        _DECK_BITS, start, table.trace)
     return rows, turns if turns is not None else no_rows(TURN_COLUMNS)
 
 
