@@ -131,7 +131,8 @@ def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None
     first, middle = rules.drops(pool)
     none = codes.NO_LIMIT
     return codes.options_dict(codes.INDIAN, {
-        "players": players, "pool": pool or 0, "deals": deals or 0, "start_chips": CHIPS_PER_DEAL * deals if deals else 0,
+        "players": players, "pool": pool or 0, "deals": deals or 0,
+        "start_chips": CHIPS_PER_DEAL * deals if deals else 0,
         "joker_from_discard": rules.joker_from_discard, "dropped_to_stock": rules.dropped_cards_to_stock,
         "autoplay": rules.leaver == "autoplay", "autoplay_turns": rules.autoplay_turns,
         "missed_turns_drop": rules.missed_turns_drop, "exceed": rules.elimination == "exceed",

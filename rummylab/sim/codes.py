@@ -69,8 +69,8 @@ GIN = LoopCodes(
              "int target", "int dead_hand_stock"),
     options_struct="GinRules",
 )
-"""Gin rummy, two-handed and in the box (big_gin_bonus -1: big gin is not played). A hand that reaches MAX_ACTIONS actions is a bug (the bots
-never cycle). A "state" row is one hand in play, as a rollout starts from it: card masks, the
+"""Gin rummy, two-handed and in the box (big_gin_bonus -1: big gin is not played). A hand that
+reaches MAX_ACTIONS actions is a bug (the bots never cycle). A "state" row is one hand in play, as a rollout starts from it: card masks, the
 phase and counters, then the stock's and the pile's cards by bit position, bottom first (-1 past
 their ends)."""
 
@@ -179,7 +179,7 @@ def _options_pxi(family: LoopCodes) -> list[str]:
     struct = family.options_struct
     lines = ["", "", f"cdef struct {struct}:"] + [f"    {d}" for d in family.options]
     lines += ["", "", f"cdef int _read_{struct}({struct} *o, dict values) except -1:",
-              f'    """Fill ``o`` from ``values``: the names of rummylab.sim.codes (options_dict)."""',
+              '    """Fill ``o`` from ``values``: the names of rummylab.sim.codes (options_dict)."""',
               "    cdef int i",
               f"    if len(values) != {len(family.options)}:",
               f'        raise ValueError(f"{struct}: {len(family.options)} options, not {{len(values)}}")']
