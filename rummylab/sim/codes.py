@@ -70,9 +70,9 @@ GIN = LoopCodes(
     options_struct="GinRules",
 )
 """Gin rummy, two-handed and in the box (big_gin_bonus -1: big gin is not played). A hand that
-reaches MAX_ACTIONS actions is a bug (the bots never cycle). A "state" row is one hand in play, as a rollout starts from it: card masks, the
-phase and counters, then the stock's and the pile's cards by bit position, bottom first (-1 past
-their ends)."""
+reaches MAX_ACTIONS actions is a bug (the bots never cycle). A "state" row is one hand in play,
+as a rollout starts from it: card masks, the phase and counters, then the stock's and the pile's
+cards by bit position, bottom first (-1 past their ends)."""
 
 THIRTEEN = LoopCodes(
     prefix="T_",
