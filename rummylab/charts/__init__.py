@@ -281,6 +281,17 @@ def score_progress(df: Any) -> Any:
     return line_chart(df, "hand", "score", color="player", title="Score progress", width=380, height=200)
 
 
+def running_scores(hands: Any, names: Sequence[str], game: int = 0) -> Any:
+    """Each player's score after every hand of one game of a simulation's hands (``simulate``'s
+    frame): columns hand (from 1), player, score; a hand a player did not win keeps the score."""
+    import polars as pl
+
+    one = hands.filter(pl.col("game") == game).sort("hand")
+    return pl.concat([one.select(hand=pl.col("hand") + 1, player=pl.lit(name),
+                                 score=pl.when(pl.col("winner") == seat).then(pl.col("points")).otherwise(0).cum_sum())
+                      for seat, name in enumerate(names)])
+
+
 def convergence(sizes: Iterable[int], seed: int, *, statistic: str = "P(knock possible)") -> pl.DataFrame:
     """Monte Carlo estimates of a dealt-gin statistic at growing sample sizes, with 2-SE bands."""
     import polars as pl

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -11,12 +12,19 @@ from ..gin import DEFAULT, THREE_HANDED, Rules
 from ..gin import game as g
 from ..gin import three_handed as th
 from ..gin.advice import advise
-from ..gin.players import Bot, make_bot
+from ..gin.players import Bot
+from ..gin.rollout_bot import make_bot
 from .base import GameTable
 from .scorer import explain
 from .style import card_chip
 
 YOU = "You"
+PHASE_WORDS = {g.Phase.FIRST_UPCARD: "first turn: take the upcard or pass", g.Phase.DRAW: "draw a card",
+               g.Phase.DISCARD: "discard a card (or knock)"}
+"""What the player to act does, in words."""
+OPPONENT_WORDS = {"random": "random (any legal move)", "greedy": "greedy (knocks as soon as it may)",
+                  "strong": "strong (looks one draw ahead)", "expert": "expert (reads your hand)",
+                  "rollout": "rollout (plays each option out)"}
 REVIEW_SAMPLES = 1024
 """Worlds an option is played in at most when a student reviews a hand (a quarter of a second or
 so of the kernel's time; ``gin.review``'s default plays four times as many)."""
@@ -49,8 +57,9 @@ class GinTable(GameTable):
     the other seat(s). Click a card to discard it; switch on "Knock" to knock with it."""
 
     def __init__(self, opponent: str = "strong", *, rules: Rules | None = None, seed: int = 0,
-                 three_handed: bool = False):
+                 three_handed: bool = False, opponents: Sequence[str] = ()):
         self.three = three_handed
+        self.seed = seed
         self.rules = rules or (THREE_HANDED if three_handed else DEFAULT)
         self.bot: Bot = make_bot(opponent, seed)
         self.hint_seed = seed + 1
@@ -81,7 +90,17 @@ class GinTable(GameTable):
         self.history.add_class("rl-history")
         self.review = w.HTML()
         self.review.add_class("rl-review")
-        super().__init__([self.status, self.roles, self.pile, self.hand_box, self.actions,
+        top: list[w.Widget] = []
+        if opponents:
+            if three_handed:
+                raise ValueError("opponents=: the three-handed table's bots are fixed (no opponent to choose)")
+            for name in opponents:
+                make_bot(name, 0)  # an unknown name is refused here
+            self.choice = w.Dropdown(options=[(OPPONENT_WORDS.get(n, n), n) for n in opponents], value=opponent
+                                     if opponent in opponents else opponents[0], description="Opponent")
+            self.choice.add_class("rl-opponent")
+            top = [w.HBox([self.choice, self.button("New game", "rl-new-game", self.new_game)])]
+        super().__init__([*top, self.status, self.roles, self.pile, self.hand_box, self.actions,
                           w.HBox([self.knock_mode, self.hint_toggle]), self.hint, self.result, self.review,
                           self.history], "rl-gin-table")
         self.bots_play()
@@ -134,6 +153,17 @@ class GinTable(GameTable):
         super().play(action)
         self.knock_mode.value = False
 
+    def new_game(self) -> None:
+        """A new game against the opponent chosen (the next seed: a new deal)."""
+        self.seed += 1
+        self.bot = make_bot(self.choice.value, self.seed)
+        self.hint_seed = self.seed + 1
+        self.state = g.new_game(self.rules, self.seed)
+        self.moves.clear()
+        self.review.value = self.problem.value = ""
+        self.bots_play()
+        self.refresh()
+
     def review_hand(self) -> None:
         """Your decisions of the hand just played, judged from what you knew then."""
         from ..gin.game_review import review
@@ -174,8 +204,9 @@ class GinTable(GameTable):
             self.roles.value = ""
         turn = ("game over" if self.over else "hand over" if s.phase is g.Phase.HAND_OVER
                 else "your turn" if s.to_play == seat else f"{self._name(s.to_play)} to play")
-        self.status.value = (f"<b>{turn}</b> · phase <span class='rl-phase'>{s.phase.value}</span> · "
-                             f"<b>Scores:</b> <span class='rl-scores'>{scores}</span>")
+        step = "" if self.over or s.phase is g.Phase.HAND_OVER else PHASE_WORDS[s.phase]
+        self.status.value = (f"<b>{turn}</b>" + (f" · <span class='rl-phase'>{step}</span>" if step else "")
+                             + f" · <b>Scores:</b> <span class='rl-scores'>{scores}</span>")
         top = card_chip(s.discards[-1]) if s.discards else "empty"
         self.pile.value = f"<b>Discard pile:</b> {top} · <b>Stock:</b> {len(s.stock)} cards"
         mine = s.hand(seat) if seat is not None else ()
