@@ -60,3 +60,17 @@ def test_a_finished_hand_of_gin_can_be_reviewed() -> None:
             assert table.review.value == ""
         else:
             break
+
+
+def test_the_student_chooses_her_opponent_and_starts_a_new_game() -> None:
+    table = GinTable(opponent="strong", seed=1, opponents=("greedy", "strong", "expert"))
+    assert table.bot.name == "strong" and ("first turn" in table.status.value or "draw" in table.status.value)
+    assert "phase " not in table.status.value and "first_upcard" not in table.status.value
+    table.choice.value = "greedy"
+    new = next(b for b in table.children[0].children if getattr(b, "description", "") == "New game")
+    new.click()
+    assert table.bot.name == "greedy" and all(m.startswith(("You", "Bot (greedy)")) for m in table.moves)
+    with pytest.raises(ValueError, match="unknown bot 'wizard'"):
+        GinTable(opponents=("greedy", "wizard"))
+    with pytest.raises(ValueError, match="three-handed"):
+        GinTable(three_handed=True, opponents=("greedy",))
