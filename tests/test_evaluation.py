@@ -342,6 +342,7 @@ def test_a_knock_that_ends_the_game_is_worth_the_game() -> None:
 # -- the rollout bot -------------------------------------------------------------------------
 
 
+@pytest.mark.once  # on the twin every rollout is an engine game: minutes
 def test_the_rollout_bot_plays_whole_games_the_same_for_a_seed() -> None:
     a = bots.simulate(1, ("rollout", "greedy"), seed=2)
     b = bots.simulate(1, ("rollout", "greedy"), seed=2)

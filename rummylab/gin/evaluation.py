@@ -181,7 +181,7 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
     rngs = tuple(np.random.default_rng(rng.integers(2**63)) if b in ("random", "expert") else None for b in seats)
     actions = legal_actions(state)
     n_exact = count(state)
-    if exact or (exact is None and n_exact <= EXACT_WORLDS):
+    if exact or (exact is None and model != "kept" and n_exact <= EXACT_WORLDS):
         worlds = enumerate_worlds(state, model)
         p = worlds.probability
         nets = [_values(state, a, worlds, 0, len(worlds), seats, rngs, horizon) for a in actions]

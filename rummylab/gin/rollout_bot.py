@@ -11,6 +11,8 @@ from .players import Bot, _housekeeping
 
 ROLLOUT_SAMPLES = 256
 """Worlds the rollout bot plays an option in at most, a decision."""
+ROLLOUT_MODEL = "kept"
+"""How the rollout bot pictures the opponent's hand (``worlds``): they kept what melds."""
 ROLLOUT_POLICY = "greedy"
 """The bot the rollout bot's rollouts play both seats with (the fastest: more worlds a decision)."""
 
@@ -22,9 +24,10 @@ class RolloutBot:
 
     name = "rollout"
 
-    def __init__(self, seed: SeedLike = None, samples: int = ROLLOUT_SAMPLES, policy: str = ROLLOUT_POLICY) -> None:
+    def __init__(self, seed: SeedLike = None, samples: int = ROLLOUT_SAMPLES, policy: str = ROLLOUT_POLICY,
+                 model: str = ROLLOUT_MODEL) -> None:
         self.rng = rng_from(seed)
-        self.samples, self.policy = samples, policy
+        self.samples, self.policy, self.model = samples, policy, model
 
     def act(self, state: State) -> Action:
         done = _housekeeping(state)
@@ -33,7 +36,8 @@ class RolloutBot:
         actions = legal_actions(state)
         if len(actions) == 1:
             return actions[0]
-        return evaluate(state, samples=self.samples, seed=self.rng, policy=self.policy, exact=False).best.action
+        return evaluate(state, samples=self.samples, seed=self.rng, policy=self.policy, model=self.model,  # type: ignore[arg-type]
+                        exact=False).best.action
 
 
 BOTS: dict[str, type] = {**RULE_BOTS, "rollout": RolloutBot}

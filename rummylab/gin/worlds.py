@@ -6,7 +6,9 @@ A world's opponent hand holds the cards the opponent took from the pile and stil
 ``hidden`` unseen cards. Under the ``"view"`` model a set of hidden cards has a probability in
 proportion to the product of its cards' weights (``expert.weights``: up for a card that melds with
 one the opponent took, down for one near a card they threw or passed); under ``"uniform"`` every
-set is as likely. The stock is the other unseen cards in a uniformly random order.
+set is as likely. The stock is the other unseen cards in a uniformly random order. Under
+``"kept"`` (sampled only) the opponent is taken to have kept what melds: a world is the one of
+least opponent deadwood among one more than the stock cards they drew (``kept_draws``).
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ import numpy as np
 
 from ..cards import bits_of
 from . import expert
+from .analysis import deadwood_batch
 from .game import State
 
-Model = Literal["view", "uniform"]
-MODELS = ("view", "uniform")
+Model = Literal["view", "uniform", "kept"]
+MODELS = ("view", "uniform", "kept")
+KEPT_MOST = 8
+"""A "kept" world is the best of at most this many drawn."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,18 @@ def _suffix_polynomials(weights: np.ndarray, k: int) -> np.ndarray:
 
 def sample(state: State, n: int, rng: np.random.Generator, model: Model = "view") -> Worlds:
     """``n`` worlds drawn for the player to act: the hidden cards by the product of their weights
-    (card by card, each taken with its exact conditional chance), the stock shuffled."""
+    (card by card, each taken with its exact conditional chance), the stock shuffled. Under
+    ``"kept"`` each world is the one of least opponent deadwood among ``kept_draws(state)`` drawn
+    under ``"view"``."""
+    if model == "kept":
+        r = kept_draws(state)
+        many = sample(state, n * r, rng, "view")
+        if r == 1:
+            return many
+        dw = deadwood_batch(many.hands.astype(np.uint64)).reshape(n, r)
+        pick = np.arange(n) * r + np.argmin(dw, axis=1)  # the first of the least, in draw order
+        return Worlds(hands=many.hands[pick], stocks=many.stocks[pick], probability=np.full(n, 1.0 / n),
+                      exact=False)
     u = unknown(state, model)
     m, k = len(u.cards), u.hidden
     e = _suffix_polynomials(u.weights, k)
@@ -102,6 +118,15 @@ def sample(state: State, n: int, rng: np.random.Generator, model: Model = "view"
     return Worlds(hands=hands.astype(np.int64), stocks=stocks, probability=np.full(n, 1.0 / n), exact=False)
 
 
+def kept_draws(state: State) -> int:
+    """How many hidden hands a "kept" world is the best of: one more than the stock cards the
+    opponent drew this hand (their discards less the cards they hold from the pile), at most
+    KEPT_MOST: each draw was a chance to keep what melds."""
+    them = 1 - state.to_play
+    drew = state.thrown[them].bit_count() - state.picked_up[them].bit_count()
+    return 1 + min(max(drew, 0), KEPT_MOST - 1)
+
+
 def count(state: State) -> int:
     """How many worlds ``enumerate_worlds`` lists for ``state``: the hidden hands times the orders
     of the stock's cards that can still be drawn."""
@@ -113,7 +138,9 @@ def count(state: State) -> int:
 def enumerate_worlds(state: State, model: Model = "view") -> Worlds:
     """Every world with its probability: each set of hidden cards, and each order of the stock's
     cards that can be drawn before the hand is dead (the cards below them never are: kept in bit
-    order)."""
+    order). The "kept" model has no such list (it is defined by sampling)."""
+    if model == "kept":
+        raise ValueError("model 'kept' is sampled only: enumerate under 'view' or 'uniform'")
     u = unknown(state, model)
     positions = [int(c).bit_length() - 1 for c in u.cards]
     drawable = max(0, u.stock - state.rules.dead_hand_stock)

@@ -170,6 +170,7 @@ class GinTable(GameTable):
 
         self.review.value = review_html(review(self.state, 0, seed=self.hint_seed, samples=REVIEW_SAMPLES,
                                                last_hand=True))
+        self.refresh()
 
     def next_hand(self) -> None:
         self.review.value = ""
@@ -233,10 +234,12 @@ class GinTable(GameTable):
                 if a.kind in labels:
                     acts.append(self.button(labels[a.kind], f"rl-{a.kind.replace('_', '-')}",
                                              lambda a=a: self.play(a)))
-        if not self.three and s.phase in (g.Phase.HAND_OVER, g.Phase.GAME_OVER, g.Phase.MATCH_OVER):
-            acts.append(self.button("Review this hand", "rl-review-hand", self.review_hand))
         if s.phase in (g.Phase.HAND_OVER, g.Phase.GAME_OVER) and not self.over:
             acts.append(self.button("Next hand", "rl-next-hand", self.next_hand))
+        if not self.three and s.phase in (g.Phase.HAND_OVER, g.Phase.GAME_OVER, g.Phase.MATCH_OVER):
+            review = self.button("Review this hand", "rl-review-hand", self.review_hand)
+            review.disabled = bool(self.review.value)  # shown already
+            acts.append(review)
         if self.three and seat is None and s.phase not in (g.Phase.HAND_OVER,) and not self.over:
             acts.append(self.button("Watch the hand (you sit out)", "rl-sit-out", self.sit_out_hand))
         self.replace_children(self.actions, acts)
