@@ -5,8 +5,8 @@ the seats swapped, the 95 % interval of the share of games won clustered by pair
     python benchmarks/eaai_strength.py --pairs 200 --bot rollout --opponent marjj_v5
     python benchmarks/eaai_strength.py --pairs 200 --bot rollout:strong:64 --opponent expert
 
-A bot is a rummylab name, a port's name, or ``rollout:POLICY:SAMPLES[:MODEL]`` (the rollout bot
-with its rollout policy, worlds per option and world model). On the engine, one core.
+A bot is a rummylab name, a port's name, or ``rollout:POLICY:SAMPLES[:MODEL[:HORIZON]]`` (the rollout bot
+with its rollout policy, worlds per option, world model and horizon). On the engine, one core.
 
 Targets (issue 40): the rollout bot at ≤ 10 ms a decision wins ≥ 60 % against MARJJ v5 and ≥ 80 %
 against the simple player; the expert ≥ 50 % against MARJJ v5.
@@ -52,8 +52,9 @@ def bot(name: str, seed: int) -> Any:
     if name in PORTS:
         return PORTS[name](seed)
     if name.startswith("rollout:"):
-        _, policy, samples, *model = name.split(":")
-        return RolloutBot(seed, samples=int(samples), policy=policy, model=model[0] if model else "kept")
+        _, policy, samples, *more = name.split(":")
+        return RolloutBot(seed, samples=int(samples), policy=policy, model=more[0] if more else "kept",
+                          horizon=more[1] if len(more) > 1 else "hand")
     return make_bot(name, seed)
 
 

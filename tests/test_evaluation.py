@@ -350,3 +350,17 @@ def test_the_rollout_bot_plays_whole_games_the_same_for_a_seed() -> None:
     s = mid_hand(6, 4)
     bot = bots.make_bot("rollout", 3)
     assert bot.act(s) in game.legal_actions(s)
+
+
+def test_kept_worlds_give_the_opponent_what_melds() -> None:
+    """Under "kept" a world is the least-deadwood of one more hand than the stock cards the
+    opponent drew: later in a hand their deadwood is lower than under "view"; it has no exact list."""
+    s = mid_hand(8, 14)
+    assert worlds.kept_draws(s) > 1
+    rng = np.random.default_rng(0)
+    view = gin.deadwood_batch(worlds.sample(s, 400, rng, "view").hands.astype(np.uint64)).mean()
+    kept = gin.deadwood_batch(worlds.sample(s, 400, rng, "kept").hands.astype(np.uint64)).mean()
+    assert kept < view - 3
+    with pytest.raises(ValueError, match="sampled only"):
+        worlds.enumerate_worlds(s, "kept")
+    assert not evaluate(s, model="kept", samples=64).exact

@@ -25,9 +25,9 @@ class RolloutBot:
     name = "rollout"
 
     def __init__(self, seed: SeedLike = None, samples: int = ROLLOUT_SAMPLES, policy: str = ROLLOUT_POLICY,
-                 model: str = ROLLOUT_MODEL) -> None:
+                 model: str = ROLLOUT_MODEL, horizon: str = "hand") -> None:
         self.rng = rng_from(seed)
-        self.samples, self.policy, self.model = samples, policy, model
+        self.samples, self.policy, self.model, self.horizon = samples, policy, model, horizon
 
     def act(self, state: State) -> Action:
         done = _housekeeping(state)
@@ -36,8 +36,8 @@ class RolloutBot:
         actions = legal_actions(state)
         if len(actions) == 1:
             return actions[0]
-        return evaluate(state, samples=self.samples, seed=self.rng, policy=self.policy, model=self.model,  # type: ignore[arg-type]
-                        exact=False).best.action
+        return evaluate(state, samples=self.samples, seed=self.rng, policy=self.policy,
+                        model=self.model, horizon=self.horizon, exact=False).best.action  # type: ignore[arg-type]
 
 
 BOTS: dict[str, type] = {**RULE_BOTS, "rollout": RolloutBot}
