@@ -364,3 +364,18 @@ def test_kept_worlds_give_the_opponent_what_melds() -> None:
     with pytest.raises(ValueError, match="sampled only"):
         worlds.enumerate_worlds(s, "kept")
     assert not evaluate(s, model="kept", samples=64).exact
+
+
+def test_a_described_position_is_a_state_and_bad_cards_are_named() -> None:
+    s = game.position("AS 2S 3S 4H 5H 6H 9C 9D 9S KD QC", "KH", picked="6S 7S 8S 6D 7D 8D TH JH QH 2C", stock=6)
+    assert len(s.stock) == 6 and s.discards[-1] == parse_cards("KH")[0] and s.phase is Phase.DISCARD
+    assert s.hands[1] == s.picked_up[1] and worlds.count(s) == 360
+    e = evaluate(s)
+    assert e.exact and {o.label for o in e.options if o.diff == 0} == {"discard KD", "discard QC"}
+    assert e.of(Action(Kind.DISCARD, parse_cards("9S")[0])).value == pytest.approx(-63.0)
+    with pytest.raises(ValueError, match="AS is named twice"):
+        game.position("AS 2S 3S 4H 5H 6H 9C 9D 9S KD QC", "AS")
+    with pytest.raises(ValueError, match="'KX'"):
+        game.position("AS 2S 3S 4H 5H 6H 9C 9D 9S KD QC", "KX")
+    with pytest.raises(ValueError, match="stock=2"):
+        game.position("AS 2S 3S 4H 5H 6H 9C 9D 9S KD QC", "KH", stock=2)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import play
-from ..cards import DECK, Card, mask_cards
+from ..cards import DECK, Card, mask_cards, parse_cards, to_mask
 from ..play import IllegalAction as IllegalAction
 from ..play import check_seed
 from .analysis import gin_kernel
@@ -141,6 +141,41 @@ def new_game(rules: Rules = DEFAULT, seed: int = 0) -> State:
     """A new match: the first dealer is drawn by the seed."""
     check_seed(seed)
     return play.begin(lambda: _deal(rules, seed, 0, play.drawn(2, "gin", seed, "dealer")))
+
+
+def position(hand: str, pile: str, *, picked: str = "", stock: int | None = None, phase: Phase = Phase.DISCARD,
+             scores: tuple[int, int] = (0, 0), rules: Rules = DEFAULT, seed: int = 0) -> State:
+    """A hand in play as a player describes it, for ``evaluate`` and ``review.judge``: player 0
+    to act holding ``hand`` (11 cards to discard, 10 to draw), the discard pile ``pile`` (top card
+    last), the cards the opponent took from the pile and holds (``picked``). What player 0 cannot
+    see is dealt from the other cards by ``seed``: the opponent's other cards and the stock; with
+    ``stock``, the stock has that many cards and the pile takes the rest under the named cards
+    (an evaluation reads only what player 0 sees). ValueError names a bad card or count."""
+    check_seed(seed)
+    if phase not in (Phase.DRAW, Phase.DISCARD):
+        raise ValueError(f"phase {phase.value}: a position to draw or to discard from")
+    size = 11 if phase is Phase.DISCARD else 10
+    mine = parse_cards(hand, size=size, jokers=0)
+    top, known = parse_cards(pile, jokers=0), parse_cards(picked, jokers=0)
+    if not top:
+        raise ValueError("pile: at least the top card")
+    seen = [c for c in (*mine, *top, *known)]
+    twice = sorted({str(c) for c in seen if seen.count(c) > 1})
+    if twice:
+        raise ValueError(f"{twice[0]} is named twice (hand, pile and picked share no card)")
+    if len(known) > 10:
+        raise ValueError(f"picked: {len(known)} cards; the opponent holds 10")
+    rest = play.shuffled([c for c in DECK if c not in seen], "gin", seed, "deal")
+    opponent = (*known, *rest[:10 - len(known)])
+    rest = rest[10 - len(known):]
+    n_stock = len(rest) if stock is None else stock
+    if not 0 <= n_stock <= len(rest) or n_stock <= rules.dead_hand_stock:
+        raise ValueError(f"stock={stock}: {rules.dead_hand_stock + 1} to {len(rest)} cards (the hand is dead at "
+                         f"{rules.dead_hand_stock})")
+    under = tuple(rest[n_stock:])
+    return State(rules=rules, seed=seed, phase=phase, dealer=1, to_play=0, hands=(to_mask(mine), to_mask(opponent)),
+                 stock=tuple(rest[:n_stock]), discards=under + top, picked_up=(0, to_mask(known)), scores=scores,
+                 turns=len(under) + len(top) - 1)
 
 
 def _kernel_dw(mask: int) -> int:
