@@ -227,3 +227,24 @@ def test_the_key_of_a_packaged_lesson(capsys: pytest.CaptureFixture[str]) -> Non
     assert "[00-start-here] deck_size" in text and "A: 52" in text and "If a student says 54" in text
     assert main(["lessons", "key", "--lesson", "99"]) == 2
     assert "no such lesson" in capsys.readouterr().err
+
+
+@pytest.mark.once  # a review on the twin plays every rollout on the engine
+def test_a_review_the_student_opens_reaches_the_teacher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummylab.gin import game as g
+    from rummylab.gin.players import GreedyBot
+    from rummylab.progress import Progress
+    from rummylab.widgets.table import GinTable
+
+    monkeypatch.setenv("RUMMYLAB_DB", str(tmp_path / "p.sqlite"))
+    lessons.set_student("Ana")
+    table, me = GinTable(seed=3), GreedyBot(0)
+    table.on_review = lessons.review_log()
+    while table.state.phase not in (g.Phase.HAND_OVER, g.Phase.GAME_OVER, g.Phase.MATCH_OVER):
+        table.play(me.act(table.state))
+    next(b for b in table.actions.children if b.description == "Review this hand").click()
+    row = Progress(tmp_path / "p.sqlite").rows().row(0, named=True)
+    assert row["exercise"] == "hands_reviewed" and "decisions, the best move in" in row["answer"]
+    assert row["right"] is None  # a response, not a graded check
+    with pytest.raises(ValueError, match="response name"):
+        lessons.review_log("no spaces please")

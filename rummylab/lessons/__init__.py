@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .boxes import answer_box, from_text, name_box, respond
+from .boxes import answer_box, from_text, name_box, respond, review_log
 from .exercises import (
     EXERCISES,
     Exercise,
@@ -26,6 +26,7 @@ from .exercises import (
 from .kinds import KINDS
 
 __all__ = ["EXERCISES", "KINDS", "Exercise", "Feedback", "answer_box", "check", "current_lesson", "exercise",
+           "review_log",
            "from_text", "hint", "in_app", "name_box", "prompt", "respond", "sample_size", "seed", "set_student",
            "student"]
 

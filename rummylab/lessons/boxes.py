@@ -175,3 +175,30 @@ def respond(name: str, widget: Any, *, button: str = "Send") -> Any:
 
 _RESPONSE = Kind(name="response", what="anything", read=lambda x: str(x)[:ANSWER_MAX], show=str)
 """A free answer: kept as written, neither right nor wrong."""
+
+
+def review_log(name: str = "hands_reviewed") -> Any:
+    """A callback for a game table's ``on_review``: each review the student opens is kept for
+    the teacher as a response named ``name`` (its summary: decisions, the best move in how many,
+    points lost a decision, the marks, the luck), under the current lesson."""
+    if not isinstance(name, str) or not NAME.match(name):
+        raise ValueError(f"response name {name!r}: letters, digits, _ or -, starting with a letter, at most 60")
+
+    def keep(review: Any) -> str:
+        best = sum(1 for d in review.decisions if d.loss == 0)
+        marks = ", ".join(f"{m} {n}" for m, n in _marks(review).items() if n)
+        summary = (f"{len(review.decisions)} decisions, the best move in {best}; {review.error_rate:.2f} points "
+                   f"lost a decision" + (f" ({marks})" if marks else "") + f"; luck {review.luck:+.1f}")
+        ex = Exercise(name=name, prompt="", answer=None, kind=_RESPONSE, explain="", lesson=current_lesson())
+        return record(ex, None, summary)
+
+    return keep
+
+
+def _marks(review: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for d in review.decisions:
+        if d.mark:
+            out[d.mark] = out.get(d.mark, 0) + 1
+    return out
+

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -90,6 +90,8 @@ class GinTable(GameTable):
         self.history.add_class("rl-history")
         self.review = w.HTML()
         self.review.add_class("rl-review")
+        self.on_review: Callable[[Any], object] | None = None
+        """Called with each review the student opens (``lessons.review_log``: kept for the teacher)."""
         top: list[w.Widget] = []
         if opponents:
             if three_handed:
@@ -168,8 +170,12 @@ class GinTable(GameTable):
         """Your decisions of the hand just played, judged from what you knew then."""
         from ..gin.game_review import review
 
-        self.review.value = review_html(review(self.state, 0, seed=self.hint_seed, samples=REVIEW_SAMPLES,
-                                               last_hand=True))
+        done = review(self.state, 0, seed=self.hint_seed, samples=REVIEW_SAMPLES, last_hand=True)
+        self.review.value = review_html(done)
+        if self.on_review is not None:
+            note = self.on_review(done)
+            if note:
+                self.review.value += f"<p class='rl-review-note'>{html.escape(str(note))}</p>"
         self.refresh()
 
     def next_hand(self) -> None:
