@@ -62,9 +62,11 @@ def test_hand_analyzer_updates_on_every_click(page: Any, voila: str) -> None:
 
 
 def test_gin_table_plays_moves(page: Any, voila: str) -> None:
+    """Moves through the page until the hand ends, then its review: the student's decisions with
+    the better move and why."""
     open_lesson(page, voila, "06-play-gin-against-the-computer", ".rl-gin-table .rl-status")
     moves = 0
-    for _ in range(12):
+    for _ in range(150):
         before = page.inner_html(".rl-gin-table .rl-history")
         status = page.inner_text(".rl-gin-table .rl-status")
         if "over" in status:
@@ -79,6 +81,13 @@ def test_gin_table_plays_moves(page: Any, voila: str) -> None:
             "b => document.querySelector('.rl-gin-table .rl-history').innerHTML !== b", arg=before, timeout=20_000)
         moves += 1
     assert moves >= 3
+    assert "over" in page.inner_text(".rl-gin-table .rl-status"), "the hand did not end in 150 moves"
+    page.locator(".rl-gin-table .rl-review-hand").click()
+    page.wait_for_function(
+        "document.querySelector('.rl-gin-table .rl-review').innerText.includes('best move in')", timeout=30_000)
+    review = page.inner_text(".rl-gin-table .rl-review")
+    assert "decisions" in review and "luck" in review, review
+    shot(page, "gin-review", ".rl-gin-table .rl-review")
     page.click(".rl-gin-table .rl-hint-toggle input")
     history = page.inner_text(".rl-gin-table .rl-history")
     assert "You:" in page.inner_html(".rl-gin-table .rl-history") or history
