@@ -9,6 +9,7 @@ import json
 from collections import Counter
 
 import numpy as np
+import polars as pl
 import pytest
 
 from rummylab import gin
@@ -379,3 +380,19 @@ def test_a_described_position_is_a_state_and_bad_cards_are_named() -> None:
         game.position("AS 2S 3S 4H 5H 6H 9C 9D 9S KD QC", "KX")
     with pytest.raises(ValueError, match="stock=2"):
         game.position("AS 2S 3S 4H 5H 6H 9C 9D 9S KD QC", "KH", stock=2)
+
+
+@pytest.mark.once  # on the twin every rollout is an engine game
+def test_a_frame_of_reviews_is_the_reviews_of_the_games_simulate_plays() -> None:
+    """One row a decision of the seat, game by game: the games are simulate's for the seed, and
+    each game's rows are its review."""
+    df = gin.review_frame(2, ("greedy", "strong"), seat=1, seed=4, samples=32)
+    assert set(df.columns) >= {"game", "hand", "turn", "played", "best", "loss", "loss_se", "mark", "bot"}
+    assert sorted(df["game"].unique().to_list()) == [0, 1] and (df["bot"] == "strong").all()
+    assert (df["loss"] >= 0).all() and df.height > 20
+    hands = bots.simulate(2, ("greedy", "strong"), seed=4)
+    assert df.group_by("game").agg(pl.col("hand").max())["hand"].sum() <= hands.height
+    on_dask = gin.review_frame(2, ("greedy", "strong"), seat=1, seed=4, samples=32, scheduler="dask", workers=1)
+    assert on_dask.equals(df)  # the same games and worlds, wherever they are played
+    with pytest.raises(ValueError, match="seat=3"):
+        gin.review_frame(1, seat=3)

@@ -41,10 +41,11 @@ __all__ = [
     "OptionValue",
     "review",
     "Review",
+    "review_frame",
 ]
 
 _LATER = {"evaluate": "evaluation", "Evaluation": "evaluation", "OptionValue": "evaluation", "review": "game_review",
-          "Review": "game_review"}
+          "Review": "game_review", "review_frame": "reviews"}
 """Names loaded when first used, and their modules."""
 
 
