@@ -4,7 +4,7 @@ games of each bot against the strong bot, reviewed for the bot's seat with ``gin
     python benchmarks/review_marks.py [--games 20] [--workers 2]
 
 Prints, per bot, the decisions reviewed, the points lost a decision, and the share marked
-inaccuracy, mistake and blunder (thresholds in rummylab.gin.game_review: 1, 3 and 8 points).
+inaccuracy, mistake and blunder (thresholds in rummylab.gin.game_review: 3, 6 and 12 points).
 """
 
 from __future__ import annotations
