@@ -173,7 +173,7 @@ def test_gin_on_the_cards_is_best_and_a_known_undercut_is_not() -> None:
 
 
 @pytest.mark.parametrize(("call", "match"), [
-    (lambda s: evaluate(s, horizon="match"), "horizon 'match'"),
+    (lambda s: evaluate(s, horizon="season"), "horizon 'season'"),
     (lambda s: evaluate(s, policy="clever"), "policy 'clever'"),
     (lambda s: evaluate(s, model="psychic"), "model 'psychic'"),
     (lambda s: evaluate(s, samples=1), "samples=1"),
@@ -396,3 +396,20 @@ def test_a_frame_of_reviews_is_the_reviews_of_the_games_simulate_plays() -> None
     assert on_dask.equals(df)  # the same games and worlds, wherever they are played
     with pytest.raises(ValueError, match="seat=3"):
         gin.review_frame(1, seat=3)
+
+
+def test_the_match_horizon_weighs_the_game_by_the_games_won() -> None:
+    """Best of five at two games all: winning this game is worth 3/4 of the match (then 1/2 a
+    game each way); at 2-0 up, losing it still leaves 3/4."""
+    five = dataclasses.replace(DEFAULT, match_games=5)
+    assert equity.match_win_chance(five, 2, 2, 1.0) == 1.0 and equity.match_win_chance(five, 2, 2, 0.0) == 0.0
+    assert equity.match_win_chance(five, 0, 0, 0.5) == pytest.approx(0.5)
+    assert equity.match_win_chance(five, 2, 0, 0.0) == pytest.approx(0.75)
+    with pytest.raises(ValueError, match="is over"):
+        equity.match_win_chance(five, 3, 0, 0.5)
+    theirs = "6S 7S 8S 6D 7D 8D TH JH QH KC"
+    s = dataclasses.replace(position("AS 2S 3S 4H 5H 6H 9C 9D 9S 2C 5C", theirs, "4D TC TD KS 3D", "KH",
+                                     picked=theirs, rules=five), scores=(95, 0), games_won=(1, 2))
+    e = evaluate(s, horizon="match")
+    knock = e.of(Action(Kind.KNOCK, parse_cards("5C")[0]))
+    assert e.horizon == "match" and knock.value == pytest.approx(0.5) and "match" in str(e)

@@ -87,3 +87,25 @@ def game_win_chance(rules: Rules, score: int, other: int, deals_next: bool) -> f
     if score >= rules.target or other >= rules.target:
         return 1.0 if score > other else 0.0
     return float(table(rules)[score, other, int(deals_next)])
+
+
+def match_win_chance(rules: Rules, won: int, lost: int, game_chance: float | np.ndarray) -> float | np.ndarray:
+    """The chance of winning the match (best of ``rules.match_games``) for a player who has won
+    ``won`` games and lost ``lost`` and wins the current game with ``game_chance``. Every later
+    game is taken as an even chance: the table gives the player who deals a game's first hand
+    0.50 ± 0.01 of it."""
+    need = rules.match_games // 2 + 1
+    if not (0 <= won < need and 0 <= lost < need):
+        raise ValueError(f"games won {won}, lost {lost}: the match (best of {rules.match_games}) is over")
+
+    @functools.cache
+    def even(a: int, b: int) -> float:
+        """The chance of winning from a games won and b lost, every game even."""
+        if a >= need:
+            return 1.0
+        if b >= need:
+            return 0.0
+        return 0.5 * even(a + 1, b) + 0.5 * even(a, b + 1)
+
+    return game_chance * even(won + 1, lost) + (1 - game_chance) * even(won, lost + 1)
+

@@ -48,7 +48,7 @@ OPTION_SE_GAME = 0.01
 """... or this one (the chance of winning the game), as far as the budget goes."""
 REACH = 3.0
 """An option stays a candidate while its difference to the best is within REACH standard errors."""
-HORIZONS = ("hand", "game")
+HORIZONS = ("hand", "game", "match")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,7 +89,8 @@ class Evaluation:
         raise ValueError(f"{action} is not an option of this decision")
 
     def __str__(self) -> str:
-        what = "net points to the end of the hand" if self.horizon == "hand" else "the chance of winning the game"
+        what = {"hand": "net points to the end of the hand", "game": "the chance of winning the game",
+                "match": "the chance of winning the match"}[self.horizon]
         lines = [f"player {self.seat} to act ({self.phase.value}); {what}"
                  + (", exact" if self.exact else ", ± one standard error")]
         show = (lambda x: f"{x:+7.2f}") if self.horizon == "hand" else (lambda x: f"{x:7.1%}")
@@ -153,16 +154,21 @@ def _values(state: State, action: Action, worlds: Worlds, start: int, stop: int,
     win = equity.table(state.rules)
     target = state.rules.target
     over = (mine >= target) | (theirs >= target)
-    return np.where(over, (mine > theirs).astype(float),
+    game = np.where(over, (mine > theirs).astype(float),
                     win[np.minimum(mine, target - 1), np.minimum(theirs, target - 1), deals_next.astype(int)])
+    if horizon == "game":
+        return game
+    return np.asarray(equity.match_win_chance(state.rules, state.games_won[seat], state.games_won[1 - seat], game))
 
 
 def evaluate(state: State, *, samples: int | None = None, budget_ms: float | None = None,
-             horizon: Literal["hand", "game"] = "hand", seed: SeedLike = 0, policy: str | tuple[str, str] = POLICY,
-             model: Model = "view", exact: bool | None = None, keep: Sequence[Action] = ()) -> Evaluation:
+             horizon: Literal["hand", "game", "match"] = "hand", seed: SeedLike = 0,
+             policy: str | tuple[str, str] = POLICY, model: Model = "view", exact: bool | None = None,
+             keep: Sequence[Action] = ()) -> Evaluation:
     """Every legal option of the player to act in ``state``, valued by rollouts to the hand's
     end, best first: net points for that player, or with ``horizon="game"`` the chance of winning
-    the game (the game-equity table, ``equity``, from the scores the hand leaves).
+    the game (the game-equity table, ``equity``, from the scores the hand leaves), or with
+    ``horizon="match"`` the chance of winning the match (best of ``rules.match_games``).
 
     samples: the most worlds an option is played in (MAX_WORLDS); budget_ms: stop adding worlds
     after this long; policy: the bot both seats play on with (or a pair, the player to act's
