@@ -54,7 +54,8 @@ def position(hand: str, theirs: str, stock: str, pile: str, *, picked: str = "",
                                   ("random", "strong"), ("expert", "greedy"), ("expert", "expert")])
 def test_rollout_from_mid_hand_states_is_the_engines(pair: tuple[str, str]) -> None:
     """From 40 mid-hand states, each legal first action: the compiled rollout ends every hand as
-    the engine does (winner, points, ending, knocker), drawing bots included."""
+    the engine does (winner, points, ending, knocker, the turns it took, both deadwoods), drawing
+    bots included."""
     states = [mid_hand(seed, moves) for seed in range(10) for moves in (0, 1, 6, 15)]
     cases = [(s, a) for s in states for a in game.legal_actions(s)[:4]]
     rows = np.stack([state_row(s) for s, _ in cases])
@@ -63,10 +64,11 @@ def test_rollout_from_mid_hand_states_is_the_engines(pair: tuple[str, str]) -> N
     rngs = tuple(np.random.default_rng(7 + i) for i in range(2))
     for i, (s, a) in enumerate(cases):
         end = play_out(s, a, pair, rngs).records[-1]
-        got = (loop.winner[i], loop.points[i], loop.kind[i], loop.knocker[i])
+        got = (loop.winner[i], loop.points[i], loop.kind[i], loop.knocker[i], loop.turns[i], loop.deadwood_0[i],
+               loop.deadwood_1[i])
         want = (-1 if end.winner is None else end.winner, end.points, ("knock", "undercut", "gin", "big_gin", "dead",
                                                                         "tie").index(end.kind),
-                -1 if end.knocker is None else end.knocker)
+                -1 if end.knocker is None else end.knocker, end.turns, *end.deadwoods)
         assert got == want, (i, str(a))
 
 

@@ -59,12 +59,16 @@ def with_hidden(row: np.ndarray, seat: int, hands: np.ndarray, stocks: np.ndarra
 @dataclass(frozen=True)
 class Outcome:
     """How each rolled-out hand ended, one entry per row: the winner (-1: none), the points,
-    the ending's code (``ENDS``) and the knocker (-1: none)."""
+    the ending's code (``ENDS``), the knocker (-1: none), the hand's turns and each player's
+    deadwood at the end."""
 
     winner: np.ndarray
     points: np.ndarray
     kind: np.ndarray
     knocker: np.ndarray
+    turns: np.ndarray
+    deadwood_0: np.ndarray
+    deadwood_1: np.ndarray
 
     def net(self, seat: int) -> np.ndarray:
         """Points ``seat`` won (negative: lost) in each hand."""
@@ -74,7 +78,8 @@ class Outcome:
 
 def _outcome(hands: np.ndarray) -> Outcome:
     col = {name: i for i, name in enumerate(HAND_COLUMNS)}
-    return Outcome(*(hands[:, col[name]] for name in ("winner", "points", "kind", "knocker")))
+    return Outcome(*(hands[:, col[name]] for name in ("winner", "points", "kind", "knocker", "turns", "deadwood_0",
+                                                        "deadwood_1")))
 
 
 def first_action_codes(actions: Sequence[Action | None]) -> tuple[np.ndarray, np.ndarray]:
