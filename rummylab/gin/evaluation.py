@@ -140,7 +140,8 @@ def _check(state: State, horizon: str, policy: tuple[str, str], model: str, samp
 def _values(state: State, action: Action, worlds: Worlds, start: int, stop: int, policy: tuple[str, str],
             rngs: tuple[np.random.Generator | None, ...], horizon: str) -> np.ndarray:
     """The player to act's result in worlds start..stop after ``action``: net points of the hand,
-    or (``horizon="game"``) the chance of winning the game once the hand is over."""
+    or the chance of winning the game (``horizon="game"``) or the match (``"match"``) once the
+    hand is over."""
     seat = state.to_play
     rows = with_hidden(state_row(state), 1 - seat, worlds.hands[start:stop], worlds.stocks[start:stop])
     out = rollout(rows, [action] * (stop - start), policy, state, rngs)
@@ -186,20 +187,34 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
     rng = rng_from(seed)
     rngs = tuple(np.random.default_rng(rng.integers(2**63)) if b in ("random", "expert") else None for b in seats)
     actions = legal_actions(state)
-    n_exact = count(state)
-    if exact or (exact is None and model != "kept" and n_exact <= EXACT_WORLDS):
-        worlds = enumerate_worlds(state, model)
-        p = worlds.probability
-        nets = [_values(state, a, worlds, 0, len(worlds), seats, rngs, horizon) for a in actions]
-        values = [float(p @ x) for x in nets]
-        best = int(np.argmax(values))
-        options = [OptionValue(action=a, label=label(state, a), value=v, se=0.0, diff=v - values[best], diff_se=0.0,
-                               worlds=len(worlds)) for a, v in zip(actions, values, strict=True)]
-        return _evaluation(state, options, True, seats, model, horizon)
-    cap = MAX_WORLDS if samples is None else samples
+    enumerated = bool(exact or (exact is None and model != "kept" and count(state) <= EXACT_WORLDS))
+    if enumerated:
+        options = _enumerated(state, actions, enumerate_worlds(state, model), seats, rngs, horizon)
+    else:
+        deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
+        worlds = sample(state, MAX_WORLDS if samples is None else samples, rng, model)
+        options = _sampled(state, actions, worlds, seats, rngs, horizon, deadline, keep)
+    return _evaluation(state, options, enumerated, seats, model, horizon)
+
+
+def _enumerated(state: State, actions: list[Action], worlds: Worlds, seats: tuple[str, str],
+                rngs: tuple[np.random.Generator | None, ...], horizon: str) -> list[OptionValue]:
+    """Every option played in every world, each world by its probability: exact values."""
+    values = [float(worlds.probability @ _values(state, a, worlds, 0, len(worlds), seats, rngs, horizon))
+              for a in actions]
+    best = max(values)
+    return [OptionValue(action=a, label=label(state, a), value=v, se=0.0, diff=v - best, diff_se=0.0,
+                        worlds=len(worlds)) for a, v in zip(actions, values, strict=True)]
+
+
+def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[str, str],
+             rngs: tuple[np.random.Generator | None, ...], horizon: str, deadline: float | None,
+             keep: Sequence[Action]) -> list[OptionValue]:
+    """The options played in the sampled worlds, effort where it matters: a screen of every option,
+    then more worlds for the candidates (and ``keep``) until their differences to the leader are
+    sure, then the others' differences as far as the budget goes."""
+    cap = len(worlds)
     target_se, option_se = (TARGET_SE, OPTION_SE) if horizon == "hand" else (TARGET_SE_GAME, OPTION_SE_GAME)
-    worlds = sample(state, cap, rng, model)
-    deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
     played: list[np.ndarray] = [np.empty(0) for _ in actions]
     kept = {i for i, a in enumerate(actions) if a in keep}
 
@@ -222,12 +237,11 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
                 or all(_paired(played[i], played[leader])[1] <= target_se for i in live if i != leader)):
             break
         size = min(cap, 2 * size)
-    # then every other option's difference to the best to OPTION_SE, as far as the budget goes
     for i in sorted(range(len(actions)), key=lambda i: -_paired(played[i], played[leader])[1]):
         while (i != leader and len(played[i]) < len(played[leader]) and not out_of_time()
                and _paired(played[i], played[leader])[1] > option_se):
             grow(i, min(len(played[leader]), 2 * len(played[i])))
-    return _evaluation(state, _options(state, actions, played), False, seats, model, horizon)
+    return _options(state, actions, played)
 
 
 def _paired(x: np.ndarray, best: np.ndarray) -> tuple[float, float]:

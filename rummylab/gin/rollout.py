@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..cards import BIT_CARD
 from ..sim import codes, play_loops
 from . import expert
 from .analysis import gin_kernel
@@ -132,8 +133,6 @@ def _record_row(end: State) -> list[int]:
 
 def _row_state(row: np.ndarray, like: State) -> State:
     """The engine's state of a state row (rules, seed and history from ``like``)."""
-    from ..cards import BIT_CARD
-
     def cards(start: int, n: int) -> tuple:
         return tuple(BIT_CARD[1 << int(c)] for c in row[start:start + n])
 
