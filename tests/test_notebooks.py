@@ -49,6 +49,15 @@ def test_there_are_lessons() -> None:
     assert len(NOTEBOOKS) >= 9
 
 
+def test_each_lessons_cell_ids_are_its_own() -> None:
+    """A cell id twice in a notebook is "corrected" by nbformat on every read (a new id each time)."""
+    import json
+
+    for path in NOTEBOOKS:
+        ids = [c.get("id") for c in json.loads(path.read_text(encoding="utf-8"))["cells"]]
+        assert len(ids) == len(set(ids)), path.name
+
+
 def text_of(cell: nbformat.NotebookNode) -> str:
     """The text a cell shows: its printed text and the plain text of its results."""
     parts = []
