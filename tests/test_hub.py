@@ -656,3 +656,26 @@ def test_each_student_logs_in_with_her_own_password(tmp_path: Path, monkeypatch:
                             "teacher_password": "t" * 32})
     assert trial.JupyterHub.authenticator_class == "shared-password" and trial.Authenticator.allow_all
 
+
+
+def test_a_flood_of_checks_is_refused_for_later(service: Service) -> None:
+    """A student may send CHECKS_A_MINUTE checks: past them her request gets 429 with a
+    Retry-After, nothing is written, and her kernel keeps the checks for later; another student
+    is not held back."""
+    import urllib.error
+
+    from rummylab.classroom.hub_service import CHECKS_A_MINUTE
+
+    service.start()
+    most = int(CHECKS_A_MINUTE.split("/")[0])
+    check = {"lesson": "00-start-here", "exercise": "deck_size", "answer": "52", "at": None}
+    for batch in range(most // 100):
+        _post(service, "token-of-ada", *({**check, "check_id": f"a{batch}-{i}"} for i in range(100)))
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        _post(service, "token-of-ada", {**check, "check_id": "one-too-many"})
+    assert refused.value.code == 429 and int(refused.value.headers["Retry-After"]) >= 1
+    assert _post(service, "token-of-bea", {**check, "check_id": "b1"})["written"] is True
+    flooded = ServiceProgress(service.url, token="token-of-ada", user="student01")
+    assert flooded.record("Ada", "00-start-here", "deck_size", None, "52") is False  # kept for later
+    assert flooded.waiting() == 1
+    assert Progress(service.db).rows().height == most + 1

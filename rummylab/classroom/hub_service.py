@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from jupyterhub.services.auth import HubAuth, HubOAuth, HubOAuthCallbackHandler, HubOAuthenticated
+from limits import parse, storage, strategies
 from tornado import web
 
 from ..progress import ANSWER_MAX, LABEL_MAX
@@ -40,12 +41,35 @@ MAX_BODY = 1024 * 1024
 before it is read."""
 
 
+CHECKS_A_MINUTE = "300/minute"
+"""Checks one hub user may send (a moving window): a class sends a few a minute each, a kernel
+uploading its spool after an outage three batches of 100; past it a request gets 429 and the
+kernel keeps its checks in its spool for later (nothing is lost), so no student can flood the
+class database or the teacher page. The ``limits`` package keeps the window, in memory."""
+
+
+class Allowance:
+    """How many checks each hub user may still send (``CHECKS_A_MINUTE``)."""
+
+    def __init__(self, rate: str = CHECKS_A_MINUTE) -> None:
+        self.item = parse(rate)
+        self.window = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+
+    def take(self, user: str, checks: int) -> bool:
+        """Count ``checks`` against ``user``'s window: False (and nothing counted) when over it."""
+        return bool(self.window.hit(self.item, user, cost=checks))
+
+    def retry_after(self, user: str) -> int:
+        """Seconds until ``user``'s window has room again."""
+        return max(1, int(self.window.get_window_stats(self.item, user).reset_time - time.time()) + 1)
+
+
 class Checks(web.RequestHandler):
     """``POST api/checks``: ``{"checks": [...]}`` (``progress.hub_client.SENT``), ``Authorization: token <the
     student's hub token>``; answers ``{"written": bool, "refused": [...]}``."""
 
-    def initialize(self, db: str, hub_auth: HubAuth, grader: Grader) -> None:
-        self.db, self.auth, self.grader = db, hub_auth, grader
+    def initialize(self, db: str, hub_auth: HubAuth, grader: Grader, allowance: Allowance) -> None:
+        self.db, self.auth, self.grader, self.allowance = db, hub_auth, grader, allowance
 
     def check_xsrf_cookie(self) -> None:
         """Kernels send a token, never a cookie: there is no cross-site form to guard against."""
@@ -67,6 +91,10 @@ class Checks(web.RequestHandler):
                 raise ValueError(f"send {{\"checks\": [...]}}: 1 to {MAX_CHECKS} checks")
         except ValueError as exc:  # a bad request, said to the kernel (which logs it)
             self._refuse(400, str(exc))
+            return
+        if not self.allowance.take(user["name"], len(checks)):  # the kernel keeps them for later
+            self.set_header("Retry-After", str(self.allowance.retry_after(user["name"])))
+            self._refuse(429, f"more than {CHECKS_A_MINUTE} checks: send again later")
             return
         lessons = sorted({str(c.get("lesson", ""))[:LABEL_MAX] for c in checks if isinstance(c, dict)})
         deadline = time.monotonic() + KEY_WAIT  # one wait for the whole request, however many lessons
@@ -356,7 +384,7 @@ class Callback(HubOAuthCallbackHandler):
 
 
 def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = None,
-             grader: Grader | None = None) -> web.Application:
+             grader: Grader | None = None, allowance: Allowance | None = None) -> web.Application:
     """The service's Tornado app under ``prefix`` (``/services/rummylab/``); ``hub_auth`` is the
     hub's (from the ``JUPYTERHUB_*`` variables) unless given; ``grader`` grades the checks (one
     that knows no lesson when not given: every check is refused)."""
@@ -369,7 +397,8 @@ def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = N
     grader = grader if grader is not None else Grader()
     return web.Application([
         (prefix, Teacher, {"db": db, "hub_auth": hub_auth, "class_url": class_url, "groups": HubGroups(hub_auth)}),
-        (prefix + "api/checks", Checks, {"db": db, "hub_auth": hub_auth, "grader": grader}),
+        (prefix + "api/checks", Checks, {"db": db, "hub_auth": hub_auth, "grader": grader,
+                                          "allowance": allowance or Allowance()}),
         (prefix + "oauth_callback", Callback, {"hub_auth": hub_auth}),
     ], cookie_secret=secrets.token_bytes(32), login_url=hub_auth.login_url, xsrf_cookies=False)
 
