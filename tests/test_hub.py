@@ -591,8 +591,8 @@ def test_a_link_in_her_home_is_replaced_never_followed(tmp_path: Path) -> None:
 
 def test_the_service_refuses_what_it_does_not_serve_and_reads_what_is_added(tmp_path: Path) -> None:
     """A lesson not in the folder is refused (a name of her own would fill the teacher's page); one
-    put there while the service runs is read then (its checks wait meanwhile); a damaged cache of a
-    key is read again from the lesson."""
+    put there while the service runs is read then (its checks wait meanwhile), and one edited is
+    read again; a damaged cache of a key is read again from the lesson."""
     from rummylab.lessons.starter import new_lesson
 
     folder, cache = tmp_path / "lessons", tmp_path / "key-cache"
@@ -607,6 +607,15 @@ def test_the_service_refuses_what_it_does_not_serve_and_reads_what_is_added(tmp_
     assert _run(grader.wait("13-another", 120)) and not grader.failed
     assert any(lesson == "13-another" for lesson, _ in grader.graded)
     assert grader.ready("../12-my-lesson") and "../12-my-lesson" not in grader.lessons  # a path: not looked for
+    # the teacher edits a lesson mid-class: it is read again, and graded as it is now
+    edited = folder / "12-my-lesson.ipynb"
+    (old_name,) = [name for lesson, name in grader.graded if lesson == "12-my-lesson"]
+    edited.write_text(edited.read_text(encoding="utf-8").replace(old_name, "renamed_deadwood"), encoding="utf-8")
+    assert not grader.ready("12-my-lesson")  # being read again: its checks wait
+    assert _run(grader.wait("12-my-lesson", 120)) and not grader.failed
+    assert [name for lesson, name in grader.graded if lesson == "12-my-lesson"] == ["renamed_deadwood"]
+    with pytest.raises(ValueError, match=f"no exercise '{old_name}'"):
+        grader.grade("12-my-lesson", old_name, "10", True)
     for kept in cache.glob("*.json"):
         kept.write_text("{not json")
     again = Grader.of_folder(folder, "", cache)

@@ -169,6 +169,8 @@ class Grader:
         self.graded: dict[tuple[str, str], Any] = {}
         self.lessons: dict[str, threading.Event] = {p.stem: threading.Event() for p in self.paths}
         self.failed: dict[str, str] = {}
+        self.stamps: dict[str, tuple[int, int]] = {}
+        """Each lesson's file (modified time, size) when it was read: an edited lesson is read again."""
         self._lock = threading.Lock()
 
     @classmethod
@@ -207,6 +209,23 @@ class Grader:
                 self.start([self.folder / f"{lesson}.ipynb"])
         return True
 
+    def _edited(self, lesson: str) -> None:
+        """A lesson whose file changed since it was read is read again now (its checks wait
+        meanwhile, then are graded by the lesson as it is)."""
+        path = self.folder / f"{lesson}.ipynb" if self.folder is not None else None
+        event = self.lessons.get(lesson)
+        if path is None or event is None or not event.is_set() or lesson not in self.stamps:
+            return
+        with contextlib.suppress(OSError):
+            if _stamp(path) == self.stamps[lesson]:
+                return
+            with self._lock:
+                if self.lessons[lesson] is event:  # not already being read again
+                    print(f"rummylab service: {lesson} was edited: its exercises are read again", file=sys.stderr,
+                          flush=True)
+                    self.lessons[lesson] = threading.Event()
+                    self.start([path])
+
     def _cached(self, path: Path) -> Path | None:
         if self.cache is None:
             return None
@@ -221,6 +240,8 @@ class Grader:
 
         todo = []
         for path in self.paths if paths is None else paths:
+            with contextlib.suppress(OSError):
+                self.stamps[path.stem] = _stamp(path)  # before it is read: an edit meanwhile reads it again
             kept = self._cached(path)
             try:
                 if kept is not None and kept.is_file():
@@ -253,10 +274,14 @@ class Grader:
                     self._fail(path.stem, f"{type(exc).__name__}: {exc}")
 
     def _add(self, lesson: str, found: dict[tuple[str, str], Any]) -> None:
-        self.graded.update(found)
+        with self._lock:  # the lesson's exercises as read now: an edit may have dropped one
+            self.graded = {k: v for k, v in self.graded.items() if k[0] != lesson} | found
+            self.failed.pop(lesson, None)
         self.lessons.setdefault(lesson, threading.Event()).set()
 
     def _fail(self, lesson: str, why: str) -> None:
+        with self._lock:
+            self.graded = {k: v for k, v in self.graded.items() if k[0] != lesson}
         self.failed[lesson] = why
         print(f"rummylab service: the exercises of {lesson} cannot be read, so its checks are kept ungraded: {why}",
               file=sys.stderr, flush=True)
@@ -264,6 +289,7 @@ class Grader:
 
     def ready(self, lesson: str) -> bool:
         """Whether ``lesson``'s exercises are read (or it is not a lesson served)."""
+        self._edited(lesson)
         event = self.lessons.get(lesson)
         if event is None and self._added(lesson):
             event = self.lessons[lesson]
@@ -293,6 +319,12 @@ class Grader:
         if said is not None:
             raise ValueError(f"no exercise {exercise!r} in the lesson {lesson!r} served: a response has no verdict")
         return None
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """A file's (modified time in ns, size): a change says it was edited."""
+    st = path.stat()
+    return st.st_mtime_ns, st.st_size
 
 
 def _record(db: str, rows: list[dict[str, Any]]) -> bool:
