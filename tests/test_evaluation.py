@@ -211,7 +211,8 @@ def test_a_discard_that_gives_the_opponent_gin_is_a_blunder() -> None:
                  picked=OPPONENT_ONE_OFF_GIN)
     d = review.judge(s, Action(Kind.DISCARD, parse_cards("9S")[0]), samples=256)
     assert d.mark == "blunder" and d.loss > 20, d
-    assert "9S" in d.played and d.best != d.played and d.reason
+    assert "9S" in d.played and d.best != d.played
+    assert d.reason.startswith("after discard 9S, the opponent goes gin in 100% of the ways"), d.reason
 
 
 def test_a_knock_that_an_undercut_punishes_is_a_blunder() -> None:
@@ -219,6 +220,19 @@ def test_a_knock_that_an_undercut_punishes_is_a_blunder() -> None:
     s = position("AS 2S 3S 4H 5H 6H 9C 9D 9S 3C 5C", theirs, "4D TC TD KC KS", "KH", picked=theirs)
     d = review.judge(s, Action(Kind.KNOCK, parse_cards("5C")[0]))
     assert d.mark == "blunder" and d.loss == pytest.approx(25.0) and d.loss_se == 0.0
+    assert "your knock is undercut in 100%" in d.reason, d.reason
+
+
+def test_how_a_hand_ends_after_each_option() -> None:
+    """``endings``: the share of each way the hand can end, from the player's view, adding to 1."""
+    from rummylab.gin.evaluation import ENDINGS, endings
+
+    s = game.position("AS 2S 3S 4H 5H 6H 9C 9D 9S KD QC", "KH", picked=OPPONENT_ONE_OFF_GIN, stock=6)
+    feed = endings(s, Action(Kind.DISCARD, parse_cards("9S")[0]), samples=64)
+    assert set(feed) == set(ENDINGS) and sum(feed.values()) == pytest.approx(1.0)
+    assert feed["the opponent goes gin"] == 1.0
+    with pytest.raises(ValueError, match="not an option"):
+        endings(s, Action(Kind.DISCARD, parse_cards("7C")[0]))
 
 
 def test_passing_up_gin_is_marked_and_going_gin_is_not() -> None:

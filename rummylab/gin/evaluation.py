@@ -275,3 +275,41 @@ def _evaluation(state: State, options: list[OptionValue], exact: bool, seats: tu
     ranked = sorted(options, key=lambda o: (o is not best, -o.diff, -o.value))
     return Evaluation(seat=state.to_play, phase=state.phase, options=tuple(ranked), exact=exact,
                       policy=(seats[state.to_play], seats[1 - state.to_play]), model=model, horizon=horizon)
+
+ENDINGS = ("you go gin", "you knock and win", "your knock is undercut", "the opponent goes gin",
+           "the opponent knocks and wins", "you undercut the opponent", "the hand is dead", "a tie")
+"""How a hand can end, as the player to act sees it (``endings``)."""
+ENDING_WORLDS = 256
+"""Worlds ``endings`` plays an option in."""
+
+
+def endings(state: State, action: Action, *, samples: int = ENDING_WORLDS, seed: SeedLike = 0,
+            policy: str = POLICY, model: Model = "view") -> dict[str, float]:
+    """How the hand ends after ``action`` (a legal option of the player to act), over ``samples``
+    worlds drawn from that player's view and played on by ``policy``: the share of each of
+    ``ENDINGS``."""
+    _check(state, "hand", (policy, policy), model, samples, None)
+    if action not in legal_actions(state):
+        raise ValueError(f"{action} is not an option of this decision")
+    seat = state.to_play
+    rng = rng_from(seed)
+    worlds = sample(state, samples, rng, model)
+    rngs = tuple(np.random.default_rng(rng.integers(2**63)) if policy in ("random", "expert") else None
+                 for _ in range(2))
+    rows = with_hidden(state_row(state), 1 - seat, worlds.hands, worlds.stocks)
+    out = rollout(rows, [action] * samples, (policy, policy), state, rngs)
+    kind = [ENDS[k] for k in out.kind]
+    mine = out.winner == seat
+    knocked = out.knocker == seat
+    counts = dict.fromkeys(ENDINGS, 0)
+    for k, won, knock in zip(kind, mine, knocked, strict=True):
+        if k in ("gin", "big_gin"):
+            counts["you go gin" if won else "the opponent goes gin"] += 1
+        elif k == "knock":
+            counts["you knock and win" if won else "the opponent knocks and wins"] += 1
+        elif k == "undercut":
+            counts["your knock is undercut" if knock else "you undercut the opponent"] += 1
+        else:
+            counts["the hand is dead" if k == "dead" else "a tie"] += 1
+    return {name: n / samples for name, n in counts.items()}
+

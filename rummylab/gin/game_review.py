@@ -20,7 +20,7 @@ import numpy as np
 
 from ..cards import SeedLike
 from .advice import advise
-from .evaluation import POLICY, Evaluation, evaluate
+from .evaluation import ENDINGS, POLICY, Evaluation, endings, evaluate
 from .game import GAME, Action, Kind, Phase, State, history_json
 from .loop import spec_bot
 
@@ -177,19 +177,18 @@ def mark(loss: float, se: float) -> str | None:
 
 
 def _reason(state: State, e: Evaluation, played: Action, seed: SeedLike) -> str:
-    """Why the best move is better, in the expert's words where it has them."""
+    """Why the best move is better: how the hand ends after each (``endings``: the greatest
+    difference), then the expert's words for the better move."""
     if played == e.best.action:
         return "the best move"
-    words = {o.action: o.reason for o in advise(state, top=40, seed=seed).options}
     best, mine = e.best, e.of(played)
-    why_best = words.get(best.action, "")
-    why_mine = words.get(played, "")
-    out = f"{best.label} is worth {best.value:+.1f} points against {mine.value:+.1f}"
-    if why_best:
-        out += f"; {why_best}"
-    if why_mine and why_mine != why_best:
-        out += f"; yours: {why_mine}"
-    return out
+    after_best = endings(state, best.action, seed=seed, policy=e.policy[0])
+    after_mine = endings(state, played, seed=seed, policy=e.policy[0])
+    ending = max(ENDINGS, key=lambda k: abs(after_mine[k] - after_best[k]))
+    out = (f"after {mine.label}, {ending} in {after_mine[ending]:.0%} of the ways the hidden cards can lie "
+           f"(after {best.label}: {after_best[ending]:.0%})")
+    why_best = {o.action: o.reason for o in advise(state, top=40, seed=seed).options}.get(best.action, "")
+    return out + (f"; the expert on {best.label}: {why_best}" if why_best else "")
 
 
 def judge(state: State, action: Action, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,
