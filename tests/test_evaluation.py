@@ -429,3 +429,13 @@ def test_the_match_horizon_weighs_the_game_by_the_games_won() -> None:
     e = evaluate(s, horizon="match")
     knock = e.of(Action(Kind.KNOCK, parse_cards("5C")[0]))
     assert e.horizon == "match" and knock.value == pytest.approx(0.5) and "match" in str(e)
+
+
+def test_the_public_names_are_reached_from_the_gin_package() -> None:
+    """As the API writes them: gin.evaluate, gin.review, gin.bots.make_bot("rollout"), gin.EAAI."""
+    import subprocess
+    import sys
+
+    code = ("from rummylab import gin; assert callable(gin.evaluate) and callable(gin.review); "
+            "assert gin.bots.make_bot('rollout', 1).name == 'rollout' and gin.EAAI.big_gin_bonus is None")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

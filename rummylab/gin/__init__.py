@@ -49,7 +49,13 @@ _LATER = {"evaluate": "evaluation", "Evaluation": "evaluation", "OptionValue": "
 """Names loaded when first used, and their modules."""
 
 
+SUBMODULES = ("bots", "game", "three_handed", "equity")
+"""Submodules loaded when first named (``gin.bots.simulate(...)`` after ``from rummylab import gin``)."""
+
+
 def __getattr__(name: str) -> Any:
+    if name in SUBMODULES:
+        return import_module(f".{name}", __name__)
     if name not in _LATER:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(import_module(f".{_LATER[name]}", __name__), name)
@@ -58,4 +64,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_LATER])
+    return sorted({*globals(), *_LATER, *SUBMODULES})
