@@ -102,7 +102,8 @@ class GinTable(GameTable):
             for name in opponents:
                 make_bot(name, 0)  # an unknown name is refused here
             self.choice = w.Dropdown(options=[(OPPONENT_WORDS.get(n, n), n) for n in opponents], value=opponent
-                                     if opponent in opponents else opponents[0], description="Opponent")
+                                     if opponent in opponents else opponents[0], description="Opponent",
+                                     layout=w.Layout(width="auto"), style={"description_width": "initial"})
             self.choice.add_class("rl-opponent")
             top = [w.HBox([self.choice, self.button("New game", "rl-new-game", self.new_game)])]
         super().__init__([*top, self.status, self.roles, self.pile, self.hand_box, self.actions,
