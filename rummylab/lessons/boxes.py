@@ -139,14 +139,19 @@ def _as_text(value: Any) -> str:
     return str(value)
 
 
+def _check_response_name(name: object) -> None:
+    """ValueError unless ``name`` can name a response (``NAME``)."""
+    if not isinstance(name, str) or not NAME.match(name):
+        raise ValueError(f"response name {name!r}: letters, digits, _ or -, starting with a letter, at most 60")
+
+
 def respond(name: str, widget: Any, *, button: str = "Send") -> Any:
     """A box that sends ``widget``'s value to the teacher when the student presses ``button``: a
     free-text answer (a Textarea) or a choice (a Dropdown, a SelectMultiple of cards…). When
     ``name`` is a defined exercise, the value is checked too; otherwise it is kept as a response."""
     import ipywidgets as w
 
-    if not isinstance(name, str) or not NAME.match(name):
-        raise ValueError(f"response name {name!r}: letters, digits, _ or -, starting with a letter, at most 60")
+    _check_response_name(name)
     if not isinstance(widget, w.ValueWidget):
         raise ValueError(f"respond({name!r}, …): {type(widget).__name__} has no value to send; give an input "
                          "widget such as w.Textarea()")
@@ -181,8 +186,7 @@ def review_log(name: str = "hands_reviewed") -> Any:
     """A callback for a game table's ``on_review``: each review the student opens is kept for
     the teacher as a response named ``name`` (its summary: decisions, the best move in how many,
     points lost a decision, the marks, the luck), under the current lesson."""
-    if not isinstance(name, str) or not NAME.match(name):
-        raise ValueError(f"response name {name!r}: letters, digits, _ or -, starting with a letter, at most 60")
+    _check_response_name(name)
 
     def keep(review: Any) -> str:
         best = sum(1 for d in review.decisions if d.loss == 0)
