@@ -101,6 +101,46 @@ def test_everything_is_checked_when_defined(kwargs: dict[str, Any], message: str
     assert "bad" not in lessons.EXERCISES
 
 
+def test_a_yes_no_hint_may_say_no() -> None:
+    """A yes/no answer's word in a hint gives nothing away; other kinds' answers still do."""
+    lessons.exercise("pure", "Is JK 5H 6H pure?", answer=False,
+                     hint="Find a sequence in which no joker stands in for a card.")
+    lessons.exercise("sure", "May you lay off?", answer=True, hint="Yes or no: read the rules.")
+    assert lessons.check("pure", "no").right is True and lessons.check("sure", "yes").right is True
+    with pytest.raises(ValueError, match=r"gives the answer \(KD\) away"):
+        lessons.exercise("bad", "Which card?", answer="KD", hint="Not KD.")
+
+
+def _run(cells: list[Any], errors: list[Any], report: dict[str, Any], env: dict[str, str]) -> Any:
+    import nbformat
+
+    from rummylab.lessons.runner import LessonRun
+
+    nb = nbformat.v4.new_notebook(cells=cells)
+    return LessonRun(Path("14-mine.ipynb"), env, nb, errors, report)
+
+
+def test_a_definition_that_fails_is_said_once() -> None:
+    """The preflight says a failed definition's error once (not once a setting), and its check
+    adds no "is not defined"; a check of a name no cell defines still does."""
+    import nbformat
+
+    from rummylab.lessons.preflight import judge
+    from rummylab.lessons.runner import CellError
+
+    cells = [nbformat.v4.new_markdown_cell("# Mine"),
+             nbformat.v4.new_code_cell('exercise("pure", "Pure?", answer=False, mistakes={"no": "x"})'),
+             nbformat.v4.new_code_cell('check("pure", ...)\ncheck("other", 3)')]
+    error = CellError(1, "ValueError", "exercise 'pure': mistake 'no' is a right answer", "")
+    report = {"exercises": [], "undefined": ["other", "pure"], "widgets": []}
+    verdict = judge([_run(cells, [error], report, {}), _run(cells, [error], report, {"RUMMYLAB_SEED": "7"})])
+    said = "\n".join(verdict.problems)
+    assert said.count("mistake 'no' is a right answer") == 1 and "under every setting" in said
+    assert "'pure' is defined" not in said and "check('other') but no exercise 'other'" in said
+    one = judge([_run(cells, [error], report, {}), _run(cells, [], {**report, "undefined": []}, {"RUMMYLAB_N": "9"})])
+    assert "under its defaults: cell" in "\n".join(one.problems)
+
+
 @pytest.mark.parametrize("name", ["", "1st", "a b", "x" * 61, None])
 def test_bad_names_are_refused(name: Any) -> None:
     with pytest.raises(ValueError, match="exercise name"):
@@ -211,6 +251,8 @@ def test_a_new_lesson_its_preflight_and_its_key(tmp_path: Path, capsys: pytest.C
     nb.cells.append(nbformat.v4.new_code_cell('answer = 10\ncheck("my_lesson_deadwood", answer)'))
     nb.cells.append(nbformat.v4.new_code_cell('check("typo_deadwood", 3)'))
     nb.cells.append(nbformat.v4.new_code_cell('1 / 0'))
+    nb.cells.append(nbformat.v4.new_code_cell('exercise("pure", "Pure?", answer=False, mistakes={"no": "x"})'))
+    nb.cells.append(nbformat.v4.new_code_cell('check("pure", ...)'))
     nbformat.write(nb, tmp_path / "13-broken.ipynb")
     with pytest.raises(SystemExit) as exit_status:
         main(["lessons", "check", str(tmp_path), "--quick"])
@@ -218,6 +260,7 @@ def test_a_new_lesson_its_preflight_and_its_key(tmp_path: Path, capsys: pytest.C
     out = capsys.readouterr().out
     assert "FAIL 13-broken" in out and "answer = 10" in out and "typo_deadwood" in out
     assert "ZeroDivisionError" in out and "1 of 2 lessons" in out
+    assert out.count("mistake 'no' is a right answer") == 1 and "'pure' is defined" not in out  # no cascade
 
 
 def test_the_key_of_a_packaged_lesson(capsys: pytest.CaptureFixture[str]) -> None:

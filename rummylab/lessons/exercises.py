@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..progress import ANSWER_MAX
-from .kinds import AnyKind, kind_of
+from .kinds import YES_NO, AnyKind, kind_of
 
 APP_ENV = "RUMMYLAB_APP"
 """Set (by ``rummylab serve``) in the kernels of a served class: the lesson shows without its code."""
@@ -144,7 +144,7 @@ def exercise(name: str, prompt: str, *, answer: Any, hint: str = "", mistakes: M
         raise ValueError(f"exercise {name!r}: explain must be text, not {type(why).__name__}")
     if not isinstance(hint, str):
         raise ValueError(f"exercise {name!r}: hint must be text, not {type(hint).__name__}")
-    if hint and _gives_away(hint, how.show(right)):
+    if hint and _gives_away(hint, how, right):
         raise ValueError(f"exercise {name!r}: the hint {hint!r} gives the answer ({how.show(right)}) away")
     known: dict[Any, str] = {}
     for typed, what_went_wrong in (mistakes or {}).items():
@@ -166,7 +166,11 @@ def exercise(name: str, prompt: str, *, answer: Any, hint: str = "", mistakes: M
     return ex
 
 
-def _gives_away(hint: str, shown: str) -> bool:
+def _gives_away(hint: str, how: AnyKind, right: Any) -> bool:
+    """Whether ``hint`` writes the answer out; never for yes/no, whose "no" any hint may say."""
+    if how is YES_NO:
+        return False
+    shown = how.show(right)
     return bool(re.search(rf"(?<![\w.]){re.escape(shown)}(?!\w|\.\d)", hint, re.IGNORECASE))
 
 

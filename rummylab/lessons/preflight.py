@@ -66,15 +66,10 @@ def judge(runs: list[LessonRun]) -> Verdict:
     """One lesson's verdict from its runs (the first under the lesson's defaults)."""
     first = runs[0]
     verdict = Verdict(first.path.stem, seconds=sum(r.seconds for r in runs))
-    for run in runs:
-        settings = ", ".join(f"{k}={v}" for k, v in run.env.items() if k != "RUMMYLAB_LESSON") or "its defaults"
-        verdict.problems += [f"under {settings}: {e}" for e in run.errors]
-        if not run.report and not run.errors:
-            verdict.problems.append(f"under {settings}: the lesson did not run to its end")
+    verdict.problems += errors(runs)
     report = first.report
     verdict.exercises = [e["name"] for e in report.get("exercises", [])]
-    verdict.problems += [f"check({name!r}) but no exercise {name!r} is defined (lessons.exercise)"
-                         for name in report.get("undefined", [])]
+    verdict.problems += undefined(first)
     verdict.problems += [f"an answer is shipped typed in ({t}): exercises ship blank, answer = ..."
                          for t in typed_in(first.notebook)]
     for e in report.get("exercises", []):
@@ -90,6 +85,37 @@ def judge(runs: list[LessonRun]) -> Verdict:
             verdict.notes.append(f"the widget {model} ({module}) has a front end of its own: the lesson is served "
                                  "with Voilà's own page")
     return verdict
+
+
+def _settings(run: LessonRun) -> str:
+    return ", ".join(f"{k}={v}" for k, v in run.env.items() if k != "RUMMYLAB_LESSON") or "its defaults"
+
+
+def errors(runs: list[LessonRun]) -> list[str]:
+    """The runs' errors, each said once with the settings it happened under ("every setting" when
+    all), and the runs that stopped short without one."""
+    under: dict[str, list[str]] = {}
+    for run in runs:
+        for e in run.errors:
+            under.setdefault(str(e), []).append(_settings(run))
+    said = [f"under {'every setting' if len(runs) > 1 and len(where) == len(runs) else ' and '.join(where)}: {e}"
+            for e, where in under.items()]
+    return said + [f"under {_settings(run)}: the lesson did not run to its end"
+                   for run in runs if not run.report and not run.errors]
+
+
+def _naming(nb: Any, name: str) -> list[int]:
+    """The code cells whose source names ``name`` in quotes."""
+    quoted = re.compile(rf"""(['"]){re.escape(name)}\1""")
+    return [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and quoted.search(c.source)]
+
+
+def undefined(run: LessonRun) -> list[str]:
+    """Exercises the run checked but never defined; not those named in a cell that raised (that
+    error, said already, is why)."""
+    failed = {e.cell for e in run.errors}
+    return [f"check({name!r}) but no exercise {name!r} is defined (lessons.exercise)"
+            for name in run.report.get("undefined", []) if not failed & set(_naming(run.notebook, name))]
 
 
 def preflight(folder: Path | str, variants: list[dict[str, str]] | None = None,
