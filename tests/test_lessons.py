@@ -126,19 +126,46 @@ def test_a_definition_that_fails_is_said_once() -> None:
     import nbformat
 
     from rummylab.lessons.preflight import judge
-    from rummylab.lessons.runner import CellError
+    from rummylab.lessons.runner import CellError, cell_label
 
     cells = [nbformat.v4.new_markdown_cell("# Mine"),
              nbformat.v4.new_code_cell('exercise("pure", "Pure?", answer=False, mistakes={"no": "x"})'),
              nbformat.v4.new_code_cell('check("pure", ...)\ncheck("other", 3)')]
-    error = CellError(1, "ValueError", "exercise 'pure': mistake 'no' is a right answer", "")
+    error = CellError(1, "ValueError", "exercise 'pure': mistake 'no' is a right answer", "", cell_label(cells, 1))
     report = {"exercises": [], "undefined": ["other", "pure"], "widgets": []}
     verdict = judge([_run(cells, [error], report, {}), _run(cells, [error], report, {"RUMMYLAB_SEED": "7"})])
     said = "\n".join(verdict.problems)
     assert said.count("mistake 'no' is a right answer") == 1 and "under every setting" in said
-    assert "'pure' is defined" not in said and "check('other') but no exercise 'other'" in said
+    assert "check('pure')" not in said and "but no exercise 'other' is defined" in said
     one = judge([_run(cells, [error], report, {}), _run(cells, [], {**report, "undefined": []}, {"RUMMYLAB_N": "9"})])
-    assert "under its defaults: cell" in "\n".join(one.problems)
+    assert "under its defaults: cell 2 (code cell 1): ValueError" in "\n".join(one.problems)
+
+
+def test_a_typo_in_a_check_names_its_cell_and_the_exercise(capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped name suggests the closest defined ones, in the feedback, in ``get`` and in the
+    preflight, which names the cell counted from 1 as JupyterLab shows it (and its code cell)."""
+    import nbformat
+
+    from rummylab.lessons.preflight import judge
+    from rummylab.lessons.runner import CellError, cell_label
+
+    lessons.exercise("upcard_melds", "Which melds?", answer="AS 2S 3S")
+    assert "did you mean 'upcard_melds'?" in lessons.check("upcard_meld", "AS").why
+    assert "did you mean" not in lessons.check("deadwood", 3).why
+    with pytest.raises(ValueError, match="unknown exercise 'upcard_meld': did you mean 'upcard_melds'"):
+        lessons.hint("upcard_meld")
+    cells = [nbformat.v4.new_markdown_cell("# Mine"), nbformat.v4.new_code_cell('exercise("upcard_melds", …)'),
+             nbformat.v4.new_markdown_cell("Your turn."), nbformat.v4.new_code_cell('check("upcard_meld", ...)'),
+             nbformat.v4.new_code_cell('answer = 3\ncheck("upcard_melds", answer)')]
+    assert [cell_label(cells, i) for i in (0, 3, -1)] == ["cell 1", "cell 4 (code cell 2)",
+                                                           "the preflight's setup cell"]
+    assert str(CellError(4, "NameError", "x", "", cell_label(cells, 4))) == "cell 5 (code cell 3): NameError: x"
+    report = {"exercises": [{"name": "upcard_melds", "answer_accepted": True, "unexplained": []}],
+              "undefined": ["upcard_meld"], "widgets": []}
+    said = "\n".join(judge([_run(cells, [], report, {})]).problems)
+    assert ("check('upcard_meld') in cell 4 (code cell 2), but no exercise 'upcard_meld' is defined "
+            "(lessons.exercise): did you mean 'upcard_melds'?") in said
+    assert "cell 5 (code cell 3): answer = 3" in said
 
 
 @pytest.mark.parametrize("name", ["", "1st", "a b", "x" * 61, None])
@@ -258,9 +285,10 @@ def test_a_new_lesson_its_preflight_and_its_key(tmp_path: Path, capsys: pytest.C
         main(["lessons", "check", str(tmp_path), "--quick"])
     assert exit_status.value.code == 1
     out = capsys.readouterr().out
-    assert "FAIL 13-broken" in out and "answer = 10" in out and "typo_deadwood" in out
-    assert "ZeroDivisionError" in out and "1 of 2 lessons" in out
-    assert out.count("mistake 'no' is a right answer") == 1 and "'pure' is defined" not in out  # no cascade
+    assert "FAIL 13-broken" in out and "cell 8 (code cell 6): answer = 10" in out
+    assert "check('typo_deadwood') in cell 9 (code cell 7)" in out and "did you mean 'my_lesson_deadwood'?" in out
+    assert "cell 10 (code cell 8): ZeroDivisionError" in out and "1 of 2 lessons" in out
+    assert out.count("mistake 'no' is a right answer") == 1 and "check('pure')" not in out  # no cascade
 
 
 def test_the_key_of_a_packaged_lesson(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,11 +9,12 @@ teacher when the class keeps progress.
 
 from __future__ import annotations
 
+import difflib
 import html
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,11 +199,17 @@ def _voila_notebook() -> str:
     return path if path.endswith(".ipynb") else ""
 
 
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """": did you mean 'a' or 'b'?" for the names closest to a mistyped ``name``, else ""."""
+    close = difflib.get_close_matches(str(name), list(names), n=3)
+    return f": did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
 def get(name: str) -> Exercise:
     """The exercise called ``name``; ValueError names the exercises there are."""
     if name not in EXERCISES:
         there = ", ".join(EXERCISES) or "none yet"
-        raise ValueError(f"unknown exercise {name!r}: this lesson defines {there}")
+        raise ValueError(f"unknown exercise {name!r}{did_you_mean(name, EXERCISES)} (this lesson defines {there})")
     return EXERCISES[name]
 
 
@@ -222,9 +229,10 @@ def check(name: str, answer: Any) -> Feedback:
     exercise the lesson has not defined is said in the feedback, never raised in class."""
     if name not in EXERCISES:
         ASKED.add(str(name))
-        _log(f"rummylab: check({name!r}) but no exercise {name!r} is defined in this lesson")
-        return Feedback(None, f"The exercise {name!r} is not defined in this lesson yet: run the cells above this "
-                        "one, or tell your teacher.")
+        guess = did_you_mean(name, EXERCISES)
+        _log(f"rummylab: check({name!r}) but no exercise {name!r} is defined in this lesson{guess}")
+        return Feedback(None, f"The exercise {name!r} is not defined in this lesson yet{guess or '.'} Run the cells "
+                        "above this one, or tell your teacher.")
     ex = EXERCISES[name]
     if answer is ...:
         how = ("Type your answer in the box below and press Check" if in_app()

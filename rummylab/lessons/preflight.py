@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .runner import LessonRun, kernel, lessons_in, run_lesson
+from .exercises import did_you_mean
+from .runner import LessonRun, cell_label, kernel, lessons_in, run_lesson
 
 CLASS_PAGE = {"RUMMYLAB_SEED": "7", "RUMMYLAB_N": "300", "RUMMYLAB_CHARTS": "svg", "RUMMYLAB_APP": "1"}
 """A small run as ``rummylab serve`` runs a lesson: charts drawn as SVG in the kernel, app mode."""
@@ -46,7 +47,8 @@ def typed_in(nb: Any) -> list[str]:
     found = []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type == "code" and "check(" in cell.source:
-            found += [f"cell {i}: answer = {m.group(1).strip()}" for m in TYPED_IN.finditer(cell.source)]
+            found += [f"{cell_label(nb.cells, i)}: answer = {m.group(1).strip()}"
+                      for m in TYPED_IN.finditer(cell.source)]
     return found
 
 
@@ -111,11 +113,18 @@ def _naming(nb: Any, name: str) -> list[int]:
 
 
 def undefined(run: LessonRun) -> list[str]:
-    """Exercises the run checked but never defined; not those named in a cell that raised (that
-    error, said already, is why)."""
-    failed = {e.cell for e in run.errors}
-    return [f"check({name!r}) but no exercise {name!r} is defined (lessons.exercise)"
-            for name in run.report.get("undefined", []) if not failed & set(_naming(run.notebook, name))]
+    """Exercises the run checked but never defined, with the cell that names each and the defined
+    names it is closest to; not those named in a cell that raised (that error, said already, is why)."""
+    failed, defined = {e.cell for e in run.errors}, [e["name"] for e in run.report.get("exercises", [])]
+    found = []
+    for name in run.report.get("undefined", []):
+        cells = _naming(run.notebook, name)
+        if failed & set(cells):
+            continue
+        where = f" in {cell_label(run.notebook.cells, cells[0])}" if cells else ""
+        found.append(f"check({name!r}){where}, but no exercise {name!r} is defined (lessons.exercise)"
+                     + did_you_mean(name, defined))
+    return found
 
 
 def preflight(folder: Path | str, variants: list[dict[str, str]] | None = None,

@@ -42,13 +42,23 @@ class CellError:
     """An error a lesson cell raised."""
 
     cell: int
-    """The cell's index in the notebook (from 0)."""
+    """The cell's index in the notebook (from 0; -1 the run's setup, one past the last its report)."""
     name: str
     message: str
     traceback: str
+    where: str
+    """The cell as a teacher finds it (``cell_label``)."""
 
     def __str__(self) -> str:
-        return f"cell {self.cell}: {self.name}: {self.message}"
+        return f"{self.where}: {self.name}: {self.message}"
+
+
+def cell_label(cells: list[Any], index: int) -> str:
+    """A cell as a teacher finds it in JupyterLab, counted from 1: "cell 8 (code cell 5)"."""
+    if not 0 <= index < len(cells):
+        return "the preflight's setup cell" if index < 0 else "the preflight's report (after the last cell)"
+    code = sum(1 for c in cells[:index + 1] if c.cell_type == "code")
+    return f"cell {index + 1} (code cell {code})" if cells[index].cell_type == "code" else f"cell {index + 1}"
 
 
 @dataclass(frozen=True)
@@ -136,7 +146,8 @@ def run_lesson(client: Any, path: Path, env: dict[str, str] | None = None, cwd: 
     found = _report(report)
     for cell in (setup, report):
         nb.cells.remove(cell)
-    errors = [CellError(i, o.get("ename", ""), o.get("evalue", ""), "\n".join(o.get("traceback", [])))
+    errors = [CellError(i, o.get("ename", ""), o.get("evalue", ""), "\n".join(o.get("traceback", [])),
+                        cell_label(nb.cells, i))
               for i, c in [(-1, setup), *enumerate(nb.cells), (len(nb.cells), report)] for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     return LessonRun(path, env, nb, errors, found, seconds)
