@@ -63,6 +63,24 @@ def test_a_set_of_acceptable_cards_from_the_package() -> None:
     assert lessons.check("throw", "2S").right is False
 
 
+def test_any_card_of_is_told_with_or() -> None:
+    """Either card is right: the key, the default explanation and the server's grade say "KS or QD";
+    a student who names both is shown as naming both."""
+    from rummylab.lessons.grading import graded
+    from rummylab.lessons.key import entries, key_text, lesson_report
+
+    lessons.exercise("throw", "Which card do you throw?", answer={"QD", "KS"}, mistakes={"JC": "It melds."})
+    assert exercises.get("throw").shown == "KS or QD"
+    assert lessons.check("throw", "qd").why == "KS or QD is right."
+    assert lessons.check("throw", "KS QD JC").why == "JC KS QD is not it."  # she named all three
+    (entry,) = entries(lesson_report())
+    assert "A: KS or QD" in key_text([entry]) and "If a student says JC: It melds." in key_text([entry])
+    grade = graded([entry])[("my-lesson", "throw")]
+    assert grade.right("KS") and grade.right("QD KS") and not grade.right("JC")
+    with pytest.raises(ValueError, match=r"gives the answer \(KS or QD\) away"):
+        lessons.exercise("bad", "Which card?", answer={"QD", "KS"}, hint="KS or QD, of course.")
+
+
 def test_yes_no_text_one_of_parts_and_melds() -> None:
     lessons.exercise("pile", "May you take a joker from the pile?", answer=False, mistakes={"yes": "Never."})
     assert lessons.check("pile", "no").right is True and lessons.check("pile", "False").right is True

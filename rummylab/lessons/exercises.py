@@ -89,8 +89,8 @@ class Exercise:
 
     @property
     def shown(self) -> str:
-        """The right answer as a student would type it."""
-        return self.kind.show(self.answer)
+        """The right answer as told to a person ("KS or QD" where either card is right)."""
+        return self.kind.tell(self.answer)
 
     def __repr__(self) -> str:
         return f"Exercise({self.name!r})"
@@ -146,7 +146,7 @@ def exercise(name: str, prompt: str, *, answer: Any, hint: str = "", mistakes: M
     if not isinstance(hint, str):
         raise ValueError(f"exercise {name!r}: hint must be text, not {type(hint).__name__}")
     if hint and _gives_away(hint, how, right):
-        raise ValueError(f"exercise {name!r}: the hint {hint!r} gives the answer ({how.show(right)}) away")
+        raise ValueError(f"exercise {name!r}: the hint {hint!r} gives the answer ({how.tell(right)}) away")
     known: dict[Any, str] = {}
     for typed, what_went_wrong in (mistakes or {}).items():
         try:
@@ -171,8 +171,8 @@ def _gives_away(hint: str, how: AnyKind, right: Any) -> bool:
     """Whether ``hint`` writes the answer out; never for yes/no, whose "no" any hint may say."""
     if how is YES_NO:
         return False
-    shown = how.show(right)
-    return bool(re.search(rf"(?<![\w.]){re.escape(shown)}(?!\w|\.\d)", hint, re.IGNORECASE))
+    return any(re.search(rf"(?<![\w.]){re.escape(shown)}(?!\w|\.\d)", hint, re.IGNORECASE)
+               for shown in {how.show(right), how.tell(right)})
 
 
 def current_lesson() -> str:

@@ -30,8 +30,8 @@ def _simple(name: str) -> Kind:
 
 
 def read_shown(kind: AnyKind, text: str) -> Any:
-    """``text`` as ``kind.show`` writes it (or a student types it), in the kind's normal form: the
-    inverse of ``show``, where several acceptable answers are joined by "or"."""
+    """``text`` as ``kind.show`` or ``kind.tell`` writes it (or a student types it), in the kind's
+    normal form: their inverse, where several acceptable answers are joined by "or"."""
     if isinstance(kind, Parts):
         parts = text.split(",")
         if len(parts) != len(kind.kinds):

@@ -33,10 +33,17 @@ class Kind:
     right: Callable[[Normal, Normal], bool] = lambda given, answer: bool(given == answer)
     example: Callable[[Normal], str] | None = None
     """One right answer as a student types it, where ``show`` lists several (default: ``show``)."""
+    told: Callable[[Normal], str] | None = None
+    """The right answer as told to a person, where it reads otherwise than an answer given ("KS or
+    QD": either card is right; default: ``show``)."""
 
     def typed(self, answer: Normal) -> str:
         """A right answer as a student would type it."""
         return (self.example or self.show)(answer)
+
+    def tell(self, answer: Normal) -> str:
+        """The right answer as told to a student or a teacher (the key, the feedback)."""
+        return (self.told or self.show)(answer)
 
 
 def _number(x: Any) -> float | int:
@@ -142,8 +149,9 @@ TEXT = Kind(name="text", what="a word or a few", read=_text, show=str)
 YES_NO = Kind(name="yes/no", what="yes or no", read=_yes_no, show=lambda b: "yes" if b else "no")
 CARDS = Kind(name="cards", what="cards such as KD 7H", read=_cards, show=" ".join)
 ANY_CARD = Kind(name="any card of", what="a card such as KD", read=_card_set, show=lambda s: " ".join(sorted(s)),
-                right=lambda given, answer: bool(given) and given <= answer)
-"""A set of acceptable cards: a student who names any of them (one or several) is right."""
+                right=lambda given, answer: bool(given) and given <= answer, told=lambda s: " or ".join(sorted(s)))
+"""A set of acceptable cards: a student who names any of them (one or several) is right; the
+answer is told "KS or QD", a student's answer "KS QD" (she named both)."""
 MELDS = Kind(name="melds", what="melds split by |, such as AS 2S 3S | 7H 7D 7C", read=_melds,
              show=lambda ms: " | ".join(" ".join(m) for m in ms))
 ONE_OF = Kind(name="one of", what="a word", read=lambda x: frozenset(_text(v) for v in _iterable(x)),
@@ -222,6 +230,9 @@ class Parts:
 
     def typed(self, x: tuple[Any, ...]) -> str:
         return ", ".join(k.typed(p) for k, p in zip(self.kinds, x, strict=True))
+
+    def tell(self, x: tuple[Any, ...]) -> str:
+        return ", ".join(k.tell(p) for k, p in zip(self.kinds, x, strict=True))
 
     def right(self, given: tuple[Any, ...], answer: tuple[Any, ...]) -> bool:
         return all(k.right(g, a) for k, g, a in zip(self.kinds, given, answer, strict=True))
