@@ -277,7 +277,8 @@ def test_the_class_code_page_is_under_the_base_url(tmp_path: Path) -> None:
 
     lessons = tmp_path / "lessons"
     lessons.mkdir()
-    (lessons / "00-start-here.ipynb").write_bytes((lessons_dir() / "00-start-here.ipynb").read_bytes())
+    for name in ("00-start-here.ipynb", "02-melds-and-deadwood.ipynb"):
+        (lessons / name).write_bytes((lessons_dir() / name).read_bytes())
     port, base = free_port(), "/school/class-7b/"
     cmd, env = voila_command(lessons, port, tmp_path / "p.sqlite", code="K7QF3M", base_url=base)
     log = tmp_path / "voila.log"
@@ -315,11 +316,39 @@ def test_the_class_code_page_is_under_the_base_url(tmp_path: Path) -> None:
         assert code == 401 and "wrong-code" in page and f'action="{base}login"' in page
         code, where, _ = ask(f"{base}login", {**form, "password": "k7qf3m"})  # read out in capitals: any case
         assert code == 302 and where == f"{base}voila/tree"
-        code, _, page = ask(base)  # in: the lesson index, under the base URL
-        assert code == 200 and "00-start-here" in page
+        code, _, page = ask(base)  # in: the lesson index, under the base URL, lessons by title
+        assert code == 200 and f'href="{base}voila/render/00-start-here.ipynb"' in page
+        assert "2. Melds and deadwood" in page and "Select items" not in page
+        code, where, _ = ask(f"{base}voila/tree?name=Ada")  # her name, kept by her browser
+        assert code == 302 and where == f"{base}voila/tree"
+        from rummylab.progress import Progress
+
+        Progress(tmp_path / "p.sqlite").record("Ada", "02-melds-and-deadwood", "deadwood_split_run", True, "3")
+        code, _, page = ask(base)
+        assert 'value="Ada"' in page and "1 of 2 solved" in page
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_the_lesson_index_lists_titles_in_order_with_progress(tmp_path: Path) -> None:
+    """The index reads each notebook's first heading and its exercises' names (not running it);
+    a file without a heading is named by its words; every title and name is escaped."""
+    from rummylab.classroom.lesson_index import index_html, lessons_in
+
+    found = lessons_in(lessons_dir())
+    assert [x.name for x in found] == sorted(p.stem for p in lessons_dir().glob("*.ipynb"))
+    assert found[2].title == "2. Melds and deadwood" and found[2].exercises == ("deadwood_split_run",
+                                                                                 "around_the_corner")
+    (tmp_path / "12-my-own_lesson.ipynb").write_text(json.dumps({"cells": [
+        {"cell_type": "code", "source": ["exercise('a', 'Q?', answer=1)\n", "exercise(\"b\", 'Q?', answer=2)"]}]}))
+    (tmp_path / "broken.ipynb").write_text("{")
+    (tmp_path / ".hidden.ipynb").write_text("{}")
+    (own,) = lessons_in(tmp_path)
+    assert own.title == "My own lesson" and own.exercises == ("a", "b")
+    page = index_html([own], "/c/", solved={"12-my-own_lesson": {"a": True, "b": False}}, who="<Eve>")
+    assert "1 of 2 solved" in page and "&lt;Eve&gt;" in page and "<Eve>" not in page
+    assert 'href="/c/voila/render/12-my-own_lesson.ipynb"' in page
 
 
 def test_a_class_kernel_runs_without_a_debugger(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -287,6 +287,32 @@ def test_the_service_grades_not_the_kernel(service: Service) -> None:
     assert set(table["student"]) == {"student01"}  # one name a person, the latest (no name typed: her login)
 
 
+def test_a_student_reads_her_own_progress_from_the_service(service: Service) -> None:
+    """``api/solved``: what her token's hub user solved, lesson by lesson (a right answer under
+    any name she typed counts; another student's never shows); a stranger's token gets nothing."""
+    import urllib.error
+    import urllib.request
+
+    from rummylab.classroom.lesson_index import student_progress
+    from rummylab.progress.hub_client import solved_on_hub
+
+    service.start()
+    check = {"lesson": "00-start-here", "exercise": "deck_size", "at": None}
+    _post(service, "token-of-ada", {**check, "check_id": "a1", "student": "Ada", "answer": "53", "correct": 1},
+          {**check, "check_id": "a2", "student": "student01", "answer": "52", "correct": 0},
+          {"lesson": "07-three-thirteen", "exercise": "wild", "check_id": "a3", "answer": "9", "correct": 1},
+          {**check, "exercise": "free", "check_id": "a4", "answer": "yes", "correct": None})
+    _post(service, "token-of-bea", {**check, "check_id": "b1", "student": "Ada", "answer": "999", "correct": 1})
+    assert solved_on_hub(service.url, "token-of-ada") == {"00-start-here": {"deck_size": True},
+                                                          "07-three-thirteen": {"wild": False}}
+    assert student_progress("rummylab+" + service.url, hub_token="token-of-bea") == {
+        "00-start-here": {"deck_size": False}}  # a typed name "Ada" is not Ada's progress
+    with pytest.raises(ValueError, match="cannot say your progress"):
+        solved_on_hub(service.url, "not-a-hub-token")
+    with pytest.raises(urllib.error.HTTPError):  # the checks' endpoint takes no GET
+        urllib.request.urlopen(service.url + "api/checks", timeout=10)
+
+
 def test_a_refused_token_keeps_the_check(service: Service) -> None:
     service.start()
     stranger = ServiceProgress(service.url, token="not-a-hub-token", user="student09")

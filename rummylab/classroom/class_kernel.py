@@ -2,7 +2,12 @@
 one debugs it, and debugpy (which ipykernel imports at start to offer a debugger) holds 8 MB in
 every kernel: 240 MB for a class of 30. ``rummylab serve`` runs its kernels with this one: its
 ``python3`` kernel spec (``CLASS_KERNELS``) comes first on the class server's ``JUPYTER_PATH``.
-JupyterLab (``make lab``, ``rummylab hub --lab``) keeps the usual kernel and its debugger."""
+JupyterLab (``make lab``, ``rummylab hub --lab``) keeps the usual kernel and its debugger.
+
+The spec also starts the kernel without IPython's input history (a thread and an SQLite file: no
+one types in a served lesson) and with glibc's ``MALLOC_TRIM_THRESHOLD_`` at 128 kB, so memory a
+lesson's cells freed goes back to the system instead of staying in the kernel's heap (lesson 11:
+about 25 MB; benchmarks/kernel_memory.py)."""
 
 from __future__ import annotations
 

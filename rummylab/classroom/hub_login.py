@@ -78,11 +78,9 @@ def main() -> None:
     server opens at the hub's default URL (``Spawner.default_url``: the lesson of the day)."""
     start = os.environ.get("JUPYTERHUB_DEFAULT_URL", "")
     _TAKEN[:] = [take_hub_env()]
-    from .voila_patches import open_at, run_voila
+    from .voila_patches import run_voila
 
-    if start:
-        open_at(start)
-    run_voila()
+    run_voila(start)
 
 
 if __name__ == "__main__":  # run as the module Voilà imports HubLogin from, so both see one _TAKEN

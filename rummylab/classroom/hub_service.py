@@ -114,6 +114,33 @@ class Checks(web.RequestHandler):
         self.finish({"written": written, "refused": refused})
 
 
+class Solved(web.RequestHandler):
+    """``GET api/solved`` with ``Authorization: token <a hub user's token>``: her own exercises per
+    lesson, right or not yet (``Progress.solved`` by her hub login), for her lesson index; nobody
+    else's."""
+
+    def initialize(self, db: str, hub_auth: HubAuth) -> None:
+        self.db, self.auth = db, hub_auth
+
+    async def get(self) -> None:
+        from ..progress import Progress
+
+        found = HubAuth.auth_header_pat.match(self.request.headers.get("Authorization", ""))
+        user = await self.auth.user_for_token(found.group(1), sync=False) if found else None
+        if not user or user.get("kind", "user") != "user":
+            self.set_status(403)
+            self.finish({"error": "the rummylab service needs a hub user's token"})
+            return
+        try:
+            solved = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: Progress(self.db).solved(hub_user=user["name"]))
+        except ValueError as exc:  # the database is away: the index shows the lessons without progress
+            self.set_status(503)
+            self.finish({"error": str(exc)})
+            return
+        self.finish({"solved": solved})
+
+
 MAX_CHECKS = 100
 """Checks one request may send (``progress.hub_client.BATCH``)."""
 OLDEST = 30 * 24 * 3600.0
@@ -431,6 +458,7 @@ def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = N
         (prefix, Teacher, {"db": db, "hub_auth": hub_auth, "class_url": class_url, "groups": HubGroups(hub_auth)}),
         (prefix + "api/checks", Checks, {"db": db, "hub_auth": hub_auth, "grader": grader,
                                           "allowance": allowance or Allowance()}),
+        (prefix + "api/solved", Solved, {"db": db, "hub_auth": hub_auth}),
         (prefix + "oauth_callback", Callback, {"hub_auth": hub_auth}),
     ], cookie_secret=secrets.token_bytes(32), login_url=hub_auth.login_url, xsrf_cookies=False)
 

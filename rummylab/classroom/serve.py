@@ -120,7 +120,7 @@ def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | s
            f"--Voila.ip={ip}", f"--template={TEMPLATE}",
            # a cell that raises shows one short line and the lesson goes on; the log has the traceback
            "--show_tracebacks=False", "--VoilaExecutor.allow_errors=True",
-           "--VoilaConfiguration.classic_tree=True",  # the lesson index, drawn by the server
+           "--VoilaConfiguration.classic_tree=True",  # a sub-folder's list, drawn by the server
            # a class starting at once keeps the CPU busy: wait for outputs and kernels longer
            "--VoilaExecutor.iopub_timeout=30", "--VoilaExecutor.startup_timeout=300"]
     if os.name == "posix":  # kernels talk over Unix sockets: thirty starting at once can race for

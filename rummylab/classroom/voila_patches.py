@@ -26,8 +26,11 @@ What it reaches into, and why:
   replaced by a subclass of ``voila.execute.VoilaExecutor`` that overrides
   ``strip_code_cell_errors`` (``log_cell_errors``). Why: with ``allow_errors`` Voilà logs no cell
   error, and a lesson cell's traceback must reach the teacher's terminal.
-- ``voila.app.Voila.init_handlers``, wrapped (``open_at``). Why: on a hub, Voilà's root redirects
-  to the lesson of the day (``Spawner.default_url``), as a Jupyter server's root does.
+- ``voila.app.Voila.init_handlers``, wrapped (``lesson_index``, ``open_at``), and the app's
+  ``notebook_path``, ``root_dir`` and ``server_url`` read there. Why: a served folder's root and
+  ``voila/tree`` show the lessons by title with the student's progress, not Voilà's file list;
+  on a hub, the root redirects to the lesson of the day (``Spawner.default_url``), as a Jupyter
+  server's root does.
 - ``voila.app.main``: Voilà's command line, run once the above are patched (``run_voila``).
 
 Not here, and not private: ``class_code.ClassCodeProvider`` is an identity provider, which Voilà
@@ -221,9 +224,10 @@ ONE_KERNEL = [False]
 """This Voilà is a student's own server (``ONE_KERNEL_ENV``)."""
 
 
-def run_voila() -> None:
-    """Voilà's command line, with ``warm_first`` kernel pools, lesson cells' errors logged and
-    lessons with front ends of their own kept on Voilà's page (``python -m rummylab.classroom``)."""
+def run_voila(start: str = "") -> None:
+    """Voilà's command line, with ``warm_first`` kernel pools, the lesson index, lesson cells'
+    errors logged and lessons with front ends of their own kept on Voilà's page (``python -m
+    rummylab.classroom``); with ``start``, the root opens that page (``open_at``)."""
     import os
 
     import voila.app
@@ -231,6 +235,9 @@ def run_voila() -> None:
     ONE_KERNEL[0] = os.environ.pop(ONE_KERNEL_ENV, "") == "1"  # read here, not copied into kernels
 
     voila.app.voila_kernel_manager_factory = warm_first(_reach(voila.app, "voila_kernel_manager_factory"))
+    lesson_index()
+    if start:
+        open_at(start)
     log_cell_errors()
     own_front_ends()
     _reach(voila.app, "main")()
@@ -284,6 +291,28 @@ def log_cell_errors() -> None:
             return super().strip_code_cell_errors(cell)
 
     voila.notebook_renderer.VoilaExecutor = LoggedErrors
+
+
+def lesson_index() -> None:
+    """A served folder's root and ``voila/tree`` show ``lesson_index``'s page (the lessons by title,
+    with the student's progress) in place of Voilà's file list; ``open_at`` may still send the
+    root to the lesson of the day. A single notebook served has no index."""
+    import voila.app
+    from jupyter_server.utils import url_path_join
+
+    from .lesson_index import make_handler
+
+    init_handlers = _reach(_reach(voila.app, "Voila"), "init_handlers")
+    handler = make_handler()
+
+    def with_index(self: Any) -> list[Any]:
+        if self.notebook_path:
+            return init_handlers(self)
+        spec = {"folder": str(self.root_dir)}
+        return [(self.server_url, handler, spec), (url_path_join(self.server_url, r"/voila/tree/?"), handler, spec),
+                *init_handlers(self)]
+
+    voila.app.Voila.init_handlers = with_index
 
 
 def open_at(default_url: str) -> None:

@@ -30,6 +30,8 @@ TOKEN_ENV = "JUPYTERHUB_API_TOKEN"
 USER_ENV = "JUPYTERHUB_USER"
 CHECKS = "api/checks"
 """The service's endpoint for checks (POST, JSON: ``{"checks": [row, …]}``)."""
+SOLVED = "api/solved"
+"""The service's endpoint for a student's own progress (GET: ``{"solved": {lesson: {exercise: bool}}}``)."""
 TIMEOUT = 10.0
 """Seconds a request waits for the service at most."""
 BATCH = 100
@@ -148,6 +150,22 @@ class ServiceProgress:
         from .queue import Spool
 
         return Spool(self.sink).count()
+
+
+def solved_on_hub(url: str, token: str) -> dict[str, dict[str, bool]]:
+    """The progress of the hub user whose ``token`` this is, as the service at ``url`` has it
+    (``Progress.solved`` by hub login). ValueError when the service cannot say now."""
+    request = urllib.request.Request(service_base(url) + SOLVED, headers={"Authorization": f"token {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as reply:
+            answer = json.loads(reply.read() or b"{}")
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"the rummylab service cannot say your progress now ({exc})") from None
+    solved = answer.get("solved") if isinstance(answer, dict) else None
+    if not isinstance(solved, dict):
+        raise ValueError("the rummylab service sent no progress")
+    return {str(lesson): {str(e): bool(r) for e, r in exercises.items()}
+            for lesson, exercises in solved.items() if isinstance(exercises, dict)}
 
 
 def open_store(where: object) -> Any:

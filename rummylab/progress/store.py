@@ -188,6 +188,20 @@ class Progress:
         data = [(s, le, e, None if c is None else bool(c), a, float(at), h) for s, le, e, c, a, at, h in data]
         return pl.DataFrame(data, schema=schema, orient="row")
 
+    def solved(self, *, student: str | None = None, hub_user: str | None = None) -> dict[str, dict[str, bool]]:
+        """One student's exercises per lesson, each True once answered right (responses left out):
+        by the name she typed (a laptop's class) or by her hub login (every check of hers on a
+        hub, whatever name she typed). Plain SQL: the lesson index reads it without polars."""
+        if (student is None) == (hub_user is None):
+            raise ValueError("say whose progress: student= (a typed name) or hub_user= (a hub login)")
+        column, who = ("student", student) if student is not None else ("hub_user", hub_user)
+        data = self._read(f"SELECT lesson, exercise, MAX(CASE WHEN correct = 1 THEN 1 ELSE 0 END) FROM checks "
+                          f"WHERE {column} = ? AND correct IS NOT NULL GROUP BY lesson, exercise", [check_name(who)])
+        out: dict[str, dict[str, bool]] = {}
+        for lesson, exercise, right in data:
+            out.setdefault(lesson, {})[exercise] = bool(right)
+        return out
+
     def lessons(self) -> list[str]:
         """The lessons with checks, sorted."""
         return sorted(lesson for (lesson,) in self._read("SELECT DISTINCT lesson FROM checks"))

@@ -62,9 +62,14 @@ def test_a_class_with_a_code_and_a_teacher_page(page: Any, classroom: dict[str, 
         other.close()
     # the second student left: their kernel is shut down (RUMMYLAB_LEFT_AFTER is 2 s here)
     wait_for_kernels(proc, 1)
-    # the index lists the lessons
+    # the index lists the lessons by title; with her name, what she solved
     page.goto(url + "/", timeout=TIMEOUT)
     page.wait_for_selector("a[href*='02-melds-and-deadwood']", timeout=TIMEOUT)
+    assert "2. Melds and deadwood" in page.inner_text(".rl-lessons")
+    page.fill("#rl-name", "Ada")
+    page.click(".rl-who button")
+    page.wait_for_selector(".rl-progress.rl-done", timeout=TIMEOUT)
+    assert "1 of 1 solved" in page.inner_text("a[href*='00-start-here']")
     # the teacher page: refused without its token, live with it
     try:
         urllib.request.urlopen(classroom["teacher"] + "/", timeout=10)

@@ -255,6 +255,10 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         start2 = time.monotonic()
         waited = a_student_answers(page, "student01", None, start)  # no name typed: her hub login
         waited2 = a_student_answers(second, "student02", "Bea", start2)
+        # her lesson index: the lessons by title, with what she solved (the service's answer for her token)
+        page.goto(f"{url}/user/student01/voila/tree", timeout=TIMEOUT)
+        page.wait_for_selector(f".rl-lessons a[href$='{LESSON}'] .rl-done", timeout=TIMEOUT)
+        assert "Hello, student01" in page.inner_text("main") and page.locator("#rl-name").count() == 0
         # a student cannot open another's server, nor the teacher page
         reply = second.goto(f"{url}/user/student01/voila/render/{LESSON}", timeout=TIMEOUT)
         assert reply.status == 403 and second.locator(".rl-analyzer").count() == 0
