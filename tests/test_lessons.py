@@ -64,21 +64,38 @@ def test_a_set_of_acceptable_cards_from_the_package() -> None:
 
 
 def test_any_card_of_is_told_with_or() -> None:
-    """Either card is right: the key, the default explanation and the server's grade say "KS or QD";
+    """Either card is right: the key, the default explanation and the server's grade say "QD or KS";
     a student who names both is shown as naming both."""
     from rummylab.lessons.grading import graded
     from rummylab.lessons.key import entries, key_text, lesson_report
 
     lessons.exercise("throw", "Which card do you throw?", answer={"QD", "KS"}, mistakes={"JC": "It melds."})
-    assert exercises.get("throw").shown == "KS or QD"
-    assert lessons.check("throw", "qd").why == "KS or QD is right."
-    assert lessons.check("throw", "KS QD JC").why == "JC KS QD is not it."  # she named all three
+    assert exercises.get("throw").shown == "QD or KS"
+    assert lessons.check("throw", "qd").why == "QD or KS is right."
+    assert lessons.check("throw", "KS QD JC").why == "JC QD KS is not it."  # she named all three
     (entry,) = entries(lesson_report())
-    assert "A: KS or QD" in key_text([entry]) and "If a student says JC: It melds." in key_text([entry])
+    assert "A: QD or KS" in key_text([entry]) and "If a student says JC: It melds." in key_text([entry])
     grade = graded([entry])[("my-lesson", "throw")]
     assert grade.right("KS") and grade.right("QD KS") and not grade.right("JC")
-    with pytest.raises(ValueError, match=r"gives the answer \(KS or QD\) away"):
-        lessons.exercise("bad", "Which card?", answer={"QD", "KS"}, hint="KS or QD, of course.")
+    with pytest.raises(ValueError, match=r"gives the answer \(QD or KS\) away"):
+        lessons.exercise("bad", "Which card?", answer={"QD", "KS"}, hint="QD or KS, of course.")
+
+
+def test_cards_are_shown_in_rank_order() -> None:
+    """A run reads A 2 … T J Q K (the cards' own order, not as text) in the key, the feedback and
+    what is recorded; melds and acceptable cards too, jokers last."""
+    from rummylab.lessons.key import entries, key_text, lesson_report
+
+    lessons.exercise("run", "Which cards make the run?", answer="KC QC JC", mistakes={"kc qc jc tc": "TC is not in."})
+    assert exercises.get("run").shown == "JC QC KC" and lessons.check("run", "qc kc jc").why == "JC QC KC is right."
+    assert lessons.check("run", "AS TS 2S").why.startswith("AS 2S TS is not it.")
+    assert lessons.check("run", "JK 6H 5H").why.startswith("5H 6H JK is not it.")
+    lessons.exercise("melds", f"Meld {HAND}.", answer=gin.analyze(HAND).melds)
+    assert exercises.get("melds").shown == "AS 2S 3S | 7H 7D 7C | 9C TC JC"
+    lessons.exercise("any", "Any card of the run?", answer={"KC", "QC", "JC"})
+    assert exercises.get("any").shown == "JC or QC or KC"
+    text = key_text(entries(lesson_report()))
+    assert "A: JC QC KC" in text and "If a student says TC JC QC KC" in text and "A: JC or QC or KC" in text
 
 
 def test_yes_no_text_one_of_parts_and_melds() -> None:

@@ -89,7 +89,7 @@ class Exercise:
 
     @property
     def shown(self) -> str:
-        """The right answer as told to a person ("KS or QD" where either card is right)."""
+        """The right answer as told to a person ("QD or KS" where either card is right)."""
         return self.kind.tell(self.answer)
 
     def __repr__(self) -> str:

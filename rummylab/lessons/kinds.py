@@ -34,8 +34,8 @@ class Kind:
     example: Callable[[Normal], str] | None = None
     """One right answer as a student types it, where ``show`` lists several (default: ``show``)."""
     told: Callable[[Normal], str] | None = None
-    """The right answer as told to a person, where it reads otherwise than an answer given ("KS or
-    QD": either card is right; default: ``show``)."""
+    """The right answer as told to a person, where it reads otherwise than an answer given ("QD or
+    KS": either card is right; default: ``show``)."""
 
     def typed(self, answer: Normal) -> str:
         """A right answer as a student would type it."""
@@ -100,13 +100,19 @@ def _yes_no(x: Any) -> bool:
 
 
 def _cards(x: Any) -> tuple[str, ...]:
-    """Cards in any notation and order, as their sorted two-character names (two decks allowed)."""
+    """Cards in any notation and order, as their two-character names in the cards' own order (A 2 …
+    K within a suit, rank then suit, jokers last: ``Card``'s order; two decks allowed)."""
     if isinstance(x, str) and re.search(r"[,|;]", x):
         x = re.sub(r"[,|;]", " ", x)
     cards = parse_cards(_flat(x), copies=2, jokers=4)
     if not cards:
         raise ValueError("no cards given")
-    return tuple(sorted(str(c) for c in cards))
+    return tuple(str(c) for c in sorted(cards))
+
+
+def _in_order(names: Iterable[str]) -> list[str]:
+    """Card names (normal, from ``_cards``) in the cards' own order."""
+    return sorted(names, key=Card.parse)
 
 
 def _flat(x: Any) -> Any:
@@ -135,7 +141,7 @@ def _melds(x: Any) -> tuple[tuple[str, ...], ...]:
             raise ValueError("a meld arrangement is groups of cards: split the melds with |")
     if not groups:
         raise ValueError("no melds given")
-    return tuple(sorted(_cards(g) for g in groups))
+    return tuple(sorted((_cards(g) for g in groups), key=lambda m: [Card.parse(c) for c in m]))
 
 
 def _tuple(x: Any) -> tuple[Any, ...]:
@@ -148,10 +154,11 @@ NUMBER = Kind(name="number", what="a number", read=_number, show=_show_number)
 TEXT = Kind(name="text", what="a word or a few", read=_text, show=str)
 YES_NO = Kind(name="yes/no", what="yes or no", read=_yes_no, show=lambda b: "yes" if b else "no")
 CARDS = Kind(name="cards", what="cards such as KD 7H", read=_cards, show=" ".join)
-ANY_CARD = Kind(name="any card of", what="a card such as KD", read=_card_set, show=lambda s: " ".join(sorted(s)),
-                right=lambda given, answer: bool(given) and given <= answer, told=lambda s: " or ".join(sorted(s)))
+ANY_CARD = Kind(name="any card of", what="a card such as KD", read=_card_set, show=lambda s: " ".join(_in_order(s)),
+                right=lambda given, answer: bool(given) and given <= answer,
+                told=lambda s: " or ".join(_in_order(s)))
 """A set of acceptable cards: a student who names any of them (one or several) is right; the
-answer is told "KS or QD", a student's answer "KS QD" (she named both)."""
+answer is told "QD or KS", a student's answer "QD KS" (she named both)."""
 MELDS = Kind(name="melds", what="melds split by |, such as AS 2S 3S | 7H 7D 7C", read=_melds,
              show=lambda ms: " | ".join(" ".join(m) for m in ms))
 ONE_OF = Kind(name="one of", what="a word", read=lambda x: frozenset(_text(v) for v in _iterable(x)),
