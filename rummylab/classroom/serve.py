@@ -83,9 +83,9 @@ def progress_db(path: Path | str, db: Path | str | None = None) -> Path | str:
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 EVERY_ADDRESS = ("0.0.0.0", "::")
-KERNEL_MB = 130
-"""About what one warm lesson kernel holds (benchmarks/kernel_memory.py, 2026-11-27: 75 MB for a
-lesson without polars, 110-130 MB with it, lesson 11 180 MB)."""
+KERNEL_MB = 110
+"""About what one warm lesson kernel holds (benchmarks/kernel_memory.py, 2026-11-27: 64 MB for a
+lesson without polars, 92-109 MB with it, lesson 11 132 MB)."""
 
 
 def voila_command(path: Path | str | None = None, port: int = 8866, db: Path | str | None = None, *,
