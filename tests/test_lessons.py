@@ -274,6 +274,44 @@ def test_answers_before_a_name_are_kept_then_recorded(tmp_path: Path, monkeypatc
     assert "answer" in rows.columns and rows["answer"].to_list() == ["54", "52"]
 
 
+def test_the_request_for_a_name_goes_once_it_is_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Type your name…" under an answer (a box, a response, a cell's feedback) is taken away when the
+    student gives her name; a box answered again shows its latest feedback."""
+    import ipywidgets as w
+    from IPython import display as ipython_display
+
+    monkeypatch.setenv("RUMMYLAB_DB", str(tmp_path / "p.sqlite"))
+    lessons.exercise("deck", "How many cards?", answer=52)
+    box = lessons.answer_box("deck")
+    (text, check_button, _), out = box.children[1].children, box.children[2]
+    text.value = "54"
+    check_button.click()
+    text.value = "52"
+    check_button.click()
+    notes = w.Textarea(value="Aces are low.")
+    sent = lessons.respond("notes", notes)
+    sent.children[1].click()
+    shown: list[dict[str, str]] = []
+
+    class Handle:
+        def update(self, bundle: dict[str, str], raw: bool) -> None:
+            shown.append(bundle)
+
+    def display(bundle: dict[str, str], raw: bool, display_id: bool = False) -> Handle | None:
+        shown.append(bundle)
+        return Handle() if display_id else None
+
+    monkeypatch.setattr(ipython_display, "display", display)
+    lessons.check("deck", 51)._ipython_display_()
+    assert all("Type your name" in v for v in (out.value, sent.children[2].value, shown[0]["text/plain"]))
+    box_name = lessons.name_box()
+    box_name.children[0].children[0].value = "Ana"
+    assert "Type your name" not in out.value and "✔ Right" in out.value
+    assert "Type your name" not in sent.children[2].value and "Sent to your teacher." in sent.children[2].value
+    assert shown[-1]["text/plain"] == "✘ Not quite. 51 is not it." and "Type your name" not in shown[-1]["text/html"]
+    assert not exercises.WHEN_NAMED
+
+
 def test_respond_records_a_free_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import ipywidgets as w
 

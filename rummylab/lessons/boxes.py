@@ -23,6 +23,7 @@ from .exercises import (
     record,
     set_student,
     student,
+    when_named,
 )
 from .exercises import _log as log_for_teacher
 from .kinds import Kind
@@ -36,6 +37,18 @@ def _css(widget: Any, css_class: str) -> Any:
 
 def _note(text: str, colour: str = "#37474f") -> str:
     return f"<div class='rl-feedback' style='color:{colour}'>{html.escape(text)}</div>"
+
+
+def _show(out: Any, feedback: Feedback) -> None:
+    """``feedback`` in the HTML widget ``out``; a request for the name goes once the name is given
+    (unless a later answer replaced it)."""
+    out.value = shown = feedback._repr_html_()
+    if feedback.asks_name:
+        def redraw() -> None:
+            if out.value == shown:
+                out.value = feedback.named()._repr_html_()
+
+        when_named(redraw)
 
 
 def name_box() -> Any:
@@ -114,8 +127,10 @@ def answer_box(exercise: str, with_prompt: bool = True) -> Any:
     out = _css(w.HTML(), "rl-answer-feedback")
 
     def run(_: Any) -> None:
-        out.value = (check(exercise, from_text(text.value))._repr_html_() if text.value.strip()
-                     else _note("Type your answer in the box first."))
+        if not text.value.strip():
+            out.value = _note("Type your answer in the box first.")
+            return
+        _show(out, check(exercise, from_text(text.value)))
 
     def show_hint(_: Any) -> None:
         out.value = _note(f"Hint: {ex.hint}" if ex.hint else "There is no hint for this one: think it through.")
@@ -160,7 +175,7 @@ def respond(name: str, widget: Any, *, button: str = "Send") -> Any:
     def run(_: Any) -> None:
         value = widget.value
         if name in EXERCISES:
-            out.value = check(name, value)._repr_html_()
+            _show(out, check(name, value))
             return
         typed = _as_text(value).strip()
         if not typed:
@@ -169,7 +184,7 @@ def respond(name: str, widget: Any, *, button: str = "Send") -> Any:
         ex = Exercise(name=name, prompt="", answer=None, kind=_RESPONSE, explain="",
                                 lesson=current_lesson())
         note = record(ex, None, typed)
-        out.value = Feedback(None, "Sent to your teacher." + (f" ({note})" if note else ""))._repr_html_()
+        _show(out, Feedback(None, "Sent to your teacher." + (f" ({note})" if note else "")))
 
     send.on_click(_safely(run, out))
     box = w.VBox([widget, send, out])

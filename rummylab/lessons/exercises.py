@@ -36,6 +36,29 @@ def in_app() -> bool:
     return os.environ.get(APP_ENV, "") not in ("", "0")
 
 
+NAME_NOTE = "Type your name at the top of the lesson, so this answer counts for your teacher."
+"""Said under an answer checked before the student gave her name; taken away once she gives it."""
+WHEN_NAMED: list[Callable[[], None]] = []
+"""Feedback shown with ``NAME_NOTE``, each a function that redraws it without: called (and
+forgotten) when the student gives her name."""
+
+
+def when_named(redraw: Callable[[], None]) -> None:
+    """Call ``redraw`` once the student gives her name (``set_student``)."""
+    WHEN_NAMED.append(redraw)
+
+
+def _named() -> None:
+    """Redraw the feedback that asked for the name, now that it is given."""
+    waiting = WHEN_NAMED[:]
+    WHEN_NAMED.clear()
+    for redraw in waiting:
+        try:
+            redraw()
+        except Exception as exc:  # a page gone or a widget closed: the name is set all the same
+            _log(f"rummylab: feedback could not be redrawn: {type(exc).__name__}: {exc}")
+
+
 ANSWER_BOX: list[Callable[..., Any]] = []
 """The answer box a blank check shows (``boxes.answer_box``, which registers itself: the widgets
 sit above the checks, so this module does not import them)."""
@@ -53,6 +76,15 @@ class Feedback:
     def __bool__(self) -> bool:
         return bool(self.right)
 
+    @property
+    def asks_name(self) -> bool:
+        """Whether it asks the student for her name (``NAME_NOTE``), which ``named`` takes away."""
+        return self.why.endswith(f" ({NAME_NOTE})")
+
+    def named(self) -> Feedback:
+        """The feedback once the student gave her name: without ``NAME_NOTE``."""
+        return Feedback(self.right, self.why.removesuffix(f" ({NAME_NOTE})"), self.exercise)
+
     def __str__(self) -> str:
         mark = {True: "✔ Right. ", False: "✘ Not quite. ", None: "✎ "}[self.right]
         return mark + self.why
@@ -63,10 +95,15 @@ class Feedback:
         colour = {True: "#1b5e20", False: "#b71c1c", None: "#37474f"}[self.right]
         return f"<div class='rl-feedback' style='color:{colour}'>{html.escape(str(self))}</div>"
 
+    def _bundle(self) -> dict[str, str]:
+        return {"text/plain": str(self), "text/html": self._repr_html_()}
+
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
-        display({"text/plain": str(self), "text/html": self._repr_html_()}, raw=True)
+        handle = display(self._bundle(), raw=True, display_id=self.asks_name)
+        if handle is not None:  # redrawn without the request once the name is given
+            when_named(lambda: handle.update(self.named()._bundle(), raw=True))
         if self.right is None and self.exercise in EXERCISES and ANSWER_BOX:
             display(ANSWER_BOX[0](self.exercise, with_prompt=False))
 
@@ -272,6 +309,7 @@ def set_student(name: str) -> str:
 
     _STUDENT = check_name(name)
     _flush()
+    _named()
     return _STUDENT
 
 
@@ -336,7 +374,7 @@ def record(ex: Exercise, right: bool | None, typed: str) -> str:
     check = (ex.lesson or UNNAMED, ex.name, right, typed[:ANSWER_MAX])
     if student() is None:
         PENDING.append(check)
-        return "Type your name at the top of the lesson, so this answer counts for your teacher."
+        return NAME_NOTE
     return _send([check])
 
 
@@ -349,3 +387,4 @@ def reset() -> None:
     """Forget this kernel's exercises (a lesson run again from the top, in one kernel)."""
     EXERCISES.clear()
     ASKED.clear()
+    WHEN_NAMED.clear()
