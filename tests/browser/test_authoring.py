@@ -43,6 +43,9 @@ def her_class(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
     nb.cells += [v4.new_code_cell("1 / 0  # a slip of hers"),
                  v4.new_code_cell(HER_EXERCISE, metadata={"jupyter": {"source_hidden": True}}),
                  v4.new_code_cell('answer = ...  # your answer here\ncheck("throw_one", answer)'),
+                 v4.new_code_cell('import ipywidgets as w\ndisplay(lessons.respond("why_pass", w.Textarea()))\n'
+                                  'lessons.respond("what_now", w.Dropdown(options=["Take the upcard", '
+                                  '"Pass and draw from the stock, keeping the upcard for your opponent"]))'),
                  v4.new_markdown_cell("The end of the lesson.")]
     nbformat.write(nb, path)
     port, teacher = free_port(), free_port()
@@ -95,6 +98,14 @@ def test_her_own_lesson_served(page: Any, her_class: dict[str, Any], capsys: pyt
         height = end["y"] + end["height"] - top["y"] + 24
         page.screenshot(path=str(DOCS_IMG / "authoring-served.png"),
                         clip={"x": 0, "y": top["y"] - 4, "width": 900, "height": height})
+    # a Send button keeps its width, as Check does, and a dropdown shows its longest option whole
+    for name in ("why_pass", "what_now"):
+        send = page.locator(f".rl-exercise-{name} .rl-send").bounding_box()
+        assert send and send["width"] < 200, (name, send)
+    cut = page.evaluate("() => { const s = document.querySelector('.rl-exercise-what_now select');"
+                        " return s.scrollWidth - s.clientWidth; }")
+    width = page.evaluate("() => document.querySelector('.rl-exercise-what_now select').getBoundingClientRect().width")
+    assert cut <= 0 and width > 300, (cut, width)
     # the teacher's log has the traceback the student did not see
     assert "ZeroDivisionError" in her_class["log"].read_text()
     # the teacher page shows the typed answers, escaped
@@ -106,6 +117,6 @@ def test_her_own_lesson_served(page: Any, her_class: dict[str, Any], capsys: pyt
     # and the key of her folder
     assert main(["lessons", "key", str(her_class["folder"])]) == 0
     key = capsys.readouterr().out
-    assert "[my-first-lesson] throw_one" in key and "A: KD QH" in key and "If a student says JC" in key
+    assert "[my-first-lesson] throw_one" in key and "A: KD or QH" in key and "If a student says JC" in key
     with urllib.request.urlopen(f"{her_class['url']}/voila/render/my-first-lesson.ipynb", timeout=120) as r:
         assert "1 / 0" not in r.read().decode()  # no code reaches a student's page
