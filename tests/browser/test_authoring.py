@@ -117,6 +117,6 @@ def test_her_own_lesson_served(page: Any, her_class: dict[str, Any], capsys: pyt
     # and the key of her folder
     assert main(["lessons", "key", str(her_class["folder"])]) == 0
     key = capsys.readouterr().out
-    assert "[my-first-lesson] throw_one" in key and "A: KD or QH" in key and "If a student says JC" in key
+    assert "[my-first-lesson] throw_one" in key and "A: QH or KD" in key and "If a student says JC" in key
     with urllib.request.urlopen(f"{her_class['url']}/voila/render/my-first-lesson.ipynb", timeout=120) as r:
         assert "1 / 0" not in r.read().decode()  # no code reaches a student's page
