@@ -14,6 +14,7 @@ from .exercises import (
     EXERCISES,
     Exercise,
     Feedback,
+    another,
     check,
     current_lesson,
     exercise,
@@ -24,9 +25,10 @@ from .exercises import (
     student,
 )
 from .kinds import KINDS
+from .variants import VARIANTS
 
-__all__ = ["EXERCISES", "KINDS", "Exercise", "Feedback", "answer_box", "check", "current_lesson", "exercise",
-           "review_log",
+__all__ = ["EXERCISES", "KINDS", "VARIANTS", "Exercise", "Feedback", "another", "answer_box", "check",
+           "current_lesson", "exercise", "review_log",
            "from_text", "hint", "in_app", "name_box", "prompt", "respond", "sample_size", "seed", "set_student",
            "student"]
 

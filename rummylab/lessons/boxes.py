@@ -11,15 +11,19 @@ from typing import Any
 from .exercises import (
     ANSWER_BOX,
     ANSWER_MAX,
+    DONE,
     EXERCISES,
     NAME,
     PENDING,
+    PROMPT_VIEW,
     Exercise,
     Feedback,
+    another,
     check,
     current_lesson,
     get,
     hub_user,
+    on_variant,
     record,
     set_student,
     student,
@@ -116,29 +120,58 @@ def _safely(run: Any, out: Any) -> Any:
     return act
 
 
+def live_prompt(exercise: str) -> Any:
+    """A variant exercise's question as a widget: the student's variant, redrawn with the next."""
+    import ipywidgets as w
+
+    view = _css(w.HTML(get(exercise)._repr_html_()), "rl-live-prompt")
+    on_variant(exercise, lambda ex: setattr(view, "value", ex._repr_html_()))
+    return view
+
+
+PROMPT_VIEW[:] = [live_prompt]
+
+
+def _prompt_line(ex: Exercise) -> str:
+    return f"<div class='rl-prompt'>✎ {html.escape(ex.prompt)}</div>"
+
+
 def answer_box(exercise: str, with_prompt: bool = True) -> Any:
     """The exercise's question, a box for the answer, Check and Hint buttons; the feedback
-    appears below (and counts for the class, like ``check``)."""
+    appears below (and counts for the class, like ``check``). A variant exercise answered right
+    offers *Another one*: the student's next variant, in place."""
     import ipywidgets as w
 
     ex = get(exercise)
     text = _css(w.Text(placeholder="your answer", layout=w.Layout(width="320px")), "rl-answer")
     button, hint_button = _css(w.Button(description="Check"), "rl-check"), _css(w.Button(description="Hint"), "rl-hint")
+    next_button = _css(w.Button(description="Another one", layout=w.Layout(display="none")), "rl-another")
     out = _css(w.HTML(), "rl-answer-feedback")
+    prompt = w.HTML(_prompt_line(ex))
 
     def run(_: Any) -> None:
         if not text.value.strip():
             out.value = _note("Type your answer in the box first.")
             return
         _show(out, check(exercise, from_text(text.value)))
+        if exercise in DONE:
+            next_button.layout.display = ""
 
     def show_hint(_: Any) -> None:
-        out.value = _note(f"Hint: {ex.hint}" if ex.hint else "There is no hint for this one: think it through.")
+        now = get(exercise)
+        out.value = _note(f"Hint: {now.hint}" if now.hint else "There is no hint for this one: think it through.")
+
+    def redraw(new: Exercise) -> None:  # another variant: a fresh question, nothing answered yet
+        prompt.value, text.value, out.value = _prompt_line(new), "", ""
+        next_button.layout.display = "none"
 
     button.on_click(_safely(run, out))
     hint_button.on_click(_safely(show_hint, out))
-    prompt = [w.HTML(f"<div class='rl-prompt'>✎ {html.escape(ex.prompt)}</div>")] if with_prompt else []
-    box = w.VBox([*prompt, w.HBox([text, button, hint_button]), out])
+    next_button.on_click(_safely(lambda _: another(exercise), out))
+    if ex.variant is not None:
+        on_variant(exercise, redraw)
+    buttons = [button, hint_button, *([next_button] if ex.variant is not None else [])]
+    box = w.VBox([*([prompt] if with_prompt else []), w.HBox([text, *buttons]), out])
     box.add_class("rl-answer-box")
     box.add_class(f"rl-exercise-{exercise}")
     return box

@@ -123,6 +123,10 @@ class Exercise:
     mistakes: Mapping[Any, str] = field(default_factory=dict)
     lesson: str = ""
     """The notebook that asks it."""
+    variant: int | None = None
+    """The variant this is (``variants.VARIANTS`` of them), or None: one question for everyone."""
+    skill: str = ""
+    """What it practises, in a few words ("count deadwood"): the gradebook's columns."""
 
     @property
     def shown(self) -> str:
@@ -139,9 +143,71 @@ class Exercise:
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(f"Exercise. {self.prompt}")
 
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        if self.variant is not None and PROMPT_VIEW:  # a live prompt: her variant, and the next one
+            display(PROMPT_VIEW[0](self.name))
+        else:
+            display({"text/plain": f"Exercise. {self.prompt}", "text/html": self._repr_html_()}, raw=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Source:
+    """A variant exercise as the lesson defines it: ``make`` draws a variant from a generator, and
+    each other part is a value or a function of that variant."""
+
+    name: str
+    lesson: str
+    make: Callable[[Any], Any]
+    prompt: Any
+    answer: Any
+    hint: Any
+    mistakes: Any
+    explain: Any
+    kind: str | None
+    skill: str
+
+    def build(self, number: int) -> Exercise:
+        """Variant ``number``, checked as ``exercise`` checks a question (ValueError names the
+        variant and what is wrong with it)."""
+        from .variants import check_number, variant_rng
+
+        number = check_number(number)
+        what = f"exercise {self.name!r}, variant {number}"
+        try:
+            drawn = self.make(variant_rng(self.lesson, self.name, number))
+        except Exception as exc:  # a teacher's function may raise anything: say which variant
+            raise ValueError(f"{what}: variants raised {type(exc).__name__}: {exc}") from exc
+
+        def part(label: str, value: Any) -> Any:
+            if not callable(value):
+                return value
+            try:
+                return value(drawn)
+            except Exception as exc:
+                raise ValueError(f"{what}: {label} raised {type(exc).__name__}: {exc}") from exc
+
+        return _built(self.name, part("prompt", self.prompt), part("answer", self.answer), hint=part("hint", self.hint),
+                      mistakes=part("mistakes", self.mistakes), explain=part("explain", self.explain), kind=self.kind,
+                      lesson=self.lesson, variant=number, skill=self.skill, what=what)
+
 
 EXERCISES: dict[str, Exercise] = {}
-"""The exercises defined in this kernel, by name."""
+"""The exercises defined in this kernel, by name (a variant exercise: the student's variant now)."""
+SOURCES: dict[str, Source] = {}
+"""The variant exercises defined in this kernel, by name."""
+ATTEMPT: dict[str, int] = {}
+"""Per variant exercise, the variants the student answered right so far (read from the store
+when she is known, counted here after): her variant is ``variant_number(…, attempt)``."""
+DONE: set[str] = set()
+"""Variant exercises whose variant shown she answered right: *Another one* is offered."""
+WATCHERS: dict[str, list[Callable[[Exercise], None]]] = {}
+"""Per variant exercise, what redraws it when its variant changes (prompts, answer boxes)."""
+PROMPT_VIEW: list[Callable[[str], Any]] = []
+"""The live prompt of a variant exercise (``boxes.live_prompt``, which registers itself)."""
+_LOADED: list[str | None] = [None]
+"""Whose attempts ``ATTEMPT`` holds (read from the store once per student)."""
 ASKED: set[str] = set()
 """Names checked in this kernel that no exercise defines (the preflight reports them)."""
 
@@ -156,52 +222,145 @@ def _value(what: str, value: Any) -> Any:
         raise ValueError(f"{what}: calling it raised {type(exc).__name__}: {exc}") from exc
 
 
-def exercise(name: str, prompt: str, *, answer: Any, hint: str = "", mistakes: Mapping[Any, str] | None = None,
-             explain: str | Callable[[], str] = "", kind: str | None = None, lesson: str | None = None) -> Exercise:
+def exercise(name: str, prompt: Any, *, answer: Any, hint: Any = "", mistakes: Any = None,
+             explain: Any = "", kind: str | None = None, lesson: str | None = None,
+             variants: Callable[[Any], Any] | None = None, skill: str = "") -> Exercise:
     """Define an exercise in the lesson that asks it, and show its question.
 
     ``answer`` is the right answer (or a function that computes it); ``kind`` says how answers
     are read and compared ("number", "text", "yes/no", "cards", "any card of", "melds", "one of"),
     inferred from the answer when omitted. ``mistakes`` maps wrong answers, written as a student
     types them, to what went wrong. Everything is checked here: a bad answer, hint or mistake
-    raises ``ValueError`` naming it. ``lesson`` is the notebook's name unless given."""
+    raises ``ValueError`` naming it. ``lesson`` is the notebook's name unless given.
+
+    With ``variants`` (a function of a ``numpy.random.Generator`` that draws one variant: a hand,
+    a deal…), each student gets her own variant (``lessons.variants``), and ``prompt``,
+    ``answer``, ``hint``, ``mistakes`` and ``explain`` may each be a function of the variant.
+    ``skill`` names what the exercise practises, for the gradebook."""
     if not isinstance(name, str) or not NAME.match(name):
         raise ValueError(f"exercise name {name!r}: letters, digits, _ or -, starting with a letter, at most 60")
-    if not isinstance(prompt, str) or not prompt.strip():
-        raise ValueError(f"exercise {name!r}: prompt must be the question, as text")
+    if not isinstance(skill, str) or len(skill) > 60:
+        raise ValueError(f"exercise {name!r}: skill {skill!r} names what it practises, in at most 60 characters")
     if answer is ...:
         raise ValueError(f"exercise {name!r}: answer is ...; give the right answer (or a function that computes it)")
-    value = _value(f"exercise {name!r}: answer", answer)
+    lesson = lesson if lesson is not None else current_lesson()
+    if variants is None:
+        ex = _built(name, prompt, _value(f"exercise {name!r}: answer", answer), hint=hint, mistakes=mistakes,
+                    explain=_value(f"exercise {name!r}: explain", explain), kind=kind, lesson=lesson,
+                    skill=skill.strip(), what=f"exercise {name!r}")
+        SOURCES.pop(name, None)
+    else:
+        if not callable(variants):
+            raise ValueError(f"exercise {name!r}: variants must be a function of a random generator, "
+                             f"not {type(variants).__name__}")
+        source = Source(name=name, lesson=lesson, make=variants, prompt=prompt, answer=answer, hint=hint,
+                        mistakes=mistakes, explain=explain, kind=kind, skill=skill.strip())
+        ex = source.build(_number(source))
+        SOURCES[name] = source
+        DONE.discard(name)
+    EXERCISES[name] = ex
+    ASKED.discard(name)
+    return ex
+
+
+def _built(name: str, prompt: Any, value: Any, *, hint: Any, mistakes: Any, explain: Any, kind: str | None,
+           lesson: str, skill: str, what: str, variant: int | None = None) -> Exercise:
+    """One question from its parts' values, each checked (ValueError starts with ``what``)."""
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise ValueError(f"{what}: prompt must be the question, as text")
+    if value is ...:
+        raise ValueError(f"{what}: answer is ...; give the right answer")
     try:
         how = kind_of(value, kind)
         right = how.read(value)
     except ValueError as exc:
-        raise ValueError(f"exercise {name!r}: answer {value!r}: {exc}") from None
-    why = _value(f"exercise {name!r}: explain", explain)
-    if not isinstance(why, str):
-        raise ValueError(f"exercise {name!r}: explain must be text, not {type(why).__name__}")
+        raise ValueError(f"{what}: answer {value!r}: {exc}") from None
+    if not isinstance(explain, str):
+        raise ValueError(f"{what}: explain must be text, not {type(explain).__name__}")
     if not isinstance(hint, str):
-        raise ValueError(f"exercise {name!r}: hint must be text, not {type(hint).__name__}")
+        raise ValueError(f"{what}: hint must be text, not {type(hint).__name__}")
     if hint and _gives_away(hint, how, right):
-        raise ValueError(f"exercise {name!r}: the hint {hint!r} gives the answer ({how.tell(right)}) away")
+        raise ValueError(f"{what}: the hint {hint!r} gives the answer ({how.tell(right)}) away")
+    if mistakes is not None and not isinstance(mistakes, Mapping):
+        raise ValueError(f"{what}: mistakes must map wrong answers to what went wrong, not {type(mistakes).__name__}")
     known: dict[Any, str] = {}
     for typed, what_went_wrong in (mistakes or {}).items():
         try:
             wrong = how.read(typed)
         except ValueError as exc:
-            raise ValueError(f"exercise {name!r}: mistake {typed!r} cannot be read as {how.what}: {exc}") from None
+            raise ValueError(f"{what}: mistake {typed!r} cannot be read as {how.what}: {exc}") from None
         if how.right(wrong, right):
-            raise ValueError(f"exercise {name!r}: mistake {typed!r} is a right answer")
+            raise ValueError(f"{what}: mistake {typed!r} is a right answer")
         if not isinstance(what_went_wrong, str) or not what_went_wrong.strip():
-            raise ValueError(f"exercise {name!r}: mistake {typed!r} needs an explanation, as text")
+            raise ValueError(f"{what}: mistake {typed!r} needs an explanation, as text")
         if wrong in known:
-            raise ValueError(f"exercise {name!r}: mistake {typed!r} is listed twice ({how.show(wrong)})")
+            raise ValueError(f"{what}: mistake {typed!r} is listed twice ({how.show(wrong)})")
         known[wrong] = what_went_wrong
-    ex = Exercise(name=name, prompt=prompt.strip(), answer=right, kind=how, explain=why, hint=hint, mistakes=known,
-                  lesson=lesson if lesson is not None else current_lesson())
-    EXERCISES[name] = ex
-    ASKED.discard(name)
+    return Exercise(name=name, prompt=prompt.strip(), answer=right, kind=how, explain=explain, hint=hint,
+                    mistakes=known, lesson=lesson, variant=variant, skill=skill)
+
+
+def _who() -> str:
+    """Whose variants a kernel shows: her hub login, else the name she typed, else "" (the class's)."""
+    return hub_user() or _STUDENT or ""
+
+
+def _number(source: Source) -> int:
+    """The variant of ``source`` the student meets now."""
+    from .variants import variant_number
+
+    _load_attempts()
+    return variant_number(source.lesson, source.name, _who(), ATTEMPT.get(source.name, 0))
+
+
+def _load_attempts() -> None:
+    """``ATTEMPT`` for the student now known, from the store (once a student): the variants she
+    answered right before (another page, a reload). Left at 0 where the store cannot say."""
+    from ..progress import default_db
+    from ..progress.hub_client import open_store
+
+    who = _who()
+    if _LOADED[0] == who:
+        return
+    _LOADED[0] = who
+    ATTEMPT.clear()
+    db = default_db()
+    if not who or db is None:
+        return
+    try:
+        counts = open_store(db).right_variants(who)
+    except ValueError as exc:  # the store is away: she starts at her first variant, said to the teacher
+        _log(f"rummylab: the variants {who!r} answered cannot be read now: {exc}")
+        return
+    lesson = current_lesson() or UNNAMED
+    ATTEMPT.update({exercise: n for exercise, n in counts.get(lesson, {}).items()})
+
+
+def another(name: str) -> Exercise:
+    """The next variant of the variant exercise ``name``, once the student answered the one shown
+    right (ValueError otherwise, saying why); every view of it is redrawn."""
+    if name not in SOURCES:
+        raise ValueError(f"exercise {name!r} has no variants{did_you_mean(name, SOURCES)}")
+    if name not in DONE:
+        raise ValueError(f"answer exercise {name!r} first: another one comes once this one is right")
+    ATTEMPT[name] = ATTEMPT.get(name, 0) + 1
+    DONE.discard(name)
+    return _show_variant(name)
+
+
+def _show_variant(name: str) -> Exercise:
+    ex = EXERCISES[name] = SOURCES[name].build(_number(SOURCES[name]))
+    for redraw in WATCHERS.get(name, []):
+        try:
+            redraw(ex)
+        except Exception as exc:  # a closed widget: the variant is set all the same
+            _log(f"rummylab: a view of {name!r} could not be redrawn: {type(exc).__name__}: {exc}")
     return ex
+
+
+def on_variant(name: str, redraw: Callable[[Exercise], None]) -> None:
+    """Call ``redraw`` with the new variant whenever exercise ``name`` shows another."""
+    WATCHERS.setdefault(name, []).append(redraw)
 
 
 def _gives_away(hint: str, how: AnyKind, right: Any) -> bool:
@@ -275,17 +434,27 @@ def check(name: str, answer: Any) -> Feedback:
         how = ("Type your answer in the box below and press Check" if in_app()
                else "Write your answer in place of ... and run the cell again, or type it in the box below")
         return Feedback(None, f"{how} ({ex.kind.what}).", name)
+    feedback, typed = verdict(ex, answer)
+    if typed is None:  # unreadable: nothing to record
+        return feedback
+    if feedback.right and ex.variant is not None and EXERCISES.get(name) is ex:
+        DONE.add(name)  # another one is offered
+    return _recorded(ex, feedback, typed)
+
+
+def verdict(ex: Exercise, answer: Any) -> tuple[Feedback, str | None]:
+    """What ``check`` says of ``answer`` to ``ex``, recording nothing, and the answer as kept
+    (None when it cannot be read)."""
     try:
         given = ex.kind.read(answer)
     except ValueError as exc:
-        return Feedback(False, f"I could not read that answer: {exc}. Answer with {ex.kind.what}.")
+        return Feedback(False, f"I could not read that answer: {exc}. Answer with {ex.kind.what}."), None
     typed = ex.kind.show(given)
     if ex.kind.right(given, ex.answer):
-        return _recorded(ex, Feedback(True, ex.explain or f"{ex.shown} is right."), typed)
+        return Feedback(True, ex.explain or f"{ex.shown} is right.", ex.name), typed
     if given in ex.mistakes:
-        return _recorded(ex, Feedback(False, ex.mistakes[given]), typed)
-    why = f"{typed} is not it." + (f" Hint: {ex.hint}" if ex.hint else "")
-    return _recorded(ex, Feedback(False, why), typed)
+        return Feedback(False, ex.mistakes[given], ex.name), typed
+    return Feedback(False, f"{typed} is not it." + (f" Hint: {ex.hint}" if ex.hint else ""), ex.name), typed
 
 
 def _log(message: str) -> None:
@@ -294,9 +463,9 @@ def _log(message: str) -> None:
 
 
 _STUDENT: str | None = None
-PENDING: list[tuple[str, str, bool | None, str]] = []
+PENDING: list[tuple[str, str, bool | None, str, int | None]] = []
 """Checks made on this page before the student gave a name (or while the store's address cannot
-be one): (lesson, exercise, right, answer), recorded under the name once it is given. A check
+be one): (lesson, exercise, right, answer, variant), recorded under the name once it is given. A check
 with a name goes to the store at once; one the database cannot take now waits in the store's own
 queue, not here."""
 
@@ -307,9 +476,14 @@ def set_student(name: str) -> str:
     global _STUDENT
     from ..progress import check_name
 
+    before = _who()
     _STUDENT = check_name(name)
     _flush()
     _named()
+    if _who() != before:
+        for exercise_name in list(SOURCES):  # her own variants now (and where she left them)
+            DONE.discard(exercise_name)
+            _show_variant(exercise_name)
     return _STUDENT
 
 
@@ -336,7 +510,7 @@ def _flush() -> str:
     return _send(waiting) if waiting else ""
 
 
-def _send(checks: list[tuple[str, str, bool | None, str]]) -> str:
+def _send(checks: list[tuple[str, str, bool | None, str, int | None]]) -> str:
     """Hand ``checks`` to the store, under the student's name; "" or a sentence for the student when
     they are saved later (the store keeps them until the database takes them). Without a store
     address they are kept on this page, in ``PENDING``, and said once."""
@@ -353,9 +527,9 @@ def _send(checks: list[tuple[str, str, bool | None, str]]) -> str:
         PENDING[:0] = checks
         return f"Your answer is kept on this page and will be saved later ({exc})."
     note = ""
-    for lesson, exercise, right, typed in checks:
+    for lesson, exercise, right, typed, variant in checks:
         try:
-            if not store.record(name, lesson, exercise, right, typed, hub_user=hub_user()):
+            if not store.record(name, lesson, exercise, right, typed, hub_user=hub_user(), variant=variant):
                 note = "Your answer is saved later: the class's database cannot be reached just now."
         except ValueError as exc:  # the store keeps the check all the same
             note = f"Your answer is kept and will be saved later ({exc})."
@@ -371,7 +545,7 @@ def record(ex: Exercise, right: bool | None, typed: str) -> str:
 
     if default_db() is None:
         return ""
-    check = (ex.lesson or UNNAMED, ex.name, right, typed[:ANSWER_MAX])
+    check = (ex.lesson or UNNAMED, ex.name, right, typed[:ANSWER_MAX], ex.variant)
     if student() is None:
         PENDING.append(check)
         return NAME_NOTE
@@ -380,7 +554,7 @@ def record(ex: Exercise, right: bool | None, typed: str) -> str:
 
 def _recorded(ex: Exercise, feedback: Feedback, typed: str) -> Feedback:
     note = record(ex, feedback.right, typed)
-    return Feedback(feedback.right, f"{feedback.why} ({note})") if note else feedback
+    return Feedback(feedback.right, f"{feedback.why} ({note})", feedback.exercise) if note else feedback
 
 
 def reset() -> None:
@@ -388,3 +562,8 @@ def reset() -> None:
     EXERCISES.clear()
     ASKED.clear()
     WHEN_NAMED.clear()
+    SOURCES.clear()
+    ATTEMPT.clear()
+    DONE.clear()
+    WATCHERS.clear()
+    _LOADED[0] = None

@@ -58,16 +58,23 @@ class Graded:
         return bool(self.kind.right(given, self.answer))
 
 
-def graded(entries: Iterable[KeyEntry]) -> dict[tuple[str, str], Graded]:
-    """{(lesson, exercise): how it is graded} from the key's entries. ValueError names an entry
-    whose answer the server cannot read back (the preflight would fail that lesson too)."""
-    found = {}
+def graded(entries: Iterable[KeyEntry]) -> dict[tuple[str, str], Graded | dict[int, Graded]]:
+    """{(lesson, exercise): how it is graded} from the key's entries: a variant exercise's is
+    {variant: how that variant is graded}. ValueError names an entry (or a variant) whose answer
+    the server cannot read back (the preflight would fail that lesson too)."""
+    found: dict[tuple[str, str], Graded | dict[int, Graded]] = {}
     for e in entries:
         kind = kind_named(e.kind)
-        try:
-            answer = read_shown(kind, e.answer)
-        except ValueError as exc:
-            raise ValueError(f"{e.lesson} / {e.name}: the key's answer {e.answer!r} cannot be read back: "
-                             f"{exc}") from None
-        found[(e.lesson, e.name)] = Graded(kind, answer)
+        if e.variants:
+            found[(e.lesson, e.name)] = {v.number: _graded(kind, v.answer, f"{e.lesson} / {e.name} variant {v.number}")
+                                         for v in e.variants if not v.error}
+        else:
+            found[(e.lesson, e.name)] = _graded(kind, e.answer, f"{e.lesson} / {e.name}")
     return found
+
+
+def _graded(kind: AnyKind, shown: str, what: str) -> Graded:
+    try:
+        return Graded(kind, read_shown(kind, shown))
+    except ValueError as exc:
+        raise ValueError(f"{what}: the key's answer {shown!r} cannot be read back: {exc}") from None

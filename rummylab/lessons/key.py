@@ -5,11 +5,26 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .exercises import ASKED, EXERCISES, check
+from .exercises import ASKED, EXERCISES, SOURCES, Exercise, verdict
+
+
+@dataclass(frozen=True)
+class VariantKey:
+    """One variant of a variant exercise in the key: its question and answer, or why it fails."""
+
+    number: int
+    prompt: str = ""
+    answer: str = ""
+    explanation: str = ""
+    mistakes: dict[str, str] = field(default_factory=dict)
+    answer_accepted: bool = True
+    unexplained: tuple[str, ...] = ()
+    error: str = ""
+    """Why this variant cannot be asked (the preflight fails the lesson); "" when it can."""
 
 
 @dataclass(frozen=True)
@@ -28,24 +43,44 @@ class KeyEntry:
     """The check takes the answer typed as shown (the preflight fails a lesson where it does not)."""
     unexplained: tuple[str, ...] = ()
     """Listed mistakes whose check does not give their explanation."""
+    skill: str = ""
+    variants: tuple[VariantKey, ...] = ()
+    """Every variant of a variant exercise (its prompt and answer above are the class's first)."""
+
+
+def _judged(ex: Exercise) -> dict[str, Any]:
+    """An exercise (or a variant) as the key has it: its answer and mistakes as typed, and whether
+    each, checked as a student types it, gets its verdict and explanation."""
+    from .boxes import from_text
+
+    mistakes = {ex.kind.show(wrong): why for wrong, why in ex.mistakes.items()}
+    return {"prompt": ex.prompt, "answer": ex.shown, "explanation": ex.explain, "mistakes": mistakes,
+            "answer_accepted": verdict(ex, from_text(ex.kind.typed(ex.answer)))[0].right is True,
+            "unexplained": [typed for typed, why in mistakes.items() if verdict(ex, from_text(typed))[0].why != why]}
+
+
+def _variant_keys(name: str) -> list[dict[str, Any]]:
+    """Every variant of the variant exercise ``name``, judged (or the error that stops one)."""
+    from .variants import VARIANTS
+
+    found = []
+    for number in range(VARIANTS):
+        try:
+            found.append({"number": number, **_judged(SOURCES[name].build(number))})
+        except ValueError as exc:
+            found.append({"number": number, "error": str(exc)})
+    return found
 
 
 def lesson_report() -> dict[str, Any]:
     """What this kernel's lesson defined and used (run in the kernel after the last cell): its
     exercises, each right answer and mistake checked as typed, undefined exercises it checked,
     and the widgets alive (model module and name)."""
-    from .boxes import from_text
-
     entries = []
     for ex in EXERCISES.values():
-        mistakes = {ex.kind.show(wrong): why for wrong, why in ex.mistakes.items()}
-        entries.append({
-            "name": ex.name, "lesson": ex.lesson, "prompt": ex.prompt, "answer": ex.shown, "kind": ex.kind.name,
-            "explanation": ex.explain, "hint": ex.hint, "mistakes": mistakes,
-            "typed": ex.kind.typed(ex.answer),
-            "answer_accepted": check(ex.name, from_text(ex.kind.typed(ex.answer))).right is True,
-            "unexplained": [typed for typed, why in mistakes.items() if check(ex.name, from_text(typed)).why != why],
-        })
+        entries.append({"name": ex.name, "lesson": ex.lesson, "kind": ex.kind.name, "hint": ex.hint,
+                        "typed": ex.kind.typed(ex.answer), "skill": ex.skill, **_judged(ex),
+                        "variants": _variant_keys(ex.name) if ex.name in SOURCES else []})
     return {"exercises": entries, "undefined": sorted(ASKED), "widgets": _widgets()}
 
 
@@ -69,10 +104,15 @@ def _widgets() -> list[list[str]]:
     return sorted([module, name] for module, name in alive)
 
 
+def _variant(v: dict[str, Any]) -> VariantKey:
+    return VariantKey(**{**v, "mistakes": dict(v.get("mistakes", {})), "unexplained": tuple(v.get("unexplained", ()))})
+
+
 def entries(report: dict[str, Any]) -> list[KeyEntry]:
     """The key entries of one lesson run's report."""
     return [KeyEntry(e["name"], e["lesson"], e["prompt"], e["answer"], e["kind"], e["explanation"], e["hint"],
-                     dict(e["mistakes"]), bool(e["answer_accepted"]), tuple(e["unexplained"]))
+                     dict(e["mistakes"]), bool(e["answer_accepted"]), tuple(e["unexplained"]), e.get("skill", ""),
+                     tuple(_variant(v) for v in e.get("variants", [])))
             for e in report.get("exercises", [])]
 
 
@@ -118,7 +158,8 @@ def entries_json(found: list[KeyEntry]) -> list[dict[str, Any]]:
 
 def entries_from_json(data: list[dict[str, Any]]) -> list[KeyEntry]:
     """Key entries from ``entries_json``."""
-    return [KeyEntry(**{**e, "mistakes": dict(e["mistakes"]), "unexplained": tuple(e["unexplained"])}) for e in data]
+    return [KeyEntry(**{**e, "mistakes": dict(e["mistakes"]), "unexplained": tuple(e["unexplained"]),
+                        "variants": tuple(_variant(v) for v in e.get("variants", []))}) for e in data]
 
 
 def key_text(found: list[KeyEntry]) -> str:

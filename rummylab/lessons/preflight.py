@@ -78,6 +78,9 @@ def judge(runs: list[LessonRun]) -> Verdict:
         if not e["answer_accepted"]:
             verdict.problems.append(f"{e['name']}: the right answer typed as {e['typed']!r} is marked wrong")
         verdict.problems += [f"{e['name']}: the mistake {t!r} does not get its explanation" for t in e["unexplained"]]
+        verdict.problems += variant_problems(e)
+        if e.get("variants"):
+            verdict.notes.append(f"{e['name']}: {len(e['variants'])} variants checked")
     drawn = page_models()
     for module, model in report.get("widgets", []):
         if module in CORE_MODULES or module == "anywidget":
@@ -87,6 +90,28 @@ def judge(runs: list[LessonRun]) -> Verdict:
             verdict.notes.append(f"the widget {model} ({module}) has a front end of its own: the lesson is served "
                                  "with Voilà's own page")
     return verdict
+
+
+SHOWN_VARIANTS = 3
+"""Variants whose problems are listed one by one; the rest are counted."""
+
+
+def variant_problems(entry: dict[str, Any]) -> list[str]:
+    """What is wrong with any variant of a variant exercise (the key report's ``variants``): one
+    that cannot be made or asked, a right answer refused, a mistake not explained."""
+    found = []
+    for v in entry.get("variants", []):
+        what = f"{entry['name']} variant {v['number']}"
+        if v.get("error"):
+            found.append(f"{what}: {v['error']}")
+            continue
+        if not v["answer_accepted"]:
+            found.append(f"{what}: the right answer {v['answer']!r} is marked wrong")
+        found += [f"{what}: the mistake {t!r} does not get its explanation" for t in v["unexplained"]]
+    if len(found) > SHOWN_VARIANTS:
+        found = found[:SHOWN_VARIANTS] + [f"{entry['name']}: and {len(found) - SHOWN_VARIANTS} more problems "
+                                          "in its variants"]
+    return found
 
 
 def _settings(run: LessonRun) -> str:

@@ -31,12 +31,13 @@ USER_ENV = "JUPYTERHUB_USER"
 CHECKS = "api/checks"
 """The service's endpoint for checks (POST, JSON: ``{"checks": [row, …]}``)."""
 SOLVED = "api/solved"
-"""The service's endpoint for a student's own progress (GET: ``{"solved": {lesson: {exercise: bool}}}``)."""
+"""The service's endpoint for a student's own progress (GET: ``{"solved": {lesson: {exercise: bool}},
+"variants": {lesson: {exercise: variants answered right}}}``)."""
 TIMEOUT = 10.0
 """Seconds a request waits for the service at most."""
 BATCH = 100
 """Checks sent in one request at most (a spool uploaded after a long outage goes in several)."""
-SENT = ("check_id", "student", "lesson", "exercise", "correct", "answer", "at")
+SENT = ("check_id", "student", "lesson", "exercise", "correct", "answer", "at", "variant")
 """What a check sends: never ``hub_user`` (the service takes it from the token)."""
 
 
@@ -128,7 +129,7 @@ class ServiceProgress:
         return f"ServiceProgress({self.url!r})"
 
     def record(self, student: str, lesson: str, exercise: str, right: bool | None, answer: str = "",
-               hub_user: str | None = None) -> bool:
+               hub_user: str | None = None, *, variant: int | None = None) -> bool:
         """Send one check (and any waiting in this student's spool); True once the service has it,
         False when it cannot be reached now (the check waits in the spool and goes later).
         ValueError for a bad input, no hub token, or a token the service refuses (the check is
@@ -139,7 +140,7 @@ class ServiceProgress:
 
         if not self.token:
             raise ValueError("this kernel has no JupyterHub token, so the rummylab service cannot tell who you are")
-        row = check_row(student, lesson, exercise, right, answer)
+        row = check_row(student, lesson, exercise, right, answer, variant=variant)
         try:
             return writer(self.sink).put(row)
         except Unusable as exc:
@@ -151,21 +152,35 @@ class ServiceProgress:
 
         return Spool(self.sink).count()
 
+    def right_variants(self, student: str) -> dict[str, dict[str, int]]:
+        """``Progress.right_variants`` of this token's hub user (``student`` is hers: the service
+        answers for the token's owner only). ValueError when it cannot say now."""
+        if not self.token:
+            raise ValueError("this kernel has no JupyterHub token")
+        return {lesson: {str(e): int(n) for e, n in exercises.items()}
+                for lesson, exercises in _progress_on_hub(self.url, self.token, "variants").items()}
 
-def solved_on_hub(url: str, token: str) -> dict[str, dict[str, bool]]:
-    """The progress of the hub user whose ``token`` this is, as the service at ``url`` has it
-    (``Progress.solved`` by hub login). ValueError when the service cannot say now."""
+
+def _progress_on_hub(url: str, token: str, part: str) -> dict[str, dict[str, Any]]:
+    """``part`` of the service's ``SOLVED`` answer for the hub user whose ``token`` this is.
+    ValueError when the service cannot say now."""
     request = urllib.request.Request(service_base(url) + SOLVED, headers={"Authorization": f"token {token}"})
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as reply:
             answer = json.loads(reply.read() or b"{}")
     except (OSError, ValueError) as exc:
         raise ValueError(f"the rummylab service cannot say your progress now ({exc})") from None
-    solved = answer.get("solved") if isinstance(answer, dict) else None
-    if not isinstance(solved, dict):
+    found = answer.get(part) if isinstance(answer, dict) else None
+    if not isinstance(found, dict):
         raise ValueError("the rummylab service sent no progress")
-    return {str(lesson): {str(e): bool(r) for e, r in exercises.items()}
-            for lesson, exercises in solved.items() if isinstance(exercises, dict)}
+    return {str(lesson): dict(exercises) for lesson, exercises in found.items() if isinstance(exercises, dict)}
+
+
+def solved_on_hub(url: str, token: str) -> dict[str, dict[str, bool]]:
+    """The progress of the hub user whose ``token`` this is, as the service at ``url`` has it
+    (``Progress.solved`` by hub login). ValueError when the service cannot say now."""
+    return {lesson: {str(e): bool(r) for e, r in exercises.items()}
+            for lesson, exercises in _progress_on_hub(url, token, "solved").items()}
 
 
 def open_store(where: object) -> Any:

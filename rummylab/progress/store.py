@@ -55,9 +55,10 @@ CHECK_ID = re.compile(r"^[\w.:@+-]{1,200}$")
 
 
 def check_row(student: Any, lesson: Any, exercise: Any, right: Any, answer: Any = "", hub_user: Any = None, *,
-              check_id: Any = None, at: Any = None) -> dict[str, Any]:
+              check_id: Any = None, at: Any = None, variant: Any = None) -> dict[str, Any]:
     """One check as the row the queue writes, its inputs checked (ValueError names a bad one): a new
-    ``check_id`` unless given (a retried check keeps its own), the time now unless ``at`` is given."""
+    ``check_id`` unless given (a retried check keeps its own), the time now unless ``at`` is given;
+    ``variant``: the variant answered of a variant exercise (``lessons.variants``), else None."""
     name = check_name(student)
     lesson, exercise = _check_label(lesson, "lesson"), _check_label(exercise, "exercise")
     if right not in (True, False, None):
@@ -74,9 +75,11 @@ def check_row(student: Any, lesson: Any, exercise: Any, right: Any, answer: Any 
         at = time.time()
     elif isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
         raise ValueError(f"a check's time is a number of seconds, not {str(at)[:40]!r}")
+    if variant is not None and (isinstance(variant, bool) or not isinstance(variant, int) or not 0 <= variant < 2**31):
+        raise ValueError(f"a variant is a whole number, not {str(variant)[:40]!r}")
     return {"check_id": check_id, "student": name, "lesson": lesson, "exercise": exercise,
             "correct": None if right is None else int(bool(right)), "answer": answer[:ANSWER_MAX],
-            "at": float(at), "hub_user": hub_user}
+            "at": float(at), "hub_user": hub_user, "variant": variant}
 
 
 def default_db() -> Path | str | None:
@@ -107,15 +110,17 @@ class Progress:
         return self.path is None or self.path.is_file()
 
     def record(self, student: str, lesson: str, exercise: str, right: bool | None, answer: str = "",
-               hub_user: str | None = None, *, check_id: str | None = None, at: float | None = None) -> bool:
+               hub_user: str | None = None, *, check_id: str | None = None, at: float | None = None,
+               variant: int | None = None) -> bool:
         """Add one check and the answer typed (its first ``ANSWER_MAX`` characters; ``right`` None:
         a response, neither right nor wrong), by ``hub_user`` when on JupyterHub. True once written;
         False when the database cannot be reached now: the check is written later (a background
         retry, else a local spool uploaded by the next write or report). Waits a moment at most.
         ValueError for a bad input, or a database that cannot be used (a wrong password, a file
         that is not a database): the check is kept in the spool all the same. ``check_id`` and
-        ``at`` (``check_row``) are given by the hub service for a check a kernel made."""
-        row = check_row(student, lesson, exercise, right, answer, hub_user, check_id=check_id, at=at)
+        ``at`` (``check_row``) are given by the hub service for a check a kernel made; ``variant``
+        is the variant answered of a variant exercise."""
+        row = check_row(student, lesson, exercise, right, answer, hub_user, check_id=check_id, at=at, variant=variant)
         try:
             return queue.writer(self.target).put(row)
         except Unusable as exc:
@@ -171,7 +176,8 @@ class Progress:
 
     def rows(self, student: str | None = None, lesson: str | None = None) -> Any:
         """The checks as a polars frame (student, lesson, exercise, right (null: a response), answer,
-        at, hub_user), oldest first; with ``student`` or ``lesson``, only theirs."""
+        at, hub_user, variant (null: not a variant exercise)), oldest first; with ``student`` or
+        ``lesson``, only theirs."""
         import polars as pl
 
         where, args = [], []
@@ -181,11 +187,11 @@ class Progress:
         if lesson is not None:
             where.append("lesson = ?")
             args.append(lesson)
-        data = self._read("SELECT student, lesson, exercise, correct, answer, at, hub_user FROM checks"
+        data = self._read("SELECT student, lesson, exercise, correct, answer, at, hub_user, variant FROM checks"
                           + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY at", args)
         schema = {"student": pl.Utf8, "lesson": pl.Utf8, "exercise": pl.Utf8, "right": pl.Boolean,
-                  "answer": pl.Utf8, "at": pl.Float64, "hub_user": pl.Utf8}
-        data = [(s, le, e, None if c is None else bool(c), a, float(at), h) for s, le, e, c, a, at, h in data]
+                  "answer": pl.Utf8, "at": pl.Float64, "hub_user": pl.Utf8, "variant": pl.Int64}
+        data = [(s, le, e, None if c is None else bool(c), a, float(at), h, v) for s, le, e, c, a, at, h, v in data]
         return pl.DataFrame(data, schema=schema, orient="row")
 
     def solved(self, *, student: str | None = None, hub_user: str | None = None) -> dict[str, dict[str, bool]]:
@@ -200,6 +206,17 @@ class Progress:
         out: dict[str, dict[str, bool]] = {}
         for lesson, exercise, right in data:
             out.setdefault(lesson, {})[exercise] = bool(right)
+        return out
+
+    def right_variants(self, student: str, *, by_login: bool = False) -> dict[str, dict[str, int]]:
+        """Per lesson and variant exercise, how many of its variants ``student`` answered right
+        (``by_login``: ``student`` is a hub login): where her variants have got to."""
+        column = "hub_user" if by_login else "student"
+        data = self._read(f"SELECT lesson, exercise, COUNT(DISTINCT variant) FROM checks WHERE {column} = ? "
+                          "AND correct = 1 AND variant IS NOT NULL GROUP BY lesson, exercise", [check_name(student)])
+        out: dict[str, dict[str, int]] = {}
+        for lesson, exercise, count in data:
+            out.setdefault(lesson, {})[exercise] = int(count)
         return out
 
     def lessons(self) -> list[str]:

@@ -1,0 +1,123 @@
+"""Variant exercises (issue 41, point 1): every student her own variant, another once she answered
+it, the same after a reload; the key and the server's grade know every variant; the preflight
+checks each one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummylab import cards, gin
+from rummylab.lessons import exercises as ex_module
+from rummylab.lessons import key as key_module
+from rummylab.lessons.exercises import another, check, exercise
+from rummylab.lessons.grading import graded
+from rummylab.lessons.variants import VARIANTS, variant_number, variant_rng
+from rummylab.progress import Progress
+
+
+def deal(rng: Any) -> str:
+    """Ten cards of a shuffled deck."""
+    return cards.cards_str(rng.choice(list(cards.DECK), 10, replace=False))
+
+
+def deadwood_exercise(**extra: Any) -> Any:
+    return exercise("count_it", lambda hand: f"What is the least deadwood of `{hand}`?", variants=deal,
+                    answer=lambda hand: gin.deadwood(hand), lesson="02-melds-and-deadwood",
+                    hint="Find the melds first, then add the rest.", skill="count deadwood", **extra)
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """A kernel's exercises forgotten, no student, a progress database of its own."""
+    db = tmp_path / "progress.sqlite"
+    monkeypatch.setenv("RUMMYLAB_DB", str(db))
+    monkeypatch.setenv("RUMMYLAB_LESSON", "02-melds-and-deadwood")
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.setattr(ex_module, "_STUDENT", None)
+    ex_module.reset()
+    ex_module.PENDING.clear()
+    yield db
+    ex_module.reset()
+    ex_module.PENDING.clear()
+
+
+def test_a_variant_is_drawn_from_its_own_stream_the_same_everywhere() -> None:
+    a = deal(variant_rng("02-melds-and-deadwood", "count_it", 5))
+    assert a == deal(variant_rng("02-melds-and-deadwood", "count_it", 5))
+    assert a != deal(variant_rng("02-melds-and-deadwood", "count_it", 6))
+    assert a != deal(variant_rng("03-knocking-and-layoffs", "count_it", 5))
+    order = [variant_number("02", "count_it", "Ada", k) for k in range(VARIANTS)]
+    assert sorted(order) == list(range(VARIANTS))  # fresh for VARIANTS answers
+    assert order != [variant_number("02", "count_it", "Bea", k) for k in range(VARIANTS)]
+    with pytest.raises(ValueError, match="variant 64"):
+        variant_rng("02", "count_it", VARIANTS)
+    with pytest.raises(ValueError, match="attempt -1"):
+        variant_number("02", "count_it", "Ada", -1)
+
+
+def test_two_students_get_their_own_and_another_after_a_right_answer(fresh: Path) -> None:
+    first = deadwood_exercise()
+    assert first.variant == variant_number("02-melds-and-deadwood", "count_it", "", 0)  # the class's, no name yet
+    ex_module.set_student("Ada")
+    ada = ex_module.EXERCISES["count_it"]
+    assert ada.variant == variant_number("02-melds-and-deadwood", "count_it", "Ada", 0)
+    with pytest.raises(ValueError, match="answer exercise 'count_it' first"):
+        another("count_it")
+    wrong = check("count_it", ada.answer + 1)
+    assert not wrong and "Find the melds first" in wrong.why
+    assert check("count_it", ada.answer)
+    nxt = another("count_it")
+    assert nxt.variant == variant_number("02-melds-and-deadwood", "count_it", "Ada", 1) != ada.variant
+    rows = Progress(fresh).rows()
+    assert list(zip(rows["variant"], rows["right"], strict=True)) == [(ada.variant, False), (ada.variant, True)]
+    # a reload (a new kernel): where she left off, read from the store
+    ex_module.reset()
+    ex_module._STUDENT = None
+    deadwood_exercise()
+    ex_module.set_student("Ada")
+    assert ex_module.EXERCISES["count_it"].variant == nxt.variant
+    # another student, on the same page after her
+    ex_module.set_student("Bea")
+    assert ex_module.EXERCISES["count_it"].variant == variant_number("02-melds-and-deadwood", "count_it", "Bea", 0)
+
+
+def test_bad_variants_are_named(fresh: Path) -> None:
+    with pytest.raises(ValueError, match="variants must be a function"):
+        exercise("x", "Q?", answer=1, variants=[1, 2])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"variant \d+: answer raised ZeroDivisionError"):
+        exercise("x", lambda v: "Q?", answer=lambda v: 1 / 0, variants=deal)
+    with pytest.raises(ValueError, match=r"variant \d+: the hint .* gives the answer"):
+        exercise("x", lambda v: "Q?", answer=lambda v: v, hint=lambda v: f"It is {v}.", variants=lambda rng: 13)
+    with pytest.raises(ValueError, match="skill"):
+        exercise("x", "Q?", answer=1, skill="x" * 61)
+
+
+def test_the_key_holds_every_variant_and_the_server_grades_each(fresh: Path) -> None:
+    deadwood_exercise(mistakes=lambda hand: {gin.deadwood(hand) + 10: "Count each face card as 10, not 20."})
+    report = key_module.lesson_report()
+    (entry,) = key_module.entries(report)
+    assert entry.skill == "count deadwood" and len(entry.variants) == VARIANTS
+    assert all(v.answer_accepted and not v.unexplained and not v.error for v in entry.variants)
+    v7 = entry.variants[7]
+    hand = deal(variant_rng("02-melds-and-deadwood", "count_it", 7))
+    assert v7.prompt == f"What is the least deadwood of `{hand}`?" and v7.answer == str(gin.deadwood(hand))
+    again = key_module.entries_from_json(key_module.entries_json([entry]))
+    assert again == [entry]
+    grades = graded([entry])[("02-melds-and-deadwood", "count_it")]
+    assert isinstance(grades, dict) and grades[7].right(v7.answer) and not grades[7].right(str(int(v7.answer) + 1))
+
+
+def test_the_preflight_names_a_variant_that_fails() -> None:
+    from rummylab.lessons.preflight import variant_problems
+
+    entry = {"name": "count_it", "variants": [
+        {"number": 0, "error": "exercise 'count_it', variant 0: answer raised KeyError: 'x'"},
+        {"number": 1, "answer": "3", "answer_accepted": False, "unexplained": ["13"]},
+        *({"number": n, "answer": "3", "answer_accepted": False, "unexplained": []} for n in range(2, 6))]}
+    found = variant_problems(entry)
+    assert found[0].startswith("count_it variant 0: ") and "is marked wrong" in found[1]
+    assert found[-1] == "count_it: and 4 more problems in its variants"
