@@ -121,3 +121,37 @@ def test_the_preflight_names_a_variant_that_fails() -> None:
     found = variant_problems(entry)
     assert found[0].startswith("count_it variant 0: ") and "is marked wrong" in found[1]
     assert found[-1] == "count_it: and 4 more problems in its variants"
+
+
+def test_the_key_shows_a_students_variant(fresh: Path) -> None:
+    deadwood_exercise()
+    exercise("plain", "How many cards in a deck?", answer=52)
+    found = key_module.entries(key_module.lesson_report())
+    assert "(64 variants, each student her own" in key_module.key_text(found)
+    theirs = key_module.for_student(found, "Ada", {"02-melds-and-deadwood": {"count_it": 2}})
+    number = variant_number("02-melds-and-deadwood", "count_it", "Ada", 2)
+    hand = deal(variant_rng("02-melds-and-deadwood", "count_it", number))
+    assert theirs[0].prompt == f"What is the least deadwood of `{hand}`?"
+    assert theirs[0].answer == str(gin.deadwood(hand))
+    assert theirs[1] == found[1]  # one question for all
+    assert f"[02-melds-and-deadwood] count_it (variant {number})" in key_module.key_text(theirs)
+
+
+def test_the_service_grades_the_variant_answered(fresh: Path) -> None:
+    """A check names its variant; the service grades it against that variant's answer in the key
+    (a right answer to another variant is wrong), and refuses a check of a variant exercise that
+    names none or one that is not there."""
+    from rummylab.classroom.hub_service import Grader, _row  # make test installs the hub extra
+
+    deadwood_exercise()
+    grader = Grader.of(key_module.entries(key_module.lesson_report()))
+    answers = {n: str(gin.deadwood(deal(variant_rng("02-melds-and-deadwood", "count_it", n)))) for n in (3, 4)}
+    assert answers[3] != answers[4]
+    check_of = {"lesson": "02-melds-and-deadwood", "exercise": "count_it", "check_id": "c1", "correct": 1}
+    assert _row({**check_of, "answer": answers[3], "variant": 3}, "ada", 1e9, grader)["correct"] == 1
+    row = _row({**check_of, "answer": answers[4], "variant": 3, "correct": 1}, "ada", 1e9, grader)
+    assert row["correct"] == 0 and row["variant"] == 3  # her kernel's word is not the grade
+    with pytest.raises(ValueError, match="say which was answered"):
+        _row({**check_of, "answer": answers[3]}, "ada", 1e9, grader)
+    with pytest.raises(ValueError, match="variant 99"):
+        _row({**check_of, "answer": answers[3], "variant": 99}, "ada", 1e9, grader)

@@ -162,11 +162,38 @@ def entries_from_json(data: list[dict[str, Any]]) -> list[KeyEntry]:
                         "variants": tuple(_variant(v) for v in e.get("variants", []))}) for e in data]
 
 
+def for_student(found: list[KeyEntry], student: str, attempts: dict[str, dict[str, int]] | None = None
+                ) -> list[KeyEntry]:
+    """The key as ``student`` meets it now: each variant exercise's entry is her current variant
+    (``attempts``: per lesson and exercise, the variants she answered right, as the store counts
+    them; none: her first)."""
+    from .variants import variant_number
+
+    out = []
+    for e in found:
+        if not e.variants:
+            out.append(e)
+            continue
+        number = variant_number(e.lesson, e.name, student, (attempts or {}).get(e.lesson, {}).get(e.name, 0))
+        v = next(v for v in e.variants if v.number == number)
+        out.append(KeyEntry(e.name, e.lesson, v.prompt or v.error, v.answer, e.kind, v.explanation, e.hint,
+                            dict(v.mistakes), v.answer_accepted, v.unexplained, e.skill, (v,)))
+    return out
+
+
+def _variant_note(e: KeyEntry) -> str:
+    if not e.variants:
+        return ""
+    if len(e.variants) == 1:
+        return f" (variant {e.variants[0].number})"
+    return f" ({len(e.variants)} variants, each student her own: the class's first shown)"
+
+
 def key_text(found: list[KeyEntry]) -> str:
     """The answer key as plain text."""
     out = []
     for e in found:
-        block = [f"[{e.lesson}] {e.name}", f"  Q: {e.prompt}", f"  A: {e.answer}"]
+        block = [f"[{e.lesson}] {e.name}{_variant_note(e)}", f"  Q: {e.prompt}", f"  A: {e.answer}"]
         block += [f"  Why: {e.explanation}"] if e.explanation else []
         block += [f"  Hint: {e.hint}"] if e.hint else []
         block += [f"  If a student says {typed}: {why}" for typed, why in e.mistakes.items()]
@@ -180,7 +207,7 @@ def key_html(found: list[KeyEntry]) -> str:
     rows = []
     for e in found:
         wrong = "".join(f"<li><b>{esc(typed)}</b>: {esc(why)}</li>" for typed, why in e.mistakes.items())
-        rows.append(f"<section><h2>{esc(e.lesson)} · {esc(e.name)}</h2>"
+        rows.append(f"<section><h2>{esc(e.lesson)} · {esc(e.name)}{esc(_variant_note(e))}</h2>"
                     f"<p>{esc(e.prompt)}</p><p><b>Answer:</b> {esc(e.answer)}</p>"
                     + (f"<p><b>Why:</b> {esc(e.explanation)}</p>" if e.explanation else "")
                     + (f"<p><b>Hint:</b> {esc(e.hint)}</p>" if e.hint else "")
