@@ -155,3 +155,36 @@ def test_the_service_grades_the_variant_answered(fresh: Path) -> None:
         _row({**check_of, "answer": answers[3]}, "ada", 1e9, grader)
     with pytest.raises(ValueError, match="variant 99"):
         _row({**check_of, "answer": answers[3], "variant": 99}, "ada", 1e9, grader)
+
+
+def test_a_skill_is_mastered_after_three_right_in_a_row_on_fresh_questions() -> None:
+    from rummylab.progress.mastery import STREAK, skill_states
+
+    def checks(*marks: tuple[str, int | None, bool]) -> Any:
+        return [("count deadwood", "02", name, variant, right) for name, variant, right in marks]
+
+    assert STREAK == 3
+    state = skill_states(checks(("a", 1, True), ("a", 1, True), ("a", 2, True)))["count deadwood"]
+    assert (state.streak, state.mastered) == (2, False)  # the same hand again does not count
+    state = skill_states(checks(("a", 1, True), ("a", 2, False), ("a", 2, True), ("b", None, True),
+                                ("a", 3, True)))["count deadwood"]
+    assert (state.streak, state.best, state.right, state.tried, state.mastered) == (3, 3, 4, 5, True)
+    assert str(state) == "count deadwood: mastered"
+    state = skill_states(checks(("a", 1, True), ("a", 2, True), ("a", 3, True), ("a", 4, False)))["count deadwood"]
+    assert state.mastered and state.streak == 0  # mastered stays; the streak shows where she is now
+    assert str(skill_states(checks(("a", 5, True)))["count deadwood"]) == "count deadwood: 1 of 3 in a row"
+
+
+def test_her_skills_are_counted_from_the_store_and_shown_on_the_index(fresh: Path) -> None:
+    from rummylab.classroom.lesson_index import index_html, lessons_in, student_skills
+
+    deadwood_exercise()
+    ex_module.set_student("Ada <b>")
+    for _ in range(3):
+        assert check("count_it", ex_module.EXERCISES["count_it"].answer)
+        another("count_it")
+    skills = student_skills(str(fresh), name="Ada <b>")
+    assert skills["count deadwood"].mastered and Progress(fresh).rows()["skill"].to_list() == ["count deadwood"] * 3
+    assert student_skills(str(fresh), name="Bea") == {} and student_skills(None, name="Ada <b>") == {}
+    page = index_html(lessons_in(Path(__file__).parent.parent / "notebooks"), "/", skills=skills, who="Ada <b>")
+    assert "count deadwood: mastered ✔" in page and "Ada &lt;b&gt;" in page

@@ -17,6 +17,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 NAME_COOKIE = "rummylab-name"
 HEADING = re.compile(r"^\s*#\s+(.+?)\s*#*\s*$", re.M)
@@ -96,11 +97,14 @@ ol.rl-lessons a:hover { background: #eceff1; }
 form.rl-who { margin: 0 0 1rem; display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
 form.rl-who input { font-size: 1rem; padding: .3rem; max-width: 16rem; }
 .rl-note { color: #546e7a; font-size: .9rem; }
+h2 { font-size: 1.15rem; margin: 1.4rem 0 .3rem; }
+ul.rl-skills { padding-left: 1.2rem; }
 """
 
 
 def index_html(lessons: list[Lesson], base_url: str, *, solved: dict[str, dict[str, bool]] | None = None,
-               who: str | None = None, ask_name: bool = True, note: str = "") -> str:
+               who: str | None = None, ask_name: bool = True, note: str = "", skills: dict[str, Any] | None = None
+               ) -> str:
     """The index page: ``lessons`` linked under ``base_url``; with ``solved`` (the student's
     progress), how many exercises of each she solved. Every name and title is escaped."""
     items = "\n".join(
@@ -117,7 +121,7 @@ def index_html(lessons: list[Lesson], base_url: str, *, solved: dict[str, dict[s
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>Lessons</title>'
             f"<style>{STYLE}</style></head><body><main><h1>Lessons</h1>{who_html}{note_html}"
-            f'<ol class="rl-lessons">{items}</ol></main></body></html>')
+            f'<ol class="rl-lessons">{items}</ol>{_skills_html(skills or {})}</main></body></html>')
 
 
 def _known_name(typed: str | None) -> str | None:
@@ -144,6 +148,33 @@ def student_progress(db: str | None, *, name: str | None = None, hub_token: str 
     if name is None or not Progress(db).exists():
         return {} if name is not None else None
     return Progress(db).solved(student=name)
+
+
+def student_skills(db: str | None, *, name: str | None = None, hub_token: str | None = None) -> dict[str, Any]:
+    """The student's skills (``progress.mastery``), found as ``student_progress`` finds her
+    progress; {} when nobody is known or there is no store."""
+    from ..progress import Progress
+    from ..progress.hub_client import is_service_url, skills_on_hub
+
+    if not db:
+        return {}
+    if is_service_url(db):
+        return skills_on_hub(db, hub_token) if hub_token else {}
+    if name is None or not Progress(db).exists():
+        return {}
+    return dict(Progress(db).skills(name))
+
+
+def _skills_html(skills: dict[str, Any]) -> str:
+    from ..progress.mastery import STREAK
+
+    if not skills:
+        return ""
+    items = "".join(f'<li class="{"rl-done" if s.mastered else "rl-some" if s.streak else "rl-none"}">'
+                    f'{html.escape(s.skill)}: {"mastered ✔" if s.mastered else f"{s.streak} of {STREAK} in a row"}'
+                    f"</li>" for s in skills.values())
+    return (f'<h2>Your skills</h2><p class="rl-note">A skill is mastered after {STREAK} right answers in a row, '
+            f'each to a new question.</p><ul class="rl-skills">{items}</ul>')
 
 
 def make_handler() -> type:
@@ -179,13 +210,18 @@ def make_handler() -> type:
                     return
             who = self.current_user.username if on_hub else _known_name(self.get_cookie(NAME_COOKIE))
             token = getattr(hub_auth, "api_token", None) if on_hub else None
+            db = os.environ.get(DB_ENV)
+
+            def read() -> tuple[Any, dict[str, Any]]:
+                return (student_progress(db, name=who, hub_token=token),
+                        student_skills(db, name=who, hub_token=token))
+
             try:
-                solved = await asyncio.get_running_loop().run_in_executor(
-                    None, lambda: student_progress(os.environ.get(DB_ENV), name=who, hub_token=token))
+                solved, skills = await asyncio.get_running_loop().run_in_executor(None, read)
             except ValueError as exc:  # the lessons are listed all the same
-                solved, note = None, f"Your progress cannot be shown now: {exc}"
+                solved, skills, note = None, {}, f"Your progress cannot be shown now: {exc}"
             self.set_header("Cache-Control", "no-store")
             self.finish(index_html(lessons_in(self.folder), self.base_url, solved=solved, who=who,
-                                   ask_name=not on_hub, note=note))
+                                   ask_name=not on_hub, note=note, skills=skills))
 
     return LessonIndexHandler

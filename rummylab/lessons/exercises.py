@@ -463,9 +463,9 @@ def _log(message: str) -> None:
 
 
 _STUDENT: str | None = None
-PENDING: list[tuple[str, str, bool | None, str, int | None]] = []
+PENDING: list[tuple[str, str, bool | None, str, int | None, str]] = []
 """Checks made on this page before the student gave a name (or while the store's address cannot
-be one): (lesson, exercise, right, answer, variant), recorded under the name once it is given. A check
+be one): (lesson, exercise, right, answer, variant, skill), recorded under the name once it is given. A check
 with a name goes to the store at once; one the database cannot take now waits in the store's own
 queue, not here."""
 
@@ -510,7 +510,7 @@ def _flush() -> str:
     return _send(waiting) if waiting else ""
 
 
-def _send(checks: list[tuple[str, str, bool | None, str, int | None]]) -> str:
+def _send(checks: list[tuple[str, str, bool | None, str, int | None, str]]) -> str:
     """Hand ``checks`` to the store, under the student's name; "" or a sentence for the student when
     they are saved later (the store keeps them until the database takes them). Without a store
     address they are kept on this page, in ``PENDING``, and said once."""
@@ -527,9 +527,10 @@ def _send(checks: list[tuple[str, str, bool | None, str, int | None]]) -> str:
         PENDING[:0] = checks
         return f"Your answer is kept on this page and will be saved later ({exc})."
     note = ""
-    for lesson, exercise, right, typed, variant in checks:
+    for lesson, exercise, right, typed, variant, skill in checks:
         try:
-            if not store.record(name, lesson, exercise, right, typed, hub_user=hub_user(), variant=variant):
+            if not store.record(name, lesson, exercise, right, typed, hub_user=hub_user(), variant=variant,
+                                skill=skill or None):
                 note = "Your answer is saved later: the class's database cannot be reached just now."
         except ValueError as exc:  # the store keeps the check all the same
             note = f"Your answer is kept and will be saved later ({exc})."
@@ -545,7 +546,7 @@ def record(ex: Exercise, right: bool | None, typed: str) -> str:
 
     if default_db() is None:
         return ""
-    check = (ex.lesson or UNNAMED, ex.name, right, typed[:ANSWER_MAX], ex.variant)
+    check = (ex.lesson or UNNAMED, ex.name, right, typed[:ANSWER_MAX], ex.variant, ex.skill)
     if student() is None:
         PENDING.append(check)
         return NAME_NOTE

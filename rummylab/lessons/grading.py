@@ -48,6 +48,8 @@ class Graded:
 
     kind: AnyKind
     answer: Any
+    skill: str = ""
+    """What the exercise practises (the key's), recorded with each check the server grades."""
 
     def right(self, typed: str) -> bool:
         """Whether ``typed`` is right; an answer that cannot be read is wrong."""
@@ -66,15 +68,16 @@ def graded(entries: Iterable[KeyEntry]) -> dict[tuple[str, str], Graded | dict[i
     for e in entries:
         kind = kind_named(e.kind)
         if e.variants:
-            found[(e.lesson, e.name)] = {v.number: _graded(kind, v.answer, f"{e.lesson} / {e.name} variant {v.number}")
-                                         for v in e.variants if not v.error}
+            found[(e.lesson, e.name)] = {
+                v.number: _graded(kind, v.answer, e.skill, f"{e.lesson} / {e.name} variant {v.number}")
+                for v in e.variants if not v.error}
         else:
-            found[(e.lesson, e.name)] = _graded(kind, e.answer, f"{e.lesson} / {e.name}")
+            found[(e.lesson, e.name)] = _graded(kind, e.answer, e.skill, f"{e.lesson} / {e.name}")
     return found
 
 
-def _graded(kind: AnyKind, shown: str, what: str) -> Graded:
+def _graded(kind: AnyKind, shown: str, skill: str, what: str) -> Graded:
     try:
-        return Graded(kind, read_shown(kind, shown))
+        return Graded(kind, read_shown(kind, shown), skill)
     except ValueError as exc:
         raise ValueError(f"{what}: the key's answer {shown!r} cannot be read back: {exc}") from None

@@ -24,7 +24,8 @@ SCHEMA_VERSION = 4
 ``correct`` (``right`` is reserved in PostgreSQL; NULL: a response, neither right nor wrong), the
 answer typed is kept, and a version table. v3: ``hub_user`` (the JupyterHub user, or NULL) and
 ``check_id`` (unique: a check retried after a lost connection or uploaded from a spool is
-written once). v4: ``variant`` (which variant of a variant exercise was answered, or NULL)."""
+written once). v4: ``variant`` (which variant of a variant exercise was answered, or NULL) and
+``skill`` (what the exercise practises, or NULL)."""
 
 _V2 = [
     "CREATE TABLE schema_version (version INTEGER NOT NULL)",
@@ -45,14 +46,14 @@ _STEPS: dict[int, tuple[list[str], int]] = {
          "SELECT student, lesson, exercise, \"right\", '', at FROM checks_v1",
          "DROP TABLE checks_v1"], 2),
     2: (_V3, 3),
-    3: (["ALTER TABLE checks ADD COLUMN variant INTEGER"], 4),
+    3: (["ALTER TABLE checks ADD COLUMN variant INTEGER", "ALTER TABLE checks ADD COLUMN skill TEXT"], 4),
 }
 """From version k: the statements, and the version they make (0: an empty database); the version
 row is written after the last.
 Every statement runs as it is on both engines (``DOUBLE PRECISION``: PostgreSQL's ``REAL`` keeps
 7 digits, too few for a time)."""
 
-COLUMNS = ("check_id", "student", "lesson", "exercise", "correct", "answer", "at", "hub_user", "variant")
+COLUMNS = ("check_id", "student", "lesson", "exercise", "correct", "answer", "at", "hub_user", "variant", "skill")
 INSERT = (f"INSERT INTO checks ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) "
           "ON CONFLICT (check_id) DO NOTHING")
 """A check written twice (a retry, a spool uploaded twice) is kept once."""

@@ -129,7 +129,7 @@ class ServiceProgress:
         return f"ServiceProgress({self.url!r})"
 
     def record(self, student: str, lesson: str, exercise: str, right: bool | None, answer: str = "",
-               hub_user: str | None = None, *, variant: int | None = None) -> bool:
+               hub_user: str | None = None, *, variant: int | None = None, skill: str | None = None) -> bool:
         """Send one check (and any waiting in this student's spool); True once the service has it,
         False when it cannot be reached now (the check waits in the spool and goes later).
         ValueError for a bad input, no hub token, or a token the service refuses (the check is
@@ -140,7 +140,7 @@ class ServiceProgress:
 
         if not self.token:
             raise ValueError("this kernel has no JupyterHub token, so the rummylab service cannot tell who you are")
-        row = check_row(student, lesson, exercise, right, answer, variant=variant)
+        row = check_row(student, lesson, exercise, right, answer, variant=variant, skill=skill)
         try:
             return writer(self.sink).put(row)
         except Unusable as exc:
@@ -174,6 +174,18 @@ def _progress_on_hub(url: str, token: str, part: str) -> dict[str, dict[str, Any
     if not isinstance(found, dict):
         raise ValueError("the rummylab service sent no progress")
     return {str(lesson): dict(exercises) for lesson, exercises in found.items() if isinstance(exercises, dict)}
+
+
+def skills_on_hub(url: str, token: str) -> dict[str, Any]:
+    """The skills (``mastery.SkillState``) of the hub user whose ``token`` this is, as the service at
+    ``url`` counts them. ValueError when the service cannot say now."""
+    from .mastery import SkillState
+
+    try:
+        return {str(k): SkillState(skill=str(k), streak=int(v["streak"]), best=int(v["best"]), right=int(v["right"]),
+                                   tried=int(v["tried"])) for k, v in _progress_on_hub(url, token, "skills").items()}
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"the rummylab service sent skills that cannot be read ({exc})") from None
 
 
 def solved_on_hub(url: str, token: str) -> dict[str, dict[str, bool]]:

@@ -55,10 +55,11 @@ CHECK_ID = re.compile(r"^[\w.:@+-]{1,200}$")
 
 
 def check_row(student: Any, lesson: Any, exercise: Any, right: Any, answer: Any = "", hub_user: Any = None, *,
-              check_id: Any = None, at: Any = None, variant: Any = None) -> dict[str, Any]:
+              check_id: Any = None, at: Any = None, variant: Any = None, skill: Any = None) -> dict[str, Any]:
     """One check as the row the queue writes, its inputs checked (ValueError names a bad one): a new
     ``check_id`` unless given (a retried check keeps its own), the time now unless ``at`` is given;
-    ``variant``: the variant answered of a variant exercise (``lessons.variants``), else None."""
+    ``variant``: the variant answered of a variant exercise (``lessons.variants``), else None;
+    ``skill``: what the exercise practises, else None."""
     name = check_name(student)
     lesson, exercise = _check_label(lesson, "lesson"), _check_label(exercise, "exercise")
     if right not in (True, False, None):
@@ -77,9 +78,11 @@ def check_row(student: Any, lesson: Any, exercise: Any, right: Any, answer: Any 
         raise ValueError(f"a check's time is a number of seconds, not {str(at)[:40]!r}")
     if variant is not None and (isinstance(variant, bool) or not isinstance(variant, int) or not 0 <= variant < 2**31):
         raise ValueError(f"a variant is a whole number, not {str(variant)[:40]!r}")
+    if skill is not None:
+        skill = _check_label(skill, "skill") if skill else None
     return {"check_id": check_id, "student": name, "lesson": lesson, "exercise": exercise,
             "correct": None if right is None else int(bool(right)), "answer": answer[:ANSWER_MAX],
-            "at": float(at), "hub_user": hub_user, "variant": variant}
+            "at": float(at), "hub_user": hub_user, "variant": variant, "skill": skill}
 
 
 def default_db() -> Path | str | None:
@@ -111,7 +114,7 @@ class Progress:
 
     def record(self, student: str, lesson: str, exercise: str, right: bool | None, answer: str = "",
                hub_user: str | None = None, *, check_id: str | None = None, at: float | None = None,
-               variant: int | None = None) -> bool:
+               variant: int | None = None, skill: str | None = None) -> bool:
         """Add one check and the answer typed (its first ``ANSWER_MAX`` characters; ``right`` None:
         a response, neither right nor wrong), by ``hub_user`` when on JupyterHub. True once written;
         False when the database cannot be reached now: the check is written later (a background
@@ -119,8 +122,9 @@ class Progress:
         ValueError for a bad input, or a database that cannot be used (a wrong password, a file
         that is not a database): the check is kept in the spool all the same. ``check_id`` and
         ``at`` (``check_row``) are given by the hub service for a check a kernel made; ``variant``
-        is the variant answered of a variant exercise."""
-        row = check_row(student, lesson, exercise, right, answer, hub_user, check_id=check_id, at=at, variant=variant)
+        is the variant answered of a variant exercise, ``skill`` what the exercise practises."""
+        row = check_row(student, lesson, exercise, right, answer, hub_user, check_id=check_id, at=at, variant=variant,
+                        skill=skill)
         try:
             return queue.writer(self.target).put(row)
         except Unusable as exc:
@@ -176,8 +180,8 @@ class Progress:
 
     def rows(self, student: str | None = None, lesson: str | None = None) -> Any:
         """The checks as a polars frame (student, lesson, exercise, right (null: a response), answer,
-        at, hub_user, variant (null: not a variant exercise)), oldest first; with ``student`` or
-        ``lesson``, only theirs."""
+        at, hub_user, variant (null: not a variant exercise), skill), oldest first; with
+        ``student`` or ``lesson``, only theirs."""
         import polars as pl
 
         where, args = [], []
@@ -187,11 +191,12 @@ class Progress:
         if lesson is not None:
             where.append("lesson = ?")
             args.append(lesson)
-        data = self._read("SELECT student, lesson, exercise, correct, answer, at, hub_user, variant FROM checks"
+        data = self._read("SELECT student, lesson, exercise, correct, answer, at, hub_user, variant, skill FROM checks"
                           + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY at", args)
         schema = {"student": pl.Utf8, "lesson": pl.Utf8, "exercise": pl.Utf8, "right": pl.Boolean,
-                  "answer": pl.Utf8, "at": pl.Float64, "hub_user": pl.Utf8, "variant": pl.Int64}
-        data = [(s, le, e, None if c is None else bool(c), a, float(at), h, v) for s, le, e, c, a, at, h, v in data]
+                  "answer": pl.Utf8, "at": pl.Float64, "hub_user": pl.Utf8, "variant": pl.Int64, "skill": pl.Utf8}
+        data = [(s, le, e, None if c is None else bool(c), a, float(at), h, v, k)
+                for s, le, e, c, a, at, h, v, k in data]
         return pl.DataFrame(data, schema=schema, orient="row")
 
     def solved(self, *, student: str | None = None, hub_user: str | None = None) -> dict[str, dict[str, bool]]:
@@ -218,6 +223,16 @@ class Progress:
         for lesson, exercise, count in data:
             out.setdefault(lesson, {})[exercise] = int(count)
         return out
+
+    def skills(self, student: str, *, by_login: bool = False) -> dict[str, Any]:
+        """``student``'s skills (``mastery.skill_states``) from her graded checks of exercises that
+        name one (``by_login``: ``student`` is a hub login). Plain SQL, no polars."""
+        from .mastery import skill_states
+
+        column = "hub_user" if by_login else "student"
+        data = self._read(f"SELECT skill, lesson, exercise, variant, correct FROM checks WHERE {column} = ? "
+                          "AND skill IS NOT NULL AND correct IS NOT NULL ORDER BY at", [check_name(student)])
+        return skill_states((k, le, e, v, bool(c)) for k, le, e, v, c in data)
 
     def lessons(self) -> list[str]:
         """The lessons with checks, sorted."""
