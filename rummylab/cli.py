@@ -96,12 +96,16 @@ def build_parser() -> argparse.ArgumentParser:
     le.set_defaults(run=_lessons)
     cl = sub.add_parser("class", help="the class's progress")
     csub = cl.add_subparsers(dest="class_command", required=True)
-    rp = csub.add_parser("report", help="who has done which exercise (a table, and --html for a page)")
+    rp = csub.add_parser("report", help="who has done which exercise (a table, --html for a page, --csv for a "
+                         "gradebook to import)")
     rp.add_argument("--db", default=None, help="the progress database: a path, sqlite:///PATH or "
                     "postgresql://user:password@host:port/db (default: $RUMMYLAB_DB or ./progress.sqlite); "
                     "checks spooled on this machine are uploaded first")
     rp.add_argument("--html", help="also write the report with a chart as a standalone HTML page")
     rp.add_argument("--lesson", default=None, help="only this lesson (its name, or its number: 02)")
+    rp.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
+                    help="write the gradebook as CSV (a row a student, a column an exercise: 1 solved, 0 tried) "
+                    "for Canvas's or Moodle's gradebook import (docs/gradebook.md); - or no FILE: print it alone")
     cl.set_defaults(run=_class)
     s = sub.add_parser("serve", help="serve the lessons to a class as a click-through app (Voilà)")
     s.add_argument("path", nargs="?", default=None, help="a lesson or a folder (default: the packaged lessons)")
@@ -366,9 +370,16 @@ def _lessons(args: argparse.Namespace) -> str:
 
 
 def _class(args: argparse.Namespace) -> str:
-    import polars as pl
-
-    from .progress import Progress, answers_text, default_db, report_html, report_table
+    from .progress import (
+        Progress,
+        answers_text,
+        default_db,
+        gradebook_csv,
+        gradebook_of,
+        report_html,
+        report_table,
+        students_text,
+    )
 
     progress = Progress(args.db or default_db() or "progress.sqlite")
     if not progress.exists() and not progress.waiting():
@@ -376,18 +387,23 @@ def _class(args: argparse.Namespace) -> str:
     uploaded = progress.upload()
     lesson = progress.find_lesson(args.lesson) if args.lesson else None
     rows = progress.rows(lesson=lesson)
+    if args.csv == "-":
+        return gradebook_csv(gradebook_of(rows)).rstrip("\n")
     table = report_table(rows)
-    with pl.Config(tbl_rows=200, tbl_hide_dataframe_shape=True, fmt_str_lengths=60):
-        text = (f"{f'{uploaded} spooled checks uploaded to {progress.name}' + chr(10) if uploaded else ''}"
-                f"{f'lesson {lesson}: ' if lesson else ''}{table.select('student').n_unique()} students, "
-                f"{table['attempts'].sum() or 0} checks\n{table}\n\nAnswers per exercise (wrong first, "
-                f"the most common first):\n{answers_text(rows)}")
-    if args.html:
+    text = (f"{f'{uploaded} spooled checks uploaded to {progress.name}' + chr(10) if uploaded else ''}"
+            f"{f'lesson {lesson}: ' if lesson else ''}{table.select('student').n_unique()} students, "
+            f"{table['attempts'].sum() or 0} checks\n\n{students_text(table)}\n\nAnswers per exercise (wrong first, "
+            f"the most common first):\n{answers_text(rows)}")
+    for path, write in ((args.html, lambda: report_html(rows, lesson=lesson)),
+                        (args.csv, lambda: gradebook_csv(gradebook_of(rows)))):
+        if not path:
+            continue
         try:
-            Path(args.html).write_text(report_html(table, rows, lesson=lesson), encoding="utf-8")
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                f.write(write())
         except OSError as exc:
-            raise ValueError(f"cannot write {args.html}: {exc.strerror}") from None
-        text += f"\nwritten to {args.html}"
+            raise ValueError(f"cannot write {path}: {exc.strerror}") from None
+        text += f"\nwritten to {path}"
     return text
 
 

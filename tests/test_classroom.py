@@ -263,6 +263,64 @@ def test_the_teacher_page_needs_its_token_shows_answers_and_filters_by_lesson(tm
     assert code == 200 and "no checks recorded for that lesson" in page and "deck_size" in page
 
 
+def test_the_teacher_page_is_a_gradebook_with_its_csv_behind_the_token(tmp_path: Path) -> None:
+    """A row a student, a cell an exercise; "Download CSV" (the lesson shown) serves the gradebook
+    as CSV to the token or its cookie only."""
+    import csv
+    import io
+
+    from rummylab.progress import Progress
+
+    db = tmp_path / "progress.sqlite"
+    p = Progress(db)
+    p.record("<b>Eve</b>", "00-start-here", "deck_size", False, "<script>alert(1)</script>")
+    p.record("Ana", "00-start-here", "deck_size", True, "52")
+    p.record("Ana", "00-start-here", "why", None, "a free answer")
+    p.record("Ana", "02-melds-and-deadwood", "deadwood_count", False, "13")
+    got: dict[str, Any] = {}
+
+    async def run() -> None:
+        import tornado.httpclient
+        import tornado.httpserver
+        import tornado.netutil
+
+        sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
+        base = f"http://127.0.0.1:{sockets[0].getsockname()[1]}/"
+        server = tornado.httpserver.HTTPServer(class_code.teacher_app(db, "T0KEN-teacher", "http://class:8866"))
+        server.add_sockets(sockets)
+        client = tornado.httpclient.AsyncHTTPClient()
+        try:
+            for name, path in [("none", "gradebook.csv"), ("wrong", "gradebook.csv?token=nope"),
+                               ("page", "?token=T0KEN-teacher&lesson=00"),
+                               ("csv", "gradebook.csv?token=T0KEN-teacher")]:
+                got[name] = await client.fetch(base + path, raise_error=False)
+            cookie = got["page"].headers["Set-Cookie"].split(";")[0]
+            got["lesson"] = await client.fetch(base + "gradebook.csv?lesson=00-start-here", raise_error=False,
+                                               headers={"Cookie": cookie})
+        finally:
+            server.stop()
+
+    in_thread(run())
+    for name in ("none", "wrong"):
+        assert got[name].code == 403 and b"deck_size" not in got[name].body and b"Eve" not in got[name].body
+    page = got["page"].body.decode()
+    assert "<a href='gradebook.csv?lesson=00-start-here' download>Download CSV</a>" in page
+    table = page[page.index("<table class='rl-students rl-gradebook'>"):]
+    assert "<th scope='row'>&lt;b&gt;Eve&lt;/b&gt;</th><td class='rl-tried' " in table
+    assert "title='not solved, 1 check; last answer: &lt;script&gt;alert(1)&lt;/script&gt;'>\u2718 1</td>" in table
+    assert "<script" not in page and "deadwood_count" not in page
+    r = got["csv"]
+    assert r.code == 200 and r.headers["Content-Type"] == "text/csv; charset=utf-8"
+    assert r.headers["Content-Disposition"] == 'attachment; filename="gradebook.csv"'
+    rows = list(csv.DictReader(io.StringIO(r.body.decode())))
+    assert [(row["student"], row["00-start-here/deck_size"], row["02-melds-and-deadwood/deadwood_count"],
+             row["solved"], row["tried"]) for row in rows] == [("<b>Eve</b>", "0", "", "0", "1"),
+                                                                ("Ana", "1", "0", "1", "2")]
+    r = got["lesson"]  # the cookie stands for the token; the lesson shown
+    assert r.code == 200 and r.headers["Content-Disposition"] == 'attachment; filename="gradebook-00-start-here.csv"'
+    assert r.body.decode().splitlines()[0] == "student,name,00-start-here/deck_size,solved,tried"
+
+
 def test_the_class_code_page_is_under_the_base_url(tmp_path: Path) -> None:
     """Behind a proxy (``--base-url``) a visitor is sent to the class-code page under that path, its
     form posts there, the code lets her in and takes her where she was going; nothing answers at /login."""

@@ -167,16 +167,16 @@ class Service:
     """The rummylab hub service (``hub_service.make_app``, the hub faked) on ``port`` in a thread;
     ``start()`` and ``stop()`` it as often as a test likes."""
 
-    def __init__(self, db: str, port: int) -> None:
-        self.db, self.port = db, port
+    def __init__(self, db: str, port: int, hub: Any = None) -> None:
+        self.db, self.port, self.hub = db, port, hub
         self.url = f"http://127.0.0.1:{port}/services/rummylab/"
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
         from rummylab.classroom.hub_service import make_app
 
-        app = make_app(self.db, "/services/rummylab/", "http://class/", hub_auth=FakeHub(),  # type: ignore[arg-type]
-                       grader=GRADER)
+        app = make_app(self.db, "/services/rummylab/", "http://class/", grader=GRADER,
+                       hub_auth=self.hub or FakeHub())
         ready = threading.Event()
         loop = self.loop = asyncio.new_event_loop()
 
@@ -240,9 +240,18 @@ def test_checks_wait_on_disk_while_the_service_is_down(service: Service) -> None
     from rummylab.classroom.teacher import teacher_page
 
     page = teacher_page(service.db, "", "http://class/")
-    assert "student01 (student02)" in page  # a typed name never hides who answered
-    students = page[page.index("class='rl-students'"):]
-    assert students.count("<td>student01</td><td>00-start-here</td><td>deck_size</td><td>2</td>") == 1  # Ada's too
+    students = gradebook_table(page)
+    assert "<th scope='row'>student01 (student02)</th>" in students  # a typed name never hides who answered
+    assert students.count("<th scope='row'>student01</th>") == 1  # one row a hub user, whatever name she typed
+    mine = students[students.index("<th scope='row'>student01</th>"):]
+    assert mine.startswith("<th scope='row'>student01</th><td class='rl-solved' "
+                           "title='solved, 2 checks; last answer: 54'>\u2714 2</td>")  # Ada's check too
+
+
+def gradebook_table(page: str) -> str:
+    """The teacher page's gradebook table (a row a student), from ``<table`` to ``</table>``."""
+    start = page.index("<table class='rl-students rl-gradebook'>")
+    return page[start:page.index("</table>", start)]
 
 
 def _post(service: Service, token: str, *checks: dict[str, Any]) -> dict[str, Any]:
@@ -307,6 +316,9 @@ def test_a_student_reads_her_own_progress_from_the_service(service: Service) -> 
                                                           "07-three-thirteen": {"wild": False}}
     assert student_progress("rummylab+" + service.url, hub_token="token-of-bea") == {
         "00-start-here": {"deck_size": False}}  # a typed name "Ada" is not Ada's progress
+    from rummylab.progress.hub_client import skills_on_hub
+
+    assert skills_on_hub(service.url, "token-of-ada") == {}  # the test key names no skill
     with pytest.raises(ValueError, match="cannot say your progress"):
         solved_on_hub(service.url, "not-a-hub-token")
     with pytest.raises(urllib.error.HTTPError):  # the checks' endpoint takes no GET
@@ -450,22 +462,101 @@ def test_the_teacher_page_shows_a_class_at_a_time(tmp_path: Path) -> None:
     assert "Guest" in page and "Ada (student01)" in page  # every class
 
     page = teacher_page(db, "", "http://hub/", groups, "class-7a")
-    students = page[page.index("class='rl-students'"):]
+    students = gradebook_table(page)
     assert "Ada (student01)" in students and "student03" in students
     assert "student02" not in students and "Guest" not in students
     assert "<a href='?class=class-7a' aria-current=page>class-7a</a>" in page
     assert "href='?lesson=02-melds-and-deadwood&amp;class=class-7a'" in page  # the lesson links keep the class
 
     page = teacher_page(db, "00", "http://hub/", groups, "class-7b")
-    students = page[page.index("class='rl-students'"):]
+    students = gradebook_table(page)
     assert "student02" in students and "Ada" not in students and "deadwood_count" not in page
     assert "href='?lesson=00-start-here'>all classes" in page  # the class links keep the lesson
     assert "href='?lesson=00-start-here&amp;class=class-7a'>class-7a" in page
+
+    from rummylab.classroom.teacher import teacher_csv
+
+    assert "<a href='gradebook.csv?lesson=00-start-here&amp;class=class-7b' download>Download CSV</a>" in page
+    name, text = teacher_csv(db, "00", groups, "class-7b")  # what the page's link downloads
+    assert name == "gradebook-00-start-here-class-7b.csv"
+    assert text == "student,name,00-start-here/deck_size,solved,tried\nstudent02,student02,0,0,1\n"
+    name, text = teacher_csv(db, "", groups, evil)
+    assert name == "gradebook-_i_7c_i_.csv" and text.splitlines()[1:] == ["student03,student03,1,1,1"]
 
     page = teacher_page(db, "", "http://hub/", groups, "class-9z")  # no such group: every class, said
     assert "No hub group &#x27;class-9z&#x27;: showing every class." in page and "Guest" in page
     page = teacher_page(db, "", "http://hub/", None, "", note="The classes could not be read just now.")
     assert "rl-classes" not in page and "The classes could not be read just now." in page
+
+
+class FakeTeacherHub(FakeHub):
+    """The hub as the teacher page asks it (``HubOAuthenticated``): whose token a request has, and
+    whether she has the service's access scope (the teacher group's role); no hub API to ask."""
+
+    access_scopes = {"access:services!service=rummylab"}
+    scopes = {"token-of-ada": set(), "token-of-the-teacher": access_scopes}
+    api_url, api_token = "http://127.0.0.1:9/hub/api", ""
+
+    def get_user(self, handler: Any) -> dict[str, Any] | None:
+        token = handler.request.headers.get("Authorization", "").removeprefix("token ")
+        name = {**TOKENS, "token-of-the-teacher": "teacher"}.get(token)
+        return {"name": name, "kind": "user", "scopes": sorted(self.scopes.get(token, ()))} if name else None
+
+    def check_scopes(self, required: set[str], model: dict[str, Any]) -> set[str]:
+        return set(required) & set(model["scopes"])
+
+    def _persist_url_token_if_set(self, handler: Any) -> None:
+        pass
+
+
+def test_the_teacher_downloads_the_gradebook_csv_from_the_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                   ) -> None:
+    """``gradebook.csv`` beside the teacher page: the hub's login first, a student gets 403, the
+    teacher the gradebook (a row a hub login, with the name she typed) for the lesson asked."""
+    import csv
+    import io
+    import urllib.error
+    import urllib.request
+
+    monkeypatch.setenv("RUMMYLAB_SPOOL", str(tmp_path / "spool"))
+    db = f"sqlite:///{tmp_path / 'progress.sqlite'}"
+    p = Progress(db)
+    p.record("Ada", "00-start-here", "deck_size", True, "52", hub_user="student01")
+    p.record("<b>Bea</b>", "00-start-here", "deck_size", False, "54", hub_user="student02")
+    p.record("student02", "02-melds-and-deadwood", "deadwood_count", True, "7", hub_user="student02")
+    service = Service(db, free_port(), hub=FakeTeacherHub())
+    service.start()
+
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
+
+    def get(path: str, token: str = "") -> tuple[int, dict[str, str], str]:
+        request = urllib.request.Request(service.url + path, headers={"Authorization": f"token {token}"} if token
+                                         else {})
+        try:
+            with urllib.request.build_opener(Stay).open(request, timeout=10) as r:
+                return r.status, dict(r.headers), r.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, dict(exc.headers), exc.read().decode()
+
+    try:
+        code, headers, body = get("gradebook.csv")
+        assert code == 302 and headers["Location"].startswith("/hub/login") and "deck_size" not in body
+        code, _, body = get("gradebook.csv", "token-of-ada")
+        assert code == 403 and "deck_size" not in body
+        code, _, page = get("?lesson=00", "token-of-the-teacher")
+        assert code == 200 and "<a href='gradebook.csv?lesson=00-start-here' download>Download CSV</a>" in page
+        assert "<th scope='row'>&lt;b&gt;Bea&lt;/b&gt; (student02)</th>" in page
+        code, headers, body = get("gradebook.csv?lesson=00", "token-of-the-teacher")
+        assert code == 200 and headers["Content-Type"] == "text/csv; charset=utf-8"
+        assert headers["Content-Disposition"] == 'attachment; filename="gradebook-00-start-here.csv"'
+        assert list(csv.DictReader(io.StringIO(body))) == [
+            {"student": "student01", "name": "Ada", "00-start-here/deck_size": "1", "solved": "1", "tried": "1"},
+            {"student": "student02", "name": "<b>Bea</b>", "00-start-here/deck_size": "0", "solved": "0",
+             "tried": "1"}]
+    finally:
+        service.stop()
 
 
 def test_the_service_reads_the_hubs_groups_with_its_own_token() -> None:

@@ -474,3 +474,135 @@ def test_class_report_shows_answers_and_filters_by_lesson(tmp_path: Path, capsys
     assert html.index("<code>54</code>") < html.index("<code>&lt;script&gt;") and "deadwood_count" not in html
     assert main(["class", "report", "--db", str(db), "--lesson", "09"]) == 2
     assert "lesson '09': no checks recorded" in capsys.readouterr().err
+
+
+def gradebook_rows(db: Path) -> Progress:
+    """A class of five: solved on a second try, tried twice, a response (a name and an answer that are
+    HTML), a hub user who typed a name, one who never tried; and a formula for a name."""
+    p = Progress(db)
+    p.record("Ana", "02-melds-and-deadwood", "deadwood_count", True, "12", at=1000.0)  # a later lesson, first
+    p.record("Ana", "00-start-here", "why", None, "because", at=1001.0)
+    p.record("Ana", "00-start-here", "deck_size", False, "54", at=1002.0)
+    p.record("Ana", "00-start-here", "deck_size", True, "52", at=1003.0)
+    p.record("Bo", "00-start-here", "deck_size", False, "53", at=1004.0)
+    p.record("Bo", "00-start-here", "deck_size", False, "54", at=1005.0)
+    p.record("<b>Eve</b>", "00-start-here", "why", None, "<script>alert(1)</script>", at=1006.0)
+    p.record("student01", "00-start-here", "deck_size", False, "50", hub_user="student01", at=1007.0)
+    p.record("Ada", "00-start-here", "deck_size", True, "52", hub_user="student01", at=1008.0)  # her display name
+    p.record("=1+1", "00-start-here", "deck_size", False, "1", at=1009.0)
+    return p
+
+
+def test_the_gradebook_a_row_a_student_a_cell_an_exercise(tmp_path: Path) -> None:
+    """Solved (any right answer), tried, sent (a response: never "not solved"), not tried; columns by
+    lesson, then as first tried; a hub user counted by her login and shown with the name she typed."""
+    from rummylab.progress import gradebook_of, report_table
+    from rummylab.progress.gradebook import SENT, SOLVED, TRIED, Cell
+
+    rows = gradebook_rows(tmp_path / "p.sqlite").rows()
+    book = gradebook_of(rows)
+    assert book.exercises == [("00-start-here", "why"), ("00-start-here", "deck_size"),
+                              ("02-melds-and-deadwood", "deadwood_count")]
+    assert book.graded == [("00-start-here", "deck_size"), ("02-melds-and-deadwood", "deadwood_count")]
+    by = {s.login: s for s in book.students}
+    assert [s.login for s in book.students] == ["<b>Eve</b>", "=1+1", "Ana", "Bo", "student01"]
+    deck, why = ("00-start-here", "deck_size"), ("00-start-here", "why")
+    assert by["Ana"].cells[deck] == Cell(SOLVED, 2, "52") and by["Ana"].cells[why] == Cell(SENT, 1, "because")
+    assert by["Bo"].cells[deck] == Cell(TRIED, 2, "54") and why not in by["Bo"].cells  # not tried
+    assert by["<b>Eve</b>"].cells == {why: Cell(SENT, 1, "<script>alert(1)</script>")}
+    assert by["student01"].cells == {deck: Cell(SOLVED, 2, "52")} and by["student01"].shown == "Ada (student01)"
+    assert (by["Ana"].count(SOLVED), by["Ana"].count(SOLVED, TRIED), by["Bo"].count(SOLVED, TRIED)) == (2, 2, 1)
+    table = report_table(rows)
+    assert table.filter(pl.col("exercise") == "why")["solved"].to_list() == [None, None]  # sent, not "false"
+
+
+def test_the_gradebook_page_colours_cells_and_escapes_names_and_answers(tmp_path: Path) -> None:
+    from rummylab.progress import report_html
+
+    rows = gradebook_rows(tmp_path / "p.sqlite").rows()
+    page = report_html(rows, csv_link="gradebook.csv?lesson=00-start-here")
+    table = page[page.index("<table class='rl-students rl-gradebook'>"):]
+    table = table[:table.index("</table>")]
+    assert "<th colspan='2' scope='colgroup'>00-start-here</th><th colspan='1' scope='colgroup'>02-melds" in table
+    assert ("<th scope='row'>Ana</th><td class='rl-sent' title='a response, 1 check; last answer: because'>sent</td>"
+            "<td class='rl-solved' title='solved, 2 checks; last answer: 52'>\u2714 2</td>"
+            "<td class='rl-solved' title='solved, 1 check; last answer: 12'>\u2714 1</td><td>2</td><td>2</td>") in table
+    assert ("<th scope='row'>Bo</th><td class='rl-none' title='not tried'></td>"
+            "<td class='rl-tried' title='not solved, 2 checks; last answer: 54'>\u2718 2</td>") in table
+    assert ("<th scope='row'>&lt;b&gt;Eve&lt;/b&gt;</th><td class='rl-sent' title='a response, 1 check; last answer: "
+            "&lt;script&gt;alert(1)&lt;/script&gt;'>sent</td>") in table
+    assert "<th scope='row'>Ada (student01)</th>" in table and "solved</td>" not in table  # no "solved False"
+    assert "<script" not in page and "<b>Eve" not in page
+    assert "<a href='gradebook.csv?lesson=00-start-here' download>Download CSV</a>" in page
+    # the responses, each by who sent it, escaped
+    assert "<tr class='rl-response'><td>Ana</td><td><code>because</code></td></tr>" in page
+    assert ("<tr class='rl-response'><td>&lt;b&gt;Eve&lt;/b&gt;</td><td><code>&lt;script&gt;alert(1)&lt;/script&gt;"
+            "</code></td></tr>") in page
+
+
+def test_the_chart_counts_whole_students(tmp_path: Path) -> None:
+    """The axis of students solved has whole-number ticks, each once (not "0 1 1 2 2"); responses have no bar."""
+    import re
+
+    from rummylab.progress import report_html
+    from rummylab.progress.page import solved_ticks
+
+    assert solved_ticks(0) == [0, 1] and solved_ticks(2) == [0, 1, 2] and solved_ticks(10) == list(range(11))
+    assert solved_ticks(25) == list(range(0, 28, 3)) and solved_ticks(30) == list(range(0, 31, 3))
+    page = report_html(gradebook_rows(tmp_path / "p.sqlite").rows())
+    svg = page[page.index("<svg"):page.index("</svg>")]
+    labels = re.findall(r"<text\b[^>]*>(.*?)</text>", svg, re.S)
+    assert labels[:labels.index("students solved")] == ["0", "1", "2"]  # two students solved deck_size
+    assert "00 deck_size" in labels and "02 deadwood_count" in labels and not any("why" in t for t in labels)
+
+
+def test_the_gradebook_csv_is_what_a_school_gradebook_imports(tmp_path: Path) -> None:
+    """A row a student (her login), her typed name, a column a graded exercise (1 solved, 0 tried,
+    empty not tried; responses left out), solved and tried; a name is never a formula."""
+    import csv
+    import io
+
+    from rummylab.progress import gradebook_csv, gradebook_of
+
+    text = gradebook_csv(gradebook_of(gradebook_rows(tmp_path / "p.sqlite").rows()))
+    reader = csv.DictReader(io.StringIO(text))
+    assert reader.fieldnames == ["student", "name", "00-start-here/deck_size", "02-melds-and-deadwood/deadwood_count",
+                                 "solved", "tried"]
+    got = {row["student"]: row for row in reader}
+    assert got["Ana"] == {"student": "Ana", "name": "Ana", "00-start-here/deck_size": "1",
+                          "02-melds-and-deadwood/deadwood_count": "1", "solved": "2", "tried": "2"}
+    assert got["Bo"] == {"student": "Bo", "name": "Bo", "00-start-here/deck_size": "0",
+                         "02-melds-and-deadwood/deadwood_count": "", "solved": "0", "tried": "1"}
+    assert got["student01"]["name"] == "Ada" and got["student01"]["00-start-here/deck_size"] == "1"
+    assert got["<b>Eve</b>"] == {"student": "<b>Eve</b>", "name": "<b>Eve</b>", "00-start-here/deck_size": "",
+                                 "02-melds-and-deadwood/deadwood_count": "", "solved": "0", "tried": "0"}
+    assert got["'=1+1"]["name"] == "'=1+1"  # a spreadsheet shows it, never runs it
+    assert gradebook_csv(gradebook_of(Progress(tmp_path / "p.sqlite").rows().clear())) == "student,name,solved,tried\n"
+
+
+def test_class_report_cli_writes_the_gradebook_csv_and_a_plain_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+
+    db = tmp_path / "p.sqlite"
+    gradebook_rows(db)
+    out_csv = tmp_path / "grades.csv"
+    assert main(["class", "report", "--db", str(db), "--csv", str(out_csv)]) == 0
+    out = capsys.readouterr().out
+    assert f"written to {out_csv}" in out
+    lines = out.splitlines()
+    header = lines.index(next(line for line in lines if line.startswith("student ")))
+    assert lines[header].split() == ["student", "lesson", "exercise", "attempts", "solved"]
+    assert set(lines[header + 1]) == {"-", " "} and "str" not in lines[header + 1:header + 3]
+    assert any(line.split() == ["Bo", "00-start-here", "deck_size", "2", "no"] for line in lines)
+    assert any(line.split() == ["<b>Eve</b>", "00-start-here", "why", "1", "sent"] for line in lines)
+    assert "\u2502" not in out and "\u2506" not in out  # no polars frame
+    assert "response  <b>Eve</b>: '<script>alert(1)</script>'" in out  # a response by who sent it
+    with out_csv.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["student"] for r in rows] == ["<b>Eve</b>", "'=1+1", "Ana", "Bo", "student01"]
+    assert main(["class", "report", "--db", str(db), "--lesson", "02", "--csv"]) == 0  # alone, on stdout
+    assert capsys.readouterr().out == ("student,name,02-melds-and-deadwood/deadwood_count,solved,tried\n"
+                                       "Ana,Ana,1,1,1\n")
+    assert main(["class", "report", "--db", str(db), "--csv", str(tmp_path / "no" / "such" / "g.csv")]) == 2
+    assert "cannot write" in capsys.readouterr().err

@@ -13,6 +13,7 @@ import hmac
 import html
 import json
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -151,22 +152,43 @@ def find_lessons(folder: Path, wanted: list[str]) -> list[str]:
 def teacher_app(db: Path | str, token: str, class_url: str) -> Any:
     """A Tornado app: ``/`` shows the class's progress to whoever gives ``?token=`` (or has the
     cookie from giving it once); everyone else gets 403 and a short page. ``?lesson=NAME`` (or its
-    number) shows one lesson; the page links each lesson with checks (``teacher.teacher_page``)."""
+    number) shows one lesson; the page links each lesson with checks (``teacher.teacher_page``).
+    ``/gradebook.csv`` (the same token or cookie, the same ``?lesson=``) is the gradebook as CSV."""
     import tornado.web
 
-    from .teacher import teacher_page
+    from .teacher import CSV_PATH, csv_headers, teacher_csv, teacher_page
 
     class Teacher(tornado.web.RequestHandler):
-        def get(self) -> None:
+        def allowed(self) -> bool:
+            """Whether the request has the teacher token (or its cookie): a 403 page when not."""
             given = self.get_argument("token", default="") or (self.get_secure_cookie("teacher") or b"").decode()
             if not hmac.compare_digest(given.encode(), token.encode()):
                 self.set_status(403)
                 self.write("<!DOCTYPE html><html><body class='rl-teacher-denied'><h1>Teacher page</h1>"
                            "<p>This page needs the teacher token that <code>rummylab serve</code> printed.</p>"
                            "</body></html>")
-                return
+                return False
             self.set_secure_cookie("teacher", token, httponly=True, samesite="Strict")
-            self.write(teacher_page(db, self.get_argument("lesson", default="").strip(), class_url))
+            return True
 
-    return tornado.web.Application([(r"/", Teacher)], cookie_secret=secrets.token_hex(16))
+        def get(self) -> None:
+            if self.allowed():
+                self.write(teacher_page(db, self.get_argument("lesson", default="").strip(), class_url))
 
+    class GradebookCSV(Teacher):
+        def get(self) -> None:
+            if not self.allowed():
+                return
+            try:
+                name, text = teacher_csv(db, self.get_argument("lesson", default="").strip())
+            except ValueError as exc:  # a store that cannot be read
+                self.set_status(503)
+                self.set_header("Content-Type", "text/plain; charset=utf-8")
+                self.write(f"{exc}\n")
+                return
+            for header, value in csv_headers(name).items():
+                self.set_header(header, value)
+            self.write(text)
+
+    return tornado.web.Application([(r"/", Teacher), (rf"/{re.escape(CSV_PATH)}", GradebookCSV)],
+                                   cookie_secret=secrets.token_hex(16))

@@ -437,6 +437,32 @@ class Teacher(HubOAuthenticated, web.RequestHandler):
         self.finish(page)
 
 
+class GradebookCSV(Teacher):
+    """The teacher page's gradebook as CSV (``teacher.teacher_csv``), for the same users, with the
+    same ``?lesson=`` and ``?class=``; every class when the hub's groups cannot be read."""
+
+    @web.authenticated
+    async def get(self) -> None:
+        from .teacher import csv_headers, teacher_csv
+
+        wanted = self.get_argument("lesson", default="").strip()
+        wanted_class = self.get_argument("class", default="").strip()
+        groups = None
+        try:
+            groups = await self.groups() if wanted_class else None
+        except Exception as exc:  # noqa: BLE001 - every class, as the page says when it happens
+            print(f"rummylab service: the hub's groups could not be read: {exc}", file=sys.stderr, flush=True)
+        try:
+            name, text = await asyncio.get_running_loop().run_in_executor(
+                None, functools.partial(teacher_csv, self.db, wanted, groups, wanted_class))
+        except ValueError as exc:  # a store that cannot be read
+            print(f"rummylab service: the gradebook could not be read: {exc}", file=sys.stderr, flush=True)
+            raise web.HTTPError(503) from None
+        for header, value in csv_headers(name).items():
+            self.set_header(header, value)
+        self.finish(text)
+
+
 class Callback(HubOAuthCallbackHandler):
     def initialize(self, hub_auth: HubOAuth) -> None:
         self.hub_auth = hub_auth
@@ -454,8 +480,10 @@ def make_app(db: str, prefix: str, class_url: str, hub_auth: HubOAuth | None = N
     Progress(db)  # a bad address fails now, in the hub's log, not at the first check
     hub_auth = hub_auth or HubOAuth(cache_max_age=60)
     grader = grader if grader is not None else Grader()
+    teacher = {"db": db, "hub_auth": hub_auth, "class_url": class_url, "groups": HubGroups(hub_auth)}
     return web.Application([
-        (prefix, Teacher, {"db": db, "hub_auth": hub_auth, "class_url": class_url, "groups": HubGroups(hub_auth)}),
+        (prefix, Teacher, teacher),
+        (prefix + "gradebook.csv", GradebookCSV, teacher),
         (prefix + "api/checks", Checks, {"db": db, "hub_auth": hub_auth, "grader": grader,
                                           "allowance": allowance or Allowance()}),
         (prefix + "api/solved", Solved, {"db": db, "hub_auth": hub_auth}),

@@ -15,14 +15,17 @@ next write or report (``queue``).
 from __future__ import annotations
 
 from .engines import SCHEMA_VERSION, Target, parse
+from .gradebook import Gradebook, gradebook_csv, gradebook_html, gradebook_of
+from .page import report_html
 from .queue import SPOOL_ENV, spool_root
 from .report import (
     answer_table,
     answers_text,
     exercise_table,
     find_lesson,
-    report_html,
     report_table,
+    response_table,
+    students_text,
 )
 from .store import (
     ANSWER_MAX,
@@ -39,6 +42,7 @@ from .store import (
 
 __all__ = [
     "ANSWER_MAX", "DB_ENV", "HUB_USER_ENV", "LABEL_MAX", "NAME_MAX", "SCHEMA_VERSION", "SPOOL_ENV", "WAIT",
-    "Progress", "Target", "answer_table", "answers_text", "check_name", "check_row", "default_db", "exercise_table",
-    "find_lesson", "parse", "report_html", "report_table", "spool_root",
+    "Gradebook", "Progress", "Target", "answer_table", "answers_text", "check_name", "check_row", "default_db",
+    "exercise_table", "find_lesson", "gradebook_csv", "gradebook_html", "gradebook_of", "parse", "report_html",
+    "report_table", "response_table", "spool_root", "students_text",
 ]

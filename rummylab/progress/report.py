@@ -1,12 +1,13 @@
 """The class report from ``Progress.rows``: per student and exercise, per exercise, the answers given
-(wrong first, the most common first), as tables, plain text and a standalone page."""
+(wrong first, the most common first), the responses and who sent them, as tables, plain text and
+HTML (the page that shows them with the gradebook: ``page``)."""
 
 from __future__ import annotations
 
 import html
 import unicodedata
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 
 def find_lesson(wanted: str, known: Iterable[str]) -> str:
@@ -41,14 +42,16 @@ def shown_name() -> Any:
 
 def report_table(rows: Any) -> Any:
     """Per student (her hub user, on a hub) and exercise, from ``Progress.rows``: attempts, solved
-    (any right answer); a student is shown by the name she typed last and her hub user, the same
-    on every row."""
+    (any right answer; null for responses, which are sent, neither solved nor not); a student is
+    shown by the name she typed last and her hub user, the same on every row."""
     import polars as pl
 
     rows = rows.with_columns(person().alias("_who"), shown_name().alias("student"))
     names = rows.sort("at").group_by("_who").agg(pl.col("student").last())  # one name a person: her latest
+    right = pl.col("right")
+    solved = pl.when(right.is_not_null().any()).then(right.any()).otherwise(None)
     return (rows.group_by("_who", "lesson", "exercise")
-            .agg(pl.len().alias("attempts"), pl.col("right").any().alias("solved"))
+            .agg(pl.len().alias("attempts"), solved.alias("solved"))
             .join(names, on="_who").sort("_who", "lesson", "exercise")
             .select("student", "lesson", "exercise", "attempts", "solved"))
 
@@ -77,6 +80,21 @@ def answer_table(rows: Any) -> Any:
                   descending=[False, False, False, True, False]))
 
 
+def response_table(rows: Any) -> Any:
+    """Per exercise and student, from ``Progress.rows``, the responses (free answers) she sent:
+    student (her name as shown: "Bea (student02)"), answer, times, in the order first sent."""
+    import polars as pl
+
+    rows = rows.filter(pl.col("right").is_null()).sort("at", maintain_order=True)
+    names = rows.group_by(person().alias("_who"), maintain_order=True).agg(shown_name().last().alias("student"))
+    return (rows.with_columns(person().alias("_who"))
+            .group_by("lesson", "exercise", "_who", "answer", maintain_order=True)
+            .agg(pl.len().alias("times"), pl.col("at").min().alias("first"))
+            .join(names, on="_who", maintain_order="left")
+            .sort("lesson", "exercise", "first", maintain_order=True)
+            .select("lesson", "exercise", "student", "answer", "times"))
+
+
 WRONG_SHOWN = 10
 """Wrong answers shown per exercise (the most common); the others are counted."""
 RIGHT_SHOWN = 5
@@ -87,21 +105,35 @@ def _kind(right: bool | None) -> str:
     return "response" if right is None else "right" if right else "wrong"
 
 
-def _per_exercise(rows: Any) -> list[tuple[dict[str, Any], list[dict[str, Any]], tuple[int, int]]]:
-    """For each exercise: its counts (and ``summary``, a sentence of them), the answers shown, and
-    (answers, times) of the wrong ones left out."""
-    answers = answer_table(rows)
+class _Exercise(NamedTuple):
+    """One exercise's answers as shown: its counts (and ``summary``, a sentence of them), the right
+    and wrong answers shown, (answers, times) of the wrong ones left out, the responses shown (who
+    sent what) and how many are left out."""
+
+    ex: dict[str, Any]
+    shown: list[dict[str, Any]]
+    more: tuple[int, int]
+    responses: list[dict[str, Any]]
+    more_responses: int
+
+
+def _per_exercise(rows: Any) -> list[_Exercise]:
+    """For each exercise of ``Progress.rows``, in the order the class first tried them: its answers."""
+    answers, responses = answer_table(rows), response_table(rows)
     out = []
     for ex in exercise_table(rows).iter_rows(named=True):
-        given = answers.filter((answers["lesson"] == ex["lesson"]) & (answers["exercise"] == ex["exercise"]))
-        of = {kind: [a for a in given.iter_rows(named=True) if _kind(a["right"]) == kind]
-              for kind in ("wrong", "response", "right")}
+        def mine(frame: Any, ex: dict[str, Any] = ex) -> list[dict[str, Any]]:
+            return list(frame.filter((frame["lesson"] == ex["lesson"]) & (frame["exercise"] == ex["exercise"]))
+                        .iter_rows(named=True))
+        of = {kind: [a for a in mine(answers) if _kind(a["right"]) == kind] for kind in ("wrong", "right")}
+        sent = mine(responses)
         rest = of["wrong"][WRONG_SHOWN:]
-        shown = of["wrong"][:WRONG_SHOWN] + of["response"][:RESPONSES_SHOWN] + of["right"][:RIGHT_SHOWN]
+        shown = of["wrong"][:WRONG_SHOWN] + of["right"][:RIGHT_SHOWN]
         students, checks = _count(ex["tried"], "student"), _count(ex["checks"], "check")
         ex["summary"] = (f"{students} answered" if not of["wrong"] and not of["right"] else
                          f"{students} tried, {ex['solved']} solved") + f" ({checks})"
-        out.append((ex, shown, (len(rest), sum(a["times"] for a in rest))))
+        out.append(_Exercise(ex, shown, (len(rest), sum(a["times"] for a in rest)), sent[:RESPONSES_SHOWN],
+                             max(0, len(sent) - RESPONSES_SHOWN)))
     return out
 
 
@@ -115,75 +147,76 @@ def _printable(text: str) -> str:
 
 
 def answers_text(rows: Any) -> str:
-    """The answers per exercise as plain text, from ``Progress.rows``."""
+    """The answers per exercise as plain text, from ``Progress.rows``; each response after the name
+    of who sent it."""
     lines = []
-    for ex, shown, (more, times) in _per_exercise(rows):
+    for ex, shown, (more, times), responses, more_responses in _per_exercise(rows):
         lines.append(f"{_printable(ex['lesson'])} / {_printable(ex['exercise'])}: {ex['summary']}")
         for a in shown:
             answer = repr(_printable(a["answer"])) if a["answer"] else "(not kept)"
             lines.append(f"  {_kind(a['right']):8}  {answer}  x{a['times']} ({_count(a['students'], 'student')})")
         if more:
             lines.append(f"  ... {more} other wrong answers, {times} times")
+        for r in responses:
+            answer = repr(_printable(r["answer"])) if r["answer"] else "(not kept)"
+            again = f"  x{r['times']}" if r["times"] > 1 else ""
+            lines.append(f"  response  {_printable(r['student'])}: {answer}{again}")
+        if more_responses:
+            lines.append(f"  ... {more_responses} other responses")
     return "\n".join(lines) or "No checks recorded yet."
 
 
-def _answers_html(rows: Any) -> str:
-    """The answers per exercise as HTML (every name and answer escaped)."""
-    e = html.escape
-    parts = ["<section class='rl-answers'><h2>Answers per exercise</h2>"]
-    for ex, shown, (more, times) in _per_exercise(rows):
-        parts.append(f"<div class='rl-exercise-answers'><h3>{e(ex['lesson'])} &middot; {e(ex['exercise'])}</h3>"
-                     f"<p class='rl-counts'>{e(ex['summary'])}</p><table border='1'><tr><th>answer</th><th></th>"
-                     "<th>times</th><th>students</th></tr>")
-        for a in shown:
-            answer = f"<code>{e(a['answer'])}</code>" if a["answer"] else "<i>(not kept)</i>"
-            kind = _kind(a["right"])
-            parts.append(f"<tr class='rl-{kind}'><td>{answer}</td><td>{kind}</td><td>{a['times']}</td>"
-                         f"<td>{a['students']}</td></tr>")
-        parts.append("</table>")
-        if more:
-            parts.append(f"<p>&hellip; and {more} other wrong answers, given {times} times.</p>")
-        parts.append("</div>")
-    return "".join(parts) + "</section>"
+def table_text(table: Any) -> str:
+    """A polars frame as an aligned plain-text table: a header, a rule, a row a line (no types, no
+    frame); numbers right-aligned, text made printable, nulls blank."""
+    def text(value: Any) -> str:
+        return "" if value is None else _printable(str(value))
+
+    cells = [list(table.columns), *([text(v) for v in row] for row in table.iter_rows())]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(table.columns))]
+    numeric = [table.schema[c].is_numeric() for c in table.columns]
+    lines = ["  ".join((v.rjust(w) if num and n else v.ljust(w)) for v, w, num in zip(row, widths, numeric,
+                                                                                        strict=True)).rstrip()
+             for n, row in enumerate(cells)]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
 
 
-def report_html(table: Any, rows: Any = None, *, lesson: str | None = None, lessons: Iterable[str] = (),
-                link: Callable[[str | None], str] | None = None) -> str:
-    """The class report as a standalone page: an Altair chart (rendered to SVG, no scripts), the
-    answers per exercise (with ``rows``, from ``Progress.rows``) and the table ``table`` (from
-    ``Progress.report``). With ``link`` (lesson or None for all -> URL), links to filter by each of
-    ``lessons``; ``lesson`` is the one shown."""
-    import io
-
-    import altair as alt
+def students_text(table: Any) -> str:
+    """``report_table`` as plain text: solved yes, no, or sent (a response)."""
     import polars as pl
 
+    solved = pl.col("solved")
+    return table_text(table.with_columns(
+        pl.when(solved.is_null()).then(pl.lit("sent")).when(solved).then(pl.lit("yes")).otherwise(pl.lit("no"))
+        .alias("solved")))
+
+
+def answers_html(rows: Any) -> str:
+    """The answers per exercise as HTML (every name and answer escaped); the responses, each by who sent it."""
     e = html.escape
-    by_exercise = (exercise_table(rows).rename({"tried": "students tried", "solved": "students solved"})
-                   if rows is not None else
-                   table.group_by("exercise").agg(pl.col("solved").sum().alias("students solved"),
-                                                  pl.len().alias("students tried")).sort("exercise"))
-    chart = alt.Chart(by_exercise).mark_bar().encode(
-        y=alt.Y("exercise:N", title=None, sort=None),
-        x=alt.X("students solved:Q", axis=alt.Axis(tickMinStep=1, format="d")),
-        tooltip=["exercise", "students solved", "students tried"]).properties(title="Who solved what")
-    svg = "<p>No checks recorded yet.</p>"
-    if by_exercise.height:
-        buf = io.StringIO()
-        chart.save(buf, format="svg")  # vl-convert: offline, no scripts in the page
-        svg = buf.getvalue()
-    nav = ""
-    if link is not None and lessons:
-        items = [(None, "all lessons"), *((name, name) for name in lessons)]
-        nav = "<nav class='rl-lessons'>Lesson: " + " | ".join(
-            f"<a href='{e(link(name))}'{' aria-current=page' if name == lesson else ''}>{e(text)}</a>"
-            for name, text in items) + "</nav>"
-    shown = f"<p class='rl-lesson'>Lesson <b>{e(lesson)}</b></p>" if lesson else ""
-    answers = _answers_html(rows) if rows is not None else ""
-    head = "".join(f"<th>{e(c)}</th>" for c in table.columns)
-    body = "".join("<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in row) + "</tr>" for row in table.iter_rows())
-    return ("<!doctype html><html><head><meta charset='utf-8'><title>rummylab: class report</title>"
-            "<style>.rl-lessons a[aria-current]{font-weight:bold;text-decoration:none;color:inherit}"
-            ".rl-wrong td:nth-child(2){color:#b71c1c}.rl-right td:nth-child(2){color:#1b5e20}</style></head><body>"
-            f"<h1>Class report</h1>{nav}{shown}{svg}{answers}<h2>Students</h2>"
-            f"<table border='1' class='rl-students'><tr>{head}</tr>{body}</table></body></html>")
+    parts = ["<section class='rl-answers'><h2>Answers per exercise</h2>"]
+    for ex, shown, (more, times), responses, more_responses in _per_exercise(rows):
+        parts.append(f"<div class='rl-exercise-answers'><h3>{e(ex['lesson'])} &middot; {e(ex['exercise'])}</h3>"
+                     f"<p class='rl-counts'>{e(ex['summary'])}</p>")
+        if shown:
+            parts.append("<table border='1'><tr><th>answer</th><th></th><th>times</th><th>students</th></tr>")
+            for a in shown:
+                answer = f"<code>{e(a['answer'])}</code>" if a["answer"] else "<i>(not kept)</i>"
+                kind = _kind(a["right"])
+                parts.append(f"<tr class='rl-{kind}'><td>{answer}</td><td>{kind}</td><td>{a['times']}</td>"
+                             f"<td>{a['students']}</td></tr>")
+            parts.append("</table>")
+        if more:
+            parts.append(f"<p>&hellip; and {more} other wrong answers, given {times} times.</p>")
+        if responses:
+            parts.append("<table border='1' class='rl-responses'><tr><th>student</th><th>response</th></tr>")
+            for r in responses:
+                answer = f"<code>{e(r['answer'])}</code>" if r["answer"] else "<i>(not kept)</i>"
+                again = f" <small>(sent {r['times']} times)</small>" if r["times"] > 1 else ""
+                parts.append(f"<tr class='rl-response'><td>{e(r['student'])}</td><td>{answer}{again}</td></tr>")
+            parts.append("</table>")
+        if more_responses:
+            parts.append(f"<p>&hellip; and {more_responses} other responses.</p>")
+        parts.append("</div>")
+    return "".join(parts) + "</section>"

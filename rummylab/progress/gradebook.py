@@ -1,0 +1,164 @@
+"""The gradebook from ``Progress.rows``: one row a student, one column an exercise, each cell solved,
+tried (not solved), sent (a response) or not tried; as an HTML table for the teacher page and as a
+CSV that Canvas's and Moodle's gradebook imports take (docs/gradebook.md)."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from .report import person
+
+SOLVED, TRIED, SENT = "solved", "tried", "sent"
+"""A cell's state: any right answer; only wrong ones; only responses (neither right nor wrong)."""
+TITLE_MAX = 200
+"""Characters of the last answer shown in a cell's tooltip."""
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""A CSV cell starting with one of these is read as a formula by a spreadsheet: a name is quoted."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """What one student did in one exercise: ``state``, her checks, her last answer."""
+
+    state: str
+    attempts: int
+    last: str | None
+
+
+@dataclass
+class Student:
+    """A gradebook row: ``login`` (her hub user, else the name she typed) counts her checks;
+    ``name`` is the name she typed last; ``cells`` by (lesson, exercise)."""
+
+    login: str
+    name: str
+    cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
+
+    @property
+    def shown(self) -> str:
+        """Her name as the teacher reads it: "Bea (student02)" where the name she typed is not her login."""
+        return self.name if self.name == self.login else f"{self.name} ({self.login})"
+
+    def count(self, *states: str) -> int:
+        """Her exercises in any of ``states``."""
+        return sum(cell.state in states for cell in self.cells.values())
+
+
+@dataclass
+class Gradebook:
+    """``exercises`` (lesson, exercise) by lesson, then in the order the class first checked them;
+    ``graded`` those with a right or wrong answer (not only responses); ``students`` by login."""
+
+    exercises: list[tuple[str, str]]
+    graded: list[tuple[str, str]]
+    students: list[Student]
+
+
+def gradebook_of(rows: Any) -> Gradebook:
+    """The gradebook of ``Progress.rows`` (already filtered to a lesson or a class)."""
+    import polars as pl
+
+    if not rows.height:
+        return Gradebook([], [], [])
+    rows = rows.with_columns(person().alias("_who")).sort("at", maintain_order=True)
+    order = (rows.group_by("lesson", "exercise")
+             .agg(pl.col("at").min().alias("first"), pl.col("right").is_not_null().any().alias("graded"))
+             .sort("lesson", "first", "exercise"))
+    graded_answer = pl.col("answer").filter(pl.col("right").is_not_null())
+    cells = (rows.group_by("_who", "lesson", "exercise", maintain_order=True)
+             .agg(pl.col("right").any().alias("right"), pl.col("right").is_not_null().sum().alias("graded"),
+                  pl.len().alias("checks"), graded_answer.last().alias("last_graded"),
+                  pl.col("answer").last().alias("last")))
+    names = rows.group_by("_who", maintain_order=True).agg(pl.col("student").last())
+    students = {who: Student(who, name) for who, name in names.iter_rows()}
+    for who, lesson, exercise, right, graded, checks, last_graded, last in cells.iter_rows():
+        cell = (Cell(SOLVED if right else TRIED, graded, last_graded) if graded else Cell(SENT, checks, last))
+        students[who].cells[(lesson, exercise)] = cell
+    return Gradebook(exercises=[(le, ex) for le, ex in order.select("lesson", "exercise").iter_rows()],
+                     graded=[(le, ex) for le, ex, g in order.select("lesson", "exercise", "graded").iter_rows() if g],
+                     students=sorted(students.values(), key=lambda s: (s.login.casefold(), s.login)))
+
+
+STYLE = (".rl-gradebook{border-collapse:collapse}.rl-gradebook th,.rl-gradebook td{border:1px solid #cfd8dc;"
+         "padding:2px 6px}.rl-gradebook td{text-align:center;white-space:nowrap}"
+         ".rl-gradebook tbody th{text-align:left;font-weight:normal}"
+         ".rl-solved{background:#c8e6c9;color:#1b5e20}.rl-tried{background:#ffe0b2;color:#e65100}"
+         ".rl-sent{background:#eceff1;color:#546e7a}.rl-legend span{padding:1px 6px}"
+         ".rl-legend .rl-none{border:1px solid #cfd8dc}.rl-scroll{overflow-x:auto;margin-bottom:1em}"
+         ".rl-gradebook tbody th{position:sticky;left:0;background:#fff}")
+"""The gradebook's colours: solved green, tried orange, sent grey, not tried blank."""
+
+_MARK = {SOLVED: "\u2714", TRIED: "\u2718"}
+
+
+def _cell_html(cell: Cell | None) -> str:
+    """A gradebook cell: its state as a class, its checks ("✔ 2", "✘ 3", "sent"), its last answer as a tooltip."""
+    if cell is None:
+        return "<td class='rl-none' title='not tried'></td>"
+    last = cell.last if cell.last is not None else "(not kept)"
+    if len(last) > TITLE_MAX:
+        last = last[:TITLE_MAX] + "\u2026"
+    what = {SOLVED: "solved", TRIED: "not solved", SENT: "a response"}[cell.state]
+    checks = f"{cell.attempts} {'check' if cell.attempts == 1 else 'checks'}"
+    title = html.escape(f"{what}, {checks}; last answer: {last}")
+    text = "sent" if cell.state == SENT else f"{_MARK[cell.state]} {cell.attempts}"
+    return f"<td class='rl-{cell.state}' title='{title}'>{text}</td>"
+
+
+def gradebook_html(book: Gradebook, csv_link: str | None = None) -> str:
+    """The gradebook as an HTML section (every name, exercise and answer escaped): a row a student,
+    the exercises under their lesson; ``csv_link``, where its CSV is downloaded."""
+    e = html.escape
+    download = (f"<p class='rl-download'><a href='{e(csv_link)}' download>Download CSV</a> (a row a student, "
+                "a column an exercise: 1 solved, 0 tried; for a school's gradebook)</p>" if csv_link else "")
+    legend = ("<p class='rl-legend'><span class='rl-solved'>\u2714 solved</span> "
+              "<span class='rl-tried'>\u2718 tried, not solved</span> <span class='rl-sent'>sent: a response</span> "
+              "<span class='rl-none'>blank: not tried</span> &middot; the number: her checks; point at a cell "
+              "for her last answer</p>")
+    if not book.students:
+        return ("<section class='rl-gradebook-section'><h2>Gradebook</h2><p>No checks recorded yet.</p>"
+                f"{download}</section>")
+    lessons: list[tuple[str, int]] = []
+    for lesson, _ in book.exercises:
+        if lessons and lessons[-1][0] == lesson:
+            lessons[-1] = (lesson, lessons[-1][1] + 1)
+        else:
+            lessons.append((lesson, 1))
+    head = ("<thead><tr><th rowspan='2' scope='col'>student</th>"
+            + "".join(f"<th colspan='{n}' scope='colgroup'>{e(lesson)}</th>" for lesson, n in lessons)
+            + "<th rowspan='2' scope='col'>solved</th><th rowspan='2' scope='col'>tried</th></tr><tr>"
+            + "".join(f"<th scope='col'>{e(exercise)}</th>" for _, exercise in book.exercises) + "</tr></thead>")
+    body = "".join(
+        f"<tr><th scope='row'>{e(s.shown)}</th>"
+        + "".join(_cell_html(s.cells.get(key)) for key in book.exercises)
+        + f"<td>{s.count(SOLVED)}</td><td>{s.count(SOLVED, TRIED)}</td></tr>" for s in book.students)
+    return (f"<section class='rl-gradebook-section'><h2>Gradebook</h2>{download}{legend}<div class='rl-scroll'>"
+            f"<table class='rl-students rl-gradebook'>{head}<tbody>{body}</tbody></table></div></section>")
+
+
+def _safe(text: str) -> str:
+    """``text`` as a spreadsheet shows it, never run as a formula ("=1+1" is written "'=1+1")."""
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+CSV_FIRST = ("student", "name")
+CSV_LAST = ("solved", "tried")
+
+
+def gradebook_csv(book: Gradebook) -> str:
+    """The gradebook as CSV for a school's gradebook import: student (her login on a hub, else the
+    name she typed), name (the name she typed), a "lesson/exercise" column for each graded exercise
+    (1 solved, 0 tried and not solved, empty not tried; responses left out), solved and tried (counts)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*CSV_FIRST, *(f"{lesson}/{exercise}" for lesson, exercise in book.graded), *CSV_LAST])
+    for s in book.students:
+        cells = [s.cells.get(key) for key in book.graded]
+        writer.writerow([_safe(s.login), _safe(s.name),
+                         *("" if c is None or c.state == SENT else int(c.state == SOLVED) for c in cells),
+                         s.count(SOLVED), s.count(SOLVED, TRIED)])
+    return out.getvalue()

@@ -1,0 +1,69 @@
+"""The class report as a standalone page, from ``Progress.rows``: the gradebook, a chart of who
+solved what (SVG, no scripts) and the answers per exercise; the teacher page is this page."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .gradebook import STYLE, gradebook_html, gradebook_of
+from .report import answers_html, exercise_table
+
+
+def solved_ticks(top: int, most: int = 10) -> list[int]:
+    """Whole-number ticks from 0 to at least ``top`` (at least 1), at most about ``most`` of them:
+    a count of students has no half a student, and no label twice."""
+    top = max(top, 1)
+    step = max(1, -(-top // most))
+    return list(range(0, top + step, step))
+
+
+def _chart_svg(rows: Any) -> str:
+    """Who solved what, as SVG (vl-convert: offline, no scripts): a bar a graded exercise (one
+    with right or wrong answers; responses are not solved), students who solved it."""
+    import io
+
+    import altair as alt
+    import polars as pl
+
+    graded = rows.filter(pl.col("right").is_not_null())
+    if not graded.height:
+        return ""
+    by_exercise = exercise_table(graded).rename({"tried": "students tried", "solved": "students solved"})
+    several = by_exercise["lesson"].n_unique() > 1
+    by_exercise = by_exercise.with_columns(
+        (pl.col("lesson").str.split("-").list.first() + " " + pl.col("exercise") if several
+         else pl.col("exercise")).alias("exercise"))
+    ticks = solved_ticks(int(by_exercise["students solved"].max() or 0))
+    chart = alt.Chart(by_exercise).mark_bar().encode(
+        y=alt.Y("exercise:N", title=None, sort=None),
+        x=alt.X("students solved:Q", scale=alt.Scale(domain=[0, ticks[-1]], nice=False),
+                axis=alt.Axis(values=ticks, format="d")),
+        tooltip=["exercise", "students solved", "students tried"]).properties(title="Who solved what")
+    buf = io.StringIO()
+    chart.save(buf, format="svg")
+    return buf.getvalue()
+
+
+def report_html(rows: Any, *, lesson: str | None = None, lessons: Iterable[str] = (),
+                link: Callable[[str | None], str] | None = None, csv_link: str | None = None) -> str:
+    """The class report of ``Progress.rows`` as a standalone page: a chart of who solved what
+    (rendered to SVG, no scripts), the gradebook (a row a student, a column an exercise) and the
+    answers per exercise. With ``link`` (lesson or None for all -> URL), links to filter by each of
+    ``lessons``; ``lesson`` is the one shown; ``csv_link``, where the gradebook's CSV is downloaded."""
+    e = html.escape
+    svg = _chart_svg(rows) if rows.height else "<p>No checks recorded yet.</p>"
+    nav = ""
+    if link is not None and lessons:
+        items = [(None, "all lessons"), *((name, name) for name in lessons)]
+        nav = "<nav class='rl-lessons'>Lesson: " + " | ".join(
+            f"<a href='{e(link(name))}'{' aria-current=page' if name == lesson else ''}>{e(text)}</a>"
+            for name, text in items) + "</nav>"
+    shown = f"<p class='rl-lesson'>Lesson <b>{e(lesson)}</b></p>" if lesson else ""
+    book = gradebook_html(gradebook_of(rows), csv_link) if rows.height else ""
+    answers = answers_html(rows) if rows.height else ""
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>rummylab: class report</title>"
+            "<style>.rl-lessons a[aria-current]{font-weight:bold;text-decoration:none;color:inherit}"
+            f".rl-wrong td:nth-child(2){{color:#b71c1c}}.rl-right td:nth-child(2){{color:#1b5e20}}{STYLE}</style>"
+            f"</head><body><h1>Class report</h1>{nav}{shown}{book}{svg}{answers}</body></html>")
