@@ -286,7 +286,10 @@ OLD = {1: ['CREATE TABLE checks (student TEXT NOT NULL, lesson TEXT NOT NULL, ex
            "CREATE TABLE checks (student TEXT NOT NULL, lesson TEXT NOT NULL, exercise TEXT NOT NULL, "
            "correct INTEGER, answer TEXT NOT NULL DEFAULT '', at DOUBLE PRECISION NOT NULL)",
            "CREATE INDEX checks_by_exercise ON checks (lesson, exercise)"]}
-"""The first two schemas, as rummylab made them (v1 on SQLite only, in practice)."""
+OLD[3] = [s.replace("VALUES (2)", "VALUES (3)") for s in OLD[2]] + [
+    "ALTER TABLE checks ADD COLUMN hub_user TEXT", "ALTER TABLE checks ADD COLUMN check_id TEXT",
+    "CREATE UNIQUE INDEX checks_by_id ON checks (check_id)"]
+"""The first three schemas, as rummylab made them (v1 on SQLite only, in practice)."""
 
 
 def old_db(where: str | Path, version: int, rows: int) -> None:
@@ -345,7 +348,7 @@ def version_rows(where: str | Path) -> list[tuple[Any, ...]]:
         return pg.execute("SELECT version FROM schema_version").fetchall()
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_an_older_schema_is_migrated_keeping_its_rows(where: str | Path, version: int) -> None:
     old_db(where, version, 10)
     p = Progress(where)
@@ -353,7 +356,7 @@ def test_an_older_schema_is_migrated_keeping_its_rows(where: str | Path, version
     assert rows.height == 10 and rows["right"].to_list() == [bool(i % 2) for i in range(10)]
     assert set(rows["answer"]) == {""} and rows["at"].to_list() == [1000.0 + i for i in range(10)]
     assert columns(where) == {"schema_version": ["version"], "checks": [
-        "student", "lesson", "exercise", "correct", "answer", "at", "hub_user", "check_id"]}
+        "student", "lesson", "exercise", "correct", "answer", "at", "hub_user", "check_id", "variant", "skill"]}
     assert version_rows(where) == [(SCHEMA_VERSION,)]
     p.record("Ana", "00-start-here", "deck_size", True, "52", hub_user="ana")
     assert p.rows().height == 11  # her typed name and her hub user:

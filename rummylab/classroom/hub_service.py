@@ -116,8 +116,8 @@ class Checks(web.RequestHandler):
 
 class Solved(web.RequestHandler):
     """``GET api/solved`` with ``Authorization: token <a hub user's token>``: her own exercises per
-    lesson, right or not yet (``Progress.solved`` by her hub login), for her lesson index; nobody
-    else's."""
+    lesson, right or not yet (``Progress.solved`` by her hub login), for her lesson index, and the
+    variants she answered right (``Progress.right_variants``), for her kernels; nobody else's."""
 
     def initialize(self, db: str, hub_auth: HubAuth) -> None:
         self.db, self.auth = db, hub_auth
@@ -131,16 +131,27 @@ class Solved(web.RequestHandler):
             self.set_status(403)
             self.finish({"error": "the rummylab service needs a hub user's token"})
             return
+        store = Progress(self.db)
+
+        def read() -> dict[str, Any]:
+            skills = store.skills(user["name"], by_login=True)
+            return {"solved": store.solved(hub_user=user["name"]),
+                    "variants": store.right_variants(user["name"], by_login=True),
+                    "puzzles": store.attempts(user["name"], PUZZLE_PREFIX, by_login=True),
+                    "skills": {k: {"streak": v.streak, "best": v.best, "right": v.right, "tried": v.tried}
+                               for k, v in skills.items()}}
+
         try:
-            solved = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: Progress(self.db).solved(hub_user=user["name"]))
+            answer = await asyncio.get_running_loop().run_in_executor(None, read)
         except ValueError as exc:  # the database is away: the index shows the lessons without progress
             self.set_status(503)
             self.finish({"error": str(exc)})
             return
-        self.finish({"solved": solved})
+        self.finish(answer)
 
 
+PUZZLE_PREFIX = "puzzle-"
+"""A check of a shipped puzzle (``lessons.puzzle_log``): graded from the puzzle, in any lesson."""
 MAX_CHECKS = 100
 """Checks one request may send (``progress.hub_client.BATCH``)."""
 OLDEST = 30 * 24 * 3600.0
@@ -162,8 +173,13 @@ def _row(check: Any, hub_user: str, now: float, grader: Grader) -> dict[str, Any
     said = None if check.get("correct") is None else bool(check["correct"])  # only told apart from a response
     answer = check.get("answer", "")
     answer = answer[:ANSWER_MAX] if isinstance(answer, str) else ""  # what is kept is what is graded
-    right = grader.grade(str(check.get("lesson", ""))[:LABEL_MAX], str(check.get("exercise", ""))[:LABEL_MAX],
-                         answer, said)
+    variant = check.get("variant")
+    if variant is not None:
+        from ..lessons.variants import check_number
+
+        variant = check_number(variant)
+    lesson, exercise = str(check.get("lesson", ""))[:LABEL_MAX], str(check.get("exercise", ""))[:LABEL_MAX]
+    right = grader.grade(lesson, exercise, answer, said, variant)
     given_id = check.get("check_id")
     if not isinstance(given_id, str) or not given_id:
         raise ValueError("a check has a check_id")
@@ -171,7 +187,8 @@ def _row(check: Any, hub_user: str, now: float, grader: Grader) -> dict[str, Any
     at = at if isinstance(at, int | float) and not isinstance(at, bool) and now - OLDEST <= at <= now else now
     student = check.get("student") or hub_user
     return check_row(student, check.get("lesson"), check.get("exercise"), right, answer,
-                     hub_user, check_id=f"{hub_user}:{given_id}", at=at)
+                     hub_user, check_id=f"{hub_user}:{given_id}", at=at, variant=variant,
+                     skill=grader.skill(lesson, exercise) or None)
 
 
 LESSON_NAME = re.compile(r"[\w][\w.-]{0,99}")
@@ -331,12 +348,23 @@ class Grader:
             await asyncio.sleep(0.1)
         return True
 
-    def grade(self, lesson: str, exercise: str, typed: str, said: bool | None) -> bool | None:
-        """The service's verdict on ``typed`` for ``exercise`` of ``lesson``: True or False for an
-        exercise of the lessons served; None for a response (an answer with no right one: the kernel
-        said None) or a lesson whose exercises could not be read. ValueError for a lesson not served,
-        or a verdict claimed for an exercise the lessons do not define."""
+    def grade(self, lesson: str, exercise: str, typed: str, said: bool | None, variant: int | None = None
+              ) -> bool | None:
+        """The service's verdict on ``typed`` for ``exercise`` of ``lesson`` (its ``variant``, for a
+        variant exercise: the key holds every variant's answer): True or False for an exercise of
+        the lessons served; None for a response (an answer with no right one: the kernel said None)
+        or a lesson whose exercises could not be read. ValueError for a lesson not served, a verdict
+        claimed for an exercise the lessons do not define, or a variant missing or not had."""
+        if exercise.startswith(PUZZLE_PREFIX):  # a shipped puzzle, whatever lesson shows it
+            from ..gin.puzzles import by_id
+
+            return by_id(exercise.removeprefix(PUZZLE_PREFIX)).right(typed)
         found = self.graded.get((lesson, exercise))
+        if isinstance(found, dict):  # a variant exercise
+            if variant not in found:
+                raise ValueError(f"exercise {exercise!r} of {lesson!r} has variants: say which was answered"
+                                 if variant is None else f"exercise {exercise!r} has no variant {variant}")
+            return bool(found[variant].right(typed))
         if found is not None:
             return bool(found.right(typed))
         if lesson in self.failed:
@@ -346,6 +374,18 @@ class Grader:
         if said is not None:
             raise ValueError(f"no exercise {exercise!r} in the lesson {lesson!r} served: a response has no verdict")
         return None
+
+
+    def skill(self, lesson: str, exercise: str) -> str:
+        """What ``exercise`` of ``lesson`` practises, as the key says ("" when it says nothing)."""
+        if exercise.startswith(PUZZLE_PREFIX):
+            from ..lessons.puzzle_log import SKILL
+
+            return SKILL
+        found = self.graded.get((lesson, exercise))
+        if isinstance(found, dict):
+            found = next(iter(found.values()), None)
+        return found.skill if found is not None else ""
 
 
 def _stamp(path: Path) -> tuple[int, int]:

@@ -152,6 +152,19 @@ class ServiceProgress:
 
         return Spool(self.sink).count()
 
+    def attempts(self, student: str, prefix: str) -> list[tuple[str, bool]]:
+        """``Progress.attempts`` of this token's hub user (the service answers for her only):
+        her puzzle attempts. ValueError when it cannot say now."""
+        if not self.token:
+            raise ValueError("this kernel has no JupyterHub token")
+        request = urllib.request.Request(self.url + SOLVED, headers={"Authorization": f"token {self.token}"})
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as reply:
+                found = json.loads(reply.read() or b"{}").get("puzzles", [])
+        except (OSError, ValueError, AttributeError) as exc:
+            raise ValueError(f"the rummylab service cannot say your puzzles now ({exc})") from None
+        return [(str(e), bool(r)) for e, r in found if str(e).startswith(prefix)]
+
     def right_variants(self, student: str) -> dict[str, dict[str, int]]:
         """``Progress.right_variants`` of this token's hub user (``student`` is hers: the service
         answers for the token's owner only). ValueError when it cannot say now."""

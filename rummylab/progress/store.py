@@ -234,6 +234,14 @@ class Progress:
                           "AND skill IS NOT NULL AND correct IS NOT NULL ORDER BY at", [check_name(student)])
         return skill_states((k, le, e, v, bool(c)) for k, le, e, v, c in data)
 
+    def attempts(self, student: str, prefix: str, *, by_login: bool = False) -> list[tuple[str, bool]]:
+        """(exercise, right) of ``student``'s graded checks of exercises named ``prefix``…, oldest
+        first (``by_login``: ``student`` is a hub login): her puzzle attempts."""
+        column = "hub_user" if by_login else "student"
+        data = self._read(f"SELECT exercise, correct FROM checks WHERE {column} = ? AND correct IS NOT NULL "
+                          "AND exercise LIKE ? ORDER BY at", [check_name(student), prefix.replace("%", "") + "%"])
+        return [(str(e), bool(c)) for e, c in data]
+
     def lessons(self) -> list[str]:
         """The lessons with checks, sorted."""
         return sorted(lesson for (lesson,) in self._read("SELECT DISTINCT lesson FROM checks"))
