@@ -583,6 +583,30 @@ def test_the_gradebook_csv_is_what_a_school_gradebook_imports(tmp_path: Path) ->
     assert gradebook_csv(gradebook_of(Progress(tmp_path / "p.sqlite").rows().clear())) == "student,name,solved,tried\n"
 
 
+def test_the_gradebook_shows_each_students_skills(tmp_path: Path) -> None:
+    """A column a skill: mastered after three right answers in a row to fresh questions, else her
+    streak; in the CSV, 1 mastered, 0 not yet, empty not tried; names escaped."""
+    import csv
+    import io
+
+    from rummylab.progress import gradebook_csv, gradebook_of
+    from rummylab.progress.gradebook import gradebook_html
+
+    p = Progress(tmp_path / "p.sqlite")
+    for n, right in enumerate([True, True, True]):
+        p.record("<b>Ana</b>", "02-melds-and-deadwood", "split", right, str(n), variant=n, skill="count deadwood")
+    p.record("Bo", "02-melds-and-deadwood", "split", True, "10", variant=5, skill="count deadwood")
+    p.record("Bo", "02-melds-and-deadwood", "split", True, "10", variant=5, skill="count deadwood")  # the same hand
+    p.record("Bo", "04-gin", "undercut", False, "knocker, 3", skill="gin and undercut")
+    book = gradebook_of(p.rows())
+    assert book.skills == ["count deadwood", "gin and undercut"]
+    page = gradebook_html(book)
+    assert "\u2714 mastered" in page and "1 of 3" in page and "0 of 3" in page and "&lt;b&gt;Ana&lt;/b&gt;" in page
+    rows = {r["student"]: r for r in csv.DictReader(io.StringIO(gradebook_csv(book)))}
+    assert rows["<b>Ana</b>"]["skill/count deadwood"] == "1" and rows["<b>Ana</b>"]["skill/gin and undercut"] == ""
+    assert rows["Bo"]["skill/count deadwood"] == "0" and rows["Bo"]["skill/gin and undercut"] == "0"
+
+
 def test_class_report_cli_writes_the_gradebook_csv_and_a_plain_table(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import csv

@@ -1,6 +1,7 @@
 """The gradebook from ``Progress.rows``: one row a student, one column an exercise, each cell solved,
-tried (not solved), sent (a response) or not tried; as an HTML table for the teacher page and as a
-CSV that Canvas's and Moodle's gradebook imports take (docs/gradebook.md)."""
+tried (not solved), sent (a response) or not tried, and one column a skill (mastered, or her
+streak: ``mastery``); as HTML tables for the teacher page and as a CSV that Canvas's and Moodle's
+gradebook imports take (docs/gradebook.md)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
+from .mastery import STREAK, SkillState, skill_states
 from .report import person
 
 SOLVED, TRIED, SENT = "solved", "tried", "sent"
@@ -37,6 +39,7 @@ class Student:
     login: str
     name: str
     cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
+    skills: dict[str, SkillState] = field(default_factory=dict)
 
     @property
     def shown(self) -> str:
@@ -56,6 +59,8 @@ class Gradebook:
     exercises: list[tuple[str, str]]
     graded: list[tuple[str, str]]
     students: list[Student]
+    skills: list[str] = field(default_factory=list)
+    """The skills the exercises checked name, sorted."""
 
 
 def gradebook_of(rows: Any) -> Gradebook:
@@ -78,9 +83,14 @@ def gradebook_of(rows: Any) -> Gradebook:
     for who, lesson, exercise, right, graded, checks, last_graded, last in cells.iter_rows():
         cell = (Cell(SOLVED if right else TRIED, graded, last_graded) if graded else Cell(SENT, checks, last))
         students[who].cells[(lesson, exercise)] = cell
+    skilled = rows.filter(pl.col("skill").is_not_null() & pl.col("right").is_not_null())
+    for who, part in skilled.group_by("_who", maintain_order=True):
+        students[str(who[0])].skills = skill_states(part.select("skill", "lesson", "exercise", "variant", "right")
+                                                    .iter_rows())
     return Gradebook(exercises=[(le, ex) for le, ex in order.select("lesson", "exercise").iter_rows()],
                      graded=[(le, ex) for le, ex, g in order.select("lesson", "exercise", "graded").iter_rows() if g],
-                     students=sorted(students.values(), key=lambda s: (s.login.casefold(), s.login)))
+                     students=sorted(students.values(), key=lambda s: (s.login.casefold(), s.login)),
+                     skills=sorted(skilled["skill"].unique().to_list()))
 
 
 STYLE = (".rl-gradebook{border-collapse:collapse}.rl-gradebook th,.rl-gradebook td{border:1px solid #cfd8dc;"
@@ -137,7 +147,31 @@ def gradebook_html(book: Gradebook, csv_link: str | None = None) -> str:
         + "".join(_cell_html(s.cells.get(key)) for key in book.exercises)
         + f"<td>{s.count(SOLVED)}</td><td>{s.count(SOLVED, TRIED)}</td></tr>" for s in book.students)
     return (f"<section class='rl-gradebook-section'><h2>Gradebook</h2>{download}{legend}<div class='rl-scroll'>"
-            f"<table class='rl-students rl-gradebook'>{head}<tbody>{body}</tbody></table></div></section>")
+            f"<table class='rl-students rl-gradebook'>{head}<tbody>{body}</tbody></table></div>"
+            f"{skills_html(book)}</section>")
+
+
+def _skill_cell(state: SkillState | None) -> str:
+    if state is None:
+        return "<td class='rl-none' title='not tried'></td>"
+    title = html.escape(f"{state.right} right of {state.tried} answers; {state.streak} in a row now")
+    if state.mastered:
+        return f"<td class='rl-solved' title='{title}'>\u2714 mastered</td>"
+    return f"<td class='rl-tried' title='{title}'>{state.streak} of {STREAK}</td>"
+
+
+def skills_html(book: Gradebook) -> str:
+    """The students' skills: mastered, or how many right answers in a row so far (``mastery``)."""
+    if not book.skills:
+        return ""
+    e = html.escape
+    head = "<tr><th scope='col'>student</th>" + "".join(f"<th scope='col'>{e(k)}</th>" for k in book.skills) + "</tr>"
+    body = "".join(f"<tr><th scope='row'>{e(s.shown)}</th>" + "".join(_skill_cell(s.skills.get(k)) for k in book.skills)
+                   + "</tr>" for s in book.students)
+    return (f"<h3>Skills</h3><p class='rl-legend'>A skill is mastered after {STREAK} right answers in a row, each to "
+            "a new question (another variant or exercise); point at a cell for her answers.</p>"
+            f"<div class='rl-scroll'><table class='rl-gradebook rl-skills'><thead>{head}</thead><tbody>{body}</tbody>"
+            "</table></div>")
 
 
 def _safe(text: str) -> str:
@@ -152,13 +186,17 @@ CSV_LAST = ("solved", "tried")
 def gradebook_csv(book: Gradebook) -> str:
     """The gradebook as CSV for a school's gradebook import: student (her login on a hub, else the
     name she typed), name (the name she typed), a "lesson/exercise" column for each graded exercise
-    (1 solved, 0 tried and not solved, empty not tried; responses left out), solved and tried (counts)."""
+    (1 solved, 0 tried and not solved, empty not tried; responses left out), a "skill/NAME" column
+    for each skill (1 mastered, 0 not yet, empty not tried), solved and tried (counts)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CSV_FIRST, *(f"{lesson}/{exercise}" for lesson, exercise in book.graded), *CSV_LAST])
+    writer.writerow([*CSV_FIRST, *(f"{lesson}/{exercise}" for lesson, exercise in book.graded),
+                     *(f"skill/{k}" for k in book.skills), *CSV_LAST])
     for s in book.students:
         cells = [s.cells.get(key) for key in book.graded]
+        skills = [s.skills.get(k) for k in book.skills]
         writer.writerow([_safe(s.login), _safe(s.name),
                          *("" if c is None or c.state == SENT else int(c.state == SOLVED) for c in cells),
+                         *("" if k is None else int(k.mastered) for k in skills),
                          s.count(SOLVED), s.count(SOLVED, TRIED)])
     return out.getvalue()
