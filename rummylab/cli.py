@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("folder", nargs="?", default=None, help="a folder of lessons, or one (default: the packaged ones)")
     k.add_argument("--lesson", default=None, help="only this lesson, e.g. 02 or 02-melds-and-deadwood")
     k.add_argument("--html", help="also write the key as a standalone HTML page")
+    k.add_argument("--student", default=None, help="the variants this student is on (her name, or her login on a "
+                   "hub), read from the class's checks")
+    k.add_argument("--db", default=None, help="where the class's checks are (default: progress.sqlite in the folder)")
     ck = lsub.add_parser("check", help="preflight: run every lesson of a folder as the class will, and say what "
                          "would go wrong (non-zero exit when a lesson fails)")
     ck.add_argument("folder", help="a folder of lessons, or one lesson")
@@ -355,9 +358,11 @@ def _lessons(args: argparse.Namespace) -> str:
             print(f"rummylab: {len(failed)} of {len(verdicts)} lessons would go wrong in class: {', '.join(failed)}")
             raise SystemExit(1)
         return f"rummylab: ready for class: {len(verdicts)} lesson{'s' if len(verdicts) != 1 else ''}, all checked"
-    from .lessons.key import key, key_html, key_text
+    from .lessons.key import for_student, key, key_html, key_text
 
     found = key(args.folder, args.lesson)
+    if args.student is not None:
+        found = for_student(found, args.student, _variants_of(args.student, args.folder, args.db))
     text = key_text(found)
     if args.html:
         try:
@@ -367,6 +372,20 @@ def _lessons(args: argparse.Namespace) -> str:
             raise ValueError(f"cannot write {args.html}: {exc.strerror}") from None
         text += f"\n\nwritten to {args.html}"
     return text
+
+
+def _variants_of(student: str, folder: str | None, db: str | None) -> dict[str, dict[str, int]]:
+    """The variants ``student`` answered right, per lesson and exercise, from the class's store
+    (by her name, or her hub login); none when the store has no checks yet."""
+    from .classroom.serve import lessons_dir, progress_db
+    from .progress import Progress
+
+    store = Progress(progress_db(folder or lessons_dir(), db))
+    if not store.exists():
+        return {}
+    by_name = store.right_variants(student)
+    by_login = store.right_variants(student, by_login=True)
+    return {lesson: {**by_name.get(lesson, {}), **by_login.get(lesson, {})} for lesson in {*by_name, *by_login}}
 
 
 def _class(args: argparse.Namespace) -> str:

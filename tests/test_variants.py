@@ -188,3 +188,20 @@ def test_her_skills_are_counted_from_the_store_and_shown_on_the_index(fresh: Pat
     assert student_skills(str(fresh), name="Bea") == {} and student_skills(None, name="Ada <b>") == {}
     page = index_html(lessons_in(Path(__file__).parent.parent / "notebooks"), "/", skills=skills, who="Ada <b>")
     assert "count deadwood: mastered ✔" in page and "Ada &lt;b&gt;" in page
+
+
+def test_the_key_cli_shows_the_variant_a_student_is_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``rummylab lessons key DIR --student NAME``: her variant, after the ones she answered right."""
+    import shutil
+
+    from rummylab.cli import main
+
+    shutil.copy(Path(__file__).parent.parent / "notebooks" / "02-melds-and-deadwood.ipynb", tmp_path)
+    Progress(tmp_path / "progress.sqlite").record("Ada", "02-melds-and-deadwood", "deadwood_split_run", True, "10",
+                                                 variant=3)
+    assert main(["lessons", "key", str(tmp_path), "--student", "Ada"]) == 0
+    out = capsys.readouterr().out
+    number = variant_number("02-melds-and-deadwood", "deadwood_split_run", "Ada", 1)
+    assert f"[02-melds-and-deadwood] deadwood_split_run (variant {number})" in out
+    first = variant_number("02-melds-and-deadwood", "around_the_corner", "Ada", 0)
+    assert f"[02-melds-and-deadwood] around_the_corner (variant {first})" in out
