@@ -49,7 +49,7 @@ _LATER = {"evaluate": "evaluation", "Evaluation": "evaluation", "OptionValue": "
 """Names loaded when first used, and their modules."""
 
 
-SUBMODULES = ("bots", "game", "three_handed", "equity")
+SUBMODULES = ("bots", "game", "three_handed", "equity", "puzzles")
 """Submodules loaded when first named (``gin.bots.simulate(...)`` after ``from rummylab import gin``)."""
 
 

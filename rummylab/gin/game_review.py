@@ -176,7 +176,7 @@ def mark(loss: float, se: float) -> str | None:
     return None
 
 
-def _reason(state: State, e: Evaluation, played: Action, seed: SeedLike) -> str:
+def reason(state: State, e: Evaluation, played: Action, seed: SeedLike) -> str:
     """Why the best move is better: how the hand ends after each (``endings``: the greatest
     difference), then the expert's words for the better move."""
     if played == e.best.action:
@@ -203,7 +203,7 @@ def judged(state: State, action: Action, e: Evaluation, *, hand: int = 0, seed: 
     played = e.of(action)
     loss, loss_se = (0.0, 0.0) if played is e.best else (max(0.0, -played.diff), played.diff_se)
     return Decision(hand=hand, turn=state.turns, phase=state.phase, played=played.label, best=e.best.label,
-                    loss=loss, loss_se=loss_se, mark=mark(loss, loss_se), reason=_reason(state, e, action, seed),
+                    loss=loss, loss_se=loss_se, mark=mark(loss, loss_se), reason=reason(state, e, action, seed),
                     evaluation=e)
 
 

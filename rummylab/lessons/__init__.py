@@ -25,12 +25,12 @@ from .exercises import (
     student,
 )
 from .kinds import KINDS
+from .puzzle_log import puzzle_log
 from .variants import VARIANTS
 
 __all__ = ["EXERCISES", "KINDS", "VARIANTS", "Exercise", "Feedback", "another", "answer_box", "check",
-           "current_lesson", "exercise", "review_log",
-           "from_text", "hint", "in_app", "name_box", "prompt", "respond", "sample_size", "seed", "set_student",
-           "student"]
+           "current_lesson", "exercise", "from_text", "hint", "in_app", "name_box", "prompt", "puzzle_log", "respond",
+           "review_log", "sample_size", "seed", "set_student", "student"]
 
 
 def sample_size(default: int) -> int:
