@@ -1,15 +1,19 @@
 """Variant exercises in a served class (issue 41): two students get different hands for the same
 exercise, one answers hers and asks for another, a reload keeps the variant she is on, and the
-teacher's gradebook shows both with their skills."""
+teacher's gradebook shows both with their skills; its CSV download parses with the documented
+columns."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
+import urllib.parse
 from typing import Any
 
 from rummylab import gin
 
-from .conftest import CLASS_CODE, answer
+from .conftest import CLASS_CODE, TEACHER_TOKEN, answer
 
 TIMEOUT = 120_000
 LESSON = "02-melds-and-deadwood.ipynb"
@@ -64,3 +68,16 @@ def test_two_students_get_their_own_hands_and_another_one(page: Any, classroom: 
     # a reload: the variant she is on, read back from the class's store
     join(page, url, "Ada")
     assert hand_shown(page, not_this=ada) == second
+    # the teacher's gradebook: both students, the exercise, the skill; the CSV as documented
+    page.goto(f"{classroom['teacher']}/?token={TEACHER_TOKEN}&lesson=02", timeout=TIMEOUT)
+    page.wait_for_selector(".rl-gradebook.rl-skills", timeout=TIMEOUT)
+    book = page.inner_text(".rl-students")
+    assert "Ada" in book and "Bea" in book and EXERCISE in book
+    assert "count deadwood" in page.inner_text(".rl-skills") and "1 of 3" in page.inner_text(".rl-skills")
+    link = urllib.parse.urljoin(page.url, page.get_attribute(".rl-download a", "href") or "")
+    reply = page.request.get(link, timeout=TIMEOUT)  # the page's cookie stands for the token
+    assert reply.status == 200
+    rows = {r["student"]: r for r in csv.DictReader(io.StringIO(reply.text()))}
+    column = f"02-melds-and-deadwood/{EXERCISE}"
+    assert rows["Ada"][column] == "1" and rows["Bea"][column] == "0"
+    assert rows["Ada"]["skill/count deadwood"] == "0" and {"student", "name", "solved", "tried"} <= set(rows["Ada"])
