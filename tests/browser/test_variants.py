@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 import urllib.parse
+from pathlib import Path
 from typing import Any
 
 from rummylab import gin
@@ -16,6 +18,7 @@ from rummylab import gin
 from .conftest import CLASS_CODE, TEACHER_TOKEN, answer
 
 TIMEOUT = 120_000
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 LESSON = "02-melds-and-deadwood.ipynb"
 EXERCISE = "deadwood_split_run"
 HAND = re.compile(r"least deadwood of ((?:[2-9TJQKA][SHDC] ?){10})")
@@ -74,6 +77,9 @@ def test_two_students_get_their_own_hands_and_another_one(page: Any, classroom: 
     book = page.inner_text(".rl-students")
     assert "Ada" in book and "Bea" in book and EXERCISE in book
     assert "count deadwood" in page.inner_text(".rl-skills") and "1 of 3" in page.inner_text(".rl-skills")
+    if os.environ.get("RUMMYLAB_DOC_SHOTS"):  # README's picture of the gradebook
+        page.set_viewport_size({"width": 1000, "height": 900})
+        page.locator(".rl-gradebook-section").screenshot(path=str(DOCS_IMG / "teacher-page.png"))
     link = urllib.parse.urljoin(page.url, page.get_attribute(".rl-download a", "href") or "")
     reply = page.request.get(link, timeout=TIMEOUT)  # the page's cookie stands for the token
     assert reply.status == 200
