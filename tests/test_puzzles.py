@@ -117,3 +117,24 @@ def test_the_service_grades_a_puzzle_from_the_shipped_set() -> None:
     assert row["correct"] == 0 and row["skill"] == "best discard"
     with pytest.raises(ValueError, match="no gin puzzle"):
         _row({**check, "exercise": "puzzle-nope", "answer": p.best}, "ada", 1e9, grader)
+
+
+def test_the_indian_declaration_puzzles_have_one_answer_each() -> None:
+    """Each shipped puzzle: fourteen cards, and exactly one card whose discard leaves a valid
+    declaration (checked again by ``check_declaration``); the set is made again from its seed."""
+    from rummylab import indian
+    from rummylab.indian import puzzles as ipuzzles
+
+    found = ipuzzles.shipped()
+    assert len(found) >= 40 and len({p.id for p in found}) == len(found)
+    for p in found[:20]:
+        hand = parse_cards(p.hand, copies=2, jokers=2)
+        assert len(hand) == 14
+        assert list(ipuzzles.declaring_discards(hand, "A23456789TJQK".index(p.wild))) == [p.best]
+        rest = list(hand)
+        rest.remove(parse_cards(p.best, copies=2, jokers=2)[0])
+        assert indian.check_declaration(rest, p.groups, p.wild).valid
+        assert p.right(p.best) and not p.right(next(c for c in p.hand.split() if c != p.best))
+    assert ipuzzles.build(5, seed=1) == list(found[:5])
+    with pytest.raises(ValueError, match="is not in the hand"):
+        found[0].right(next(c for c in ("AS", "2S", "3S", "4S", "5S") if c not in found[0].hand.split()))
