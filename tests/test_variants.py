@@ -120,6 +120,9 @@ def test_the_preflight_names_a_variant_that_fails() -> None:
         *({"number": n, "answer": "3", "answer_accepted": False, "unexplained": []} for n in range(2, 6))]}
     found = variant_problems(entry)
     assert found[0].startswith("count_it variant 0: ") and "is marked wrong" in found[1]
+    mixed = {"name": "wild", "kind": "number", "variants": [{"number": 0, "kind": "text", "answer": "q"}]}
+    assert variant_problems(mixed) == ["wild variant 0: its answer 'q' is read as text, the exercise's as number: "
+                                       "give every variant's answer the same kind (kind=…)"]
     assert found[-1] == "count_it: and 4 more problems in its variants"
 
 

@@ -66,7 +66,8 @@ def _variant_keys(name: str) -> list[dict[str, Any]]:
     found = []
     for number in range(VARIANTS):
         try:
-            found.append({"number": number, **_judged(SOURCES[name].build(number))})
+            built = SOURCES[name].build(number)
+            found.append({"number": number, "kind": built.kind.name, **_judged(built)})
         except ValueError as exc:
             found.append({"number": number, "error": str(exc)})
     return found
@@ -105,6 +106,7 @@ def _widgets() -> list[list[str]]:
 
 
 def _variant(v: dict[str, Any]) -> VariantKey:
+    v = {k: x for k, x in v.items() if k != "kind"}  # the preflight's: every variant has the exercise's kind
     return VariantKey(**{**v, "mistakes": dict(v.get("mistakes", {})), "unexplained": tuple(v.get("unexplained", ()))})
 
 

@@ -105,6 +105,10 @@ def variant_problems(entry: dict[str, Any]) -> list[str]:
         if v.get("error"):
             found.append(f"{what}: {v['error']}")
             continue
+        if "kind" in entry and v.get("kind", entry["kind"]) != entry["kind"]:
+            found.append(f"{what}: its answer {v['answer']!r} is read as {v['kind']}, the exercise's as "
+                         f"{entry['kind']}: give every variant's answer the same kind (kind=…)")
+            continue
         if not v["answer_accepted"]:
             found.append(f"{what}: the right answer {v['answer']!r} is marked wrong")
         found += [f"{what}: the mistake {t!r} does not get its explanation" for t in v["unexplained"]]
