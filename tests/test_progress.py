@@ -633,3 +633,25 @@ def test_class_report_cli_writes_the_gradebook_csv_and_a_plain_table(
                                        "Ana,Ana,1,1,1\n")
     assert main(["class", "report", "--db", str(db), "--csv", str(tmp_path / "no" / "such" / "g.csv")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_the_teacher_reads_each_students_reviews(tmp_path: Path) -> None:
+    """A review kept as its sentence is read back; the teacher page sums a student's reviews:
+    hands, decisions, the best move's share, points lost a decision, marks, luck (names escaped)."""
+    from rummylab.progress.page import report_html
+    from rummylab.progress.reviews import RESPONSE, parse, summary
+
+    one = summary(10, 7, 1.25, {"mistake": 1, "blunder": 0, "inaccuracy": 2}, -3.5)
+    assert one == "10 decisions, the best move in 7; 1.25 points lost a decision (mistake 1, inaccuracy 2); luck -3.5"
+    found = parse(one)
+    assert found is not None and found.marks == {"mistake": 1, "inaccuracy": 2} and found.luck == -3.5
+    assert parse("I think so") is None
+    p = Progress(tmp_path / "p.sqlite")
+    p.record("<b>Ana</b>", "06-play", RESPONSE, None, one)
+    p.record("<b>Ana</b>", "06-play", RESPONSE, None, summary(30, 27, 0.25, {}, 2.0))
+    p.record("Bo", "06-play", RESPONSE, None, "not a review")
+    page = report_html(p.rows())
+    ana = page[page.index("&lt;b&gt;Ana&lt;/b&gt;</th><td>2"):]
+    assert ana.startswith("&lt;b&gt;Ana&lt;/b&gt;</th><td>2</td><td>40</td><td>85%</td><td>0.50</td>"
+                          "<td>inaccuracy 2, mistake 1</td><td>-1.5</td>")
+    assert "<b>Ana</b>" not in page and "Hands reviewed" in page

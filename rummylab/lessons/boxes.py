@@ -8,6 +8,7 @@ import html
 import traceback
 from typing import Any
 
+from ..progress.reviews import RESPONSE as REVIEWS
 from .exercises import (
     ANSWER_BOX,
     ANSWER_MAX,
@@ -230,19 +231,19 @@ _RESPONSE = Kind(name="response", what="anything", read=lambda x: str(x)[:ANSWER
 """A free answer: kept as written, neither right nor wrong."""
 
 
-def review_log(name: str = "hands_reviewed") -> Any:
+def review_log(name: str = REVIEWS) -> Any:
     """A callback for a game table's ``on_review``: each review the student opens is kept for
     the teacher as a response named ``name`` (its summary: decisions, the best move in how many,
     points lost a decision, the marks, the luck), under the current lesson."""
     _check_response_name(name)
 
     def keep(review: Any) -> str:
+        from ..progress.reviews import summary
+
         best = sum(1 for d in review.decisions if d.loss == 0)
-        marks = ", ".join(f"{m} {n}" for m, n in _marks(review).items() if n)
-        summary = (f"{len(review.decisions)} decisions, the best move in {best}; {review.error_rate:.2f} points "
-                   f"lost a decision" + (f" ({marks})" if marks else "") + f"; luck {review.luck:+.1f}")
+        kept = summary(len(review.decisions), best, review.error_rate, _marks(review), review.luck)
         ex = Exercise(name=name, prompt="", answer=None, kind=_RESPONSE, explain="", lesson=current_lesson())
-        return record(ex, None, summary)
+        return record(ex, None, kept)
 
     return keep
 

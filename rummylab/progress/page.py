@@ -9,6 +9,7 @@ from typing import Any
 
 from .gradebook import STYLE, gradebook_html, gradebook_of
 from .report import answers_html, exercise_table
+from .reviews import reviews_html
 
 
 def solved_ticks(top: int, most: int = 10) -> list[int]:
@@ -62,7 +63,7 @@ def report_html(rows: Any, *, lesson: str | None = None, lessons: Iterable[str] 
             for name, text in items) + "</nav>"
     shown = f"<p class='rl-lesson'>Lesson <b>{e(lesson)}</b></p>" if lesson else ""
     book = gradebook_html(gradebook_of(rows), csv_link) if rows.height else ""
-    answers = answers_html(rows) if rows.height else ""
+    answers = (reviews_html(rows) + answers_html(rows)) if rows.height else ""
     return ("<!doctype html><html><head><meta charset='utf-8'><title>rummylab: class report</title>"
             "<style>.rl-lessons a[aria-current]{font-weight:bold;text-decoration:none;color:inherit}"
             f".rl-wrong td:nth-child(2){{color:#b71c1c}}.rl-right td:nth-child(2){{color:#1b5e20}}{STYLE}</style>"

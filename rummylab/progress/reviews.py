@@ -1,0 +1,88 @@
+"""The reviews students open (a game table's *Review this hand*), kept as responses and read back
+for the teacher: per student, the hands reviewed and her error per decision over the lesson.
+
+A review is kept as one sentence (``summary``), which the teacher reads as it is in the
+gradebook's tooltip; ``parse`` reads the same sentence back (its one grammar is here), and
+``reviews_html`` sums a lesson's reviews per student.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .report import person
+
+RESPONSE = "hands_reviewed"
+"""The response a review is kept as (``lessons.review_log``'s default name)."""
+_SUMMARY = re.compile(r"^(\d+) decisions, the best move in (\d+); ([0-9.]+) points lost a decision"
+                      r"(?: \(([^)]*)\))?; luck ([+-][0-9.]+)$")
+
+
+def summary(decisions: int, best: int, error_rate: float, marks: Mapping[str, int], luck: float) -> str:
+    """A review as the sentence kept for the teacher."""
+    shown = ", ".join(f"{m} {n}" for m, n in marks.items() if n)
+    return (f"{decisions} decisions, the best move in {best}; {error_rate:.2f} points lost a decision"
+            + (f" ({shown})" if shown else "") + f"; luck {luck:+.1f}")
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """One review read back."""
+
+    decisions: int
+    best: int
+    error_rate: float
+    marks: dict[str, int]
+    luck: float
+
+
+def parse(text: str) -> Reviewed | None:
+    """A kept review's sentence read back; None for text that is not one."""
+    found = _SUMMARY.match(text.strip())
+    if not found:
+        return None
+    marks = {}
+    for part in (found.group(4) or "").split(","):
+        name, _, n = part.strip().rpartition(" ")
+        if name and n.isdigit():
+            marks[name] = int(n)
+    return Reviewed(int(found.group(1)), int(found.group(2)), float(found.group(3)), marks, float(found.group(5)))
+
+
+def reviews_html(rows: Any) -> str:
+    """Per student (by hub login, else name): hands reviewed, decisions, the best move's share,
+    points lost per decision over all of them, the marks and the luck; "" when no one reviewed."""
+    import polars as pl
+
+    kept = rows.filter((pl.col("exercise") == RESPONSE) & pl.col("right").is_null()) if rows.height else rows
+    if not kept.height:
+        return ""
+    per: dict[str, list[Reviewed]] = {}
+    for who, answer in kept.with_columns(person().alias("_who")).select("_who", "answer").iter_rows():
+        found = parse(answer or "")
+        if found is not None:
+            per.setdefault(str(who), []).append(found)
+    body = []
+    for who, found in sorted(per.items()):
+        decisions = sum(r.decisions for r in found)
+        lost = sum(r.error_rate * r.decisions for r in found) / decisions if decisions else 0.0
+        marks: dict[str, int] = {}
+        for r in found:
+            for m, n in r.marks.items():
+                marks[m] = marks.get(m, 0) + n
+        shown = ", ".join(f"{m} {n}" for m, n in sorted(marks.items())) or "none"
+        best = sum(r.best for r in found) / decisions if decisions else 0.0
+        body.append(f"<tr><th scope='row'>{html.escape(who)}</th><td>{len(found)}</td><td>{decisions}</td>"
+                    f"<td>{best:.0%}</td><td>{lost:.2f}</td><td>{html.escape(shown)}</td>"
+                    f"<td>{sum(r.luck for r in found):+.1f}</td></tr>")
+    head = ("<tr><th scope='col'>student</th><th scope='col'>hands reviewed</th><th scope='col'>decisions</th>"
+            "<th scope='col'>best move</th><th scope='col'>points lost a decision</th><th scope='col'>marks</th>"
+            "<th scope='col'>luck</th></tr>")
+    return ("<section class='rl-reviews'><h2>Hands reviewed</h2><p class='rl-legend'>Each student's reviews over "
+            "the lesson: how often her move was the best, and the points she lost a decision (each decision "
+            "judged from what she knew then; marks: inaccuracy 3, mistake 6, blunder 12 points).</p>"
+            f"<table class='rl-gradebook'><thead>{head}</thead><tbody>{''.join(body)}</tbody></table></section>")
