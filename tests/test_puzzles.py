@@ -15,7 +15,7 @@ from rummylab.gin import puzzles
 from rummylab.gin.game import Kind, legal_actions
 from rummylab.lessons import exercises as ex_module
 from rummylab.progress import Progress
-from rummylab.progress.ratings import NEAREST, START, pick, rate
+from rummylab.ratings import NEAREST, START, pick, rate
 from rummylab.widgets.puzzle import PuzzleTrainer, verdict_html
 
 

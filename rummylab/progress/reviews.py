@@ -67,18 +67,18 @@ def reviews_html(rows: Any) -> str:
         if found is not None:
             per.setdefault(str(who), []).append(found)
     body = []
-    for who, found in sorted(per.items()):
-        decisions = sum(r.decisions for r in found)
-        lost = sum(r.error_rate * r.decisions for r in found) / decisions if decisions else 0.0
+    for who, hers in sorted(per.items()):
+        decisions = sum(r.decisions for r in hers)
+        lost = sum(r.error_rate * r.decisions for r in hers) / decisions if decisions else 0.0
         marks: dict[str, int] = {}
-        for r in found:
+        for r in hers:
             for m, n in r.marks.items():
                 marks[m] = marks.get(m, 0) + n
         shown = ", ".join(f"{m} {n}" for m, n in sorted(marks.items())) or "none"
-        best = sum(r.best for r in found) / decisions if decisions else 0.0
-        body.append(f"<tr><th scope='row'>{html.escape(who)}</th><td>{len(found)}</td><td>{decisions}</td>"
+        best = sum(r.best for r in hers) / decisions if decisions else 0.0
+        body.append(f"<tr><th scope='row'>{html.escape(who)}</th><td>{len(hers)}</td><td>{decisions}</td>"
                     f"<td>{best:.0%}</td><td>{lost:.2f}</td><td>{html.escape(shown)}</td>"
-                    f"<td>{sum(r.luck for r in found):+.1f}</td></tr>")
+                    f"<td>{sum(r.luck for r in hers):+.1f}</td></tr>")
     head = ("<tr><th scope='col'>student</th><th scope='col'>hands reviewed</th><th scope='col'>decisions</th>"
             "<th scope='col'>best move</th><th scope='col'>points lost a decision</th><th scope='col'>marks</th>"
             "<th scope='col'>luck</th></tr>")

@@ -12,7 +12,7 @@ import numpy as np
 from ..cards import parse_cards, rng_from
 from ..display import card_chip, chips
 from ..gin.puzzles import Puzzle, shipped
-from ..progress.ratings import Rating, pick, rate
+from ..ratings import Rating, pick, rate
 from .analyzer import card_button
 
 Log = Callable[[str, str, bool], str]
