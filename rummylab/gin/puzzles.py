@@ -6,7 +6,7 @@ A position is cut at a discard of an expert-against-expert game, as the player t
 size: ``game.position``), evaluated there (``gin.evaluate``), and kept when no knock is possible
 and the best discard beats the second best by at least ``MARGIN`` points and by more than
 ``CLEAR`` standard errors of that difference. Its first rating says how many of the three bots
-find it (``RATINGS``); students' ratings move against it by Glicko-2 (``progress.ratings``).
+find it (``RATINGS``); students' ratings move against it by Glicko-2 (``rummylab.ratings``).
 
 The shipped set (``rummylab/data/gin_puzzles.json``) is made by ``python -m rummylab.gin.puzzles``
 from a seed; the games are played in order, so the first puzzles of a seed do not depend on how
