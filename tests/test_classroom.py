@@ -383,7 +383,7 @@ def test_the_class_code_page_is_under_the_base_url(tmp_path: Path) -> None:
 
         Progress(tmp_path / "p.sqlite").record("Ada", "02-melds-and-deadwood", "deadwood_split_run", True, "3")
         code, _, page = ask(base)
-        assert 'value="Ada"' in page and "1 of 2 solved" in page
+        assert 'value="Ada"' in page and "1 of 3 solved" in page
     finally:
         proc.terminate()
         proc.wait(20)
@@ -397,7 +397,7 @@ def test_the_lesson_index_lists_titles_in_order_with_progress(tmp_path: Path) ->
     found = lessons_in(lessons_dir())
     assert [x.name for x in found] == sorted(p.stem for p in lessons_dir().glob("*.ipynb"))
     assert found[2].title == "2. Melds and deadwood" and found[2].exercises == ("deadwood_split_run",
-                                                                                 "around_the_corner")
+                                                                                 "around_the_corner", "which_deadwood")
     (tmp_path / "12-my-own_lesson.ipynb").write_text(json.dumps({"cells": [
         {"cell_type": "code", "source": ["exercise('a', 'Q?', answer=1)\n", "exercise(\"b\", 'Q?', answer=2)"]}]}))
     (tmp_path / "broken.ipynb").write_text("{")

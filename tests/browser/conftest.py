@@ -196,6 +196,25 @@ def classroom(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> I
         _stop(proc)
 
 
+def not_a_card(page: Any) -> tuple[str, str]:
+    """Lesson 00's first exercise as this student's page shows it: (the word that is no card of a
+    gin deck, a word that is one)."""
+    from rummylab.cards import parse_cards
+
+    def reads(word: str) -> bool:
+        try:
+            parse_cards(word, jokers=0)
+        except ValueError:
+            return False
+        return True
+
+    page.wait_for_selector(".rl-live-prompt >> text=is no card of a gin deck", timeout=120_000)
+    text = page.locator(".rl-live-prompt", has_text="is no card of a gin deck").first.inner_text()
+    words = text.split("One word of ", 1)[1].split(" is no card", 1)[0].split()
+    (odd,) = [w for w in words if not reads(w)]
+    return odd, next(w for w in words if reads(w))
+
+
 def answer(page: Any, exercise: str, typed: str, expect: str) -> str:
     """Type an answer in an exercise's box, press Check, and wait for feedback that says ``expect``;
     the feedback's text."""

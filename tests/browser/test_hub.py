@@ -30,7 +30,7 @@ import pytest
 from rummylab.classroom.class_kernel import is_kernel
 from rummylab.classroom.serve import free_port
 
-from .conftest import _unavailable, _wait_http, answer
+from .conftest import _unavailable, _wait_http, answer, not_a_card
 
 PASSWORD = "class-password-7"
 TEACHER_PASSWORD = "the-teachers-own-password-of-32-characters"
@@ -174,9 +174,15 @@ def a_student_answers(page: Any, user: str, name: str | None, start: float) -> f
         page.click(".rl-name-ok")
         page.wait_for_function(f"document.querySelector('.rl-name-note').innerText.includes('Hello, {name}')",
                                timeout=30_000)
-    feedback = answer(page, "deck_size", "52", "Right")
+    odd, _ = not_a_card(page)
+    ANSWERED[user] = odd
+    feedback = answer(page, "not_a_card", odd, "Right")
     assert "saved later" not in feedback and "kept" not in feedback and "your name" not in feedback, feedback
     return waited
+
+
+ANSWERED: dict[str, str] = {}
+"""What each student answered to lesson 00's first exercise (her own variant)."""
 
 
 SCAN = r"""
@@ -257,7 +263,7 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         waited2 = a_student_answers(second, "student02", "Bea", start2)
         # her lesson index: the lessons by title, with what she solved (the service's answer for her token)
         page.goto(f"{url}/user/student01/voila/tree", timeout=TIMEOUT)
-        page.wait_for_selector(f".rl-lessons a[href$='{LESSON}'] .rl-done", timeout=TIMEOUT)
+        page.wait_for_selector(f".rl-lessons a[href$='{LESSON}'] .rl-some", timeout=TIMEOUT)
         assert "Hello, student01" in page.inner_text("main") and page.locator("#rl-name").count() == 0
         # a student cannot open another's server, nor the teacher page
         reply = second.goto(f"{url}/user/student01/voila/render/{LESSON}", timeout=TIMEOUT)
@@ -323,18 +329,24 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         with urllib.request.urlopen(request, timeout=30) as r:
             return dict(json.loads(r.read()))
 
-    forged = {"lesson": "00-start-here", "exercise": "deck_size", "answer": "999", "correct": 1}
+    from rummylab.lessons.variants import variant_number
+
+    hers = variant_number("00-start-here", "not_a_card", "student01", 0)  # the variant she answered
+    forged = {"lesson": "00-start-here", "exercise": "not_a_card", "answer": "999", "correct": 1, "variant": hers}
     assert post({**forged, "check_id": "forged-verdict"},
-                {**forged, "check_id": "forged-name", "student": "student02", "answer": "52"})["written"]
+                {**forged, "check_id": "forged-name", "student": "student02", "answer": ANSWERED["student01"]}
+                )["written"]
 
     # the checks are in PostgreSQL under the hub users, graded by the service, with the display name one typed
     from rummylab.progress import Progress, report_table
 
     rows = Progress(hub["db"]).rows()
     assert sorted(zip(rows["hub_user"], rows["student"], rows["exercise"], rows["answer"], rows["right"],
-                      strict=True)) == [
-        ("student01", "student01", "deck_size", "52", True), ("student01", "student01", "deck_size", "999", False),
-        ("student01", "student02", "deck_size", "52", True), ("student02", "Bea", "deck_size", "52", True)]
+                      strict=True)) == sorted([
+        ("student01", "student01", "not_a_card", "999", False),
+        ("student01", "student01", "not_a_card", ANSWERED["student01"].lower(), True),
+        ("student01", "student02", "not_a_card", ANSWERED["student01"], True),  # kept as sent
+        ("student02", "Bea", "not_a_card", ANSWERED["student02"].lower(), True)])
     table = report_table(rows)
     assert sorted(zip(table["student"], table["attempts"], strict=True)) == [
         ("Bea (student02)", 1), ("student02 (student01)", 3)]  # the forged name counts for student01
