@@ -2,7 +2,8 @@
 
 For each packaged lesson (or those named) a fresh kernel is started as Voilà starts a class's
 kernels (`rummylab serve`: RUMMYLAB_CHARTS=svg, RUMMYLAB_APP=1, a progress database, the
-lesson's folder as working directory), runs every cell of the lesson, and then the kernel
+lesson's folder as working directory), runs every cell of the lesson a served kernel runs (not
+those rendered once for the class: ``rummylab.lessons.rendered``), and then the kernel
 process's resident memory (psutil RSS) is read: what each warm kernel of `rummylab serve
 --students N` holds. One lesson at a time. Also prints which of the big libraries the warm
 kernel has loaded, and, with ``--class-size K`` (default 3), what each of K warm kernels of the
@@ -28,6 +29,8 @@ import nbformat
 import psutil
 from nbclient import NotebookClient
 
+from rummylab.lessons.rendered import is_rendered_once
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 WATCHED = ("polars", "numpy", "altair", "vl_convert", "ipywidgets", "pandas", "pyarrow", "narwhals", "jsonschema",
@@ -51,6 +54,9 @@ def warm_kernel(path: Path, db: Path, stack: contextlib.ExitStack) -> tuple[int,
     for name in ("RUMMYLAB_SEED", "RUMMYLAB_N"):
         env.pop(name, None)
     nb = nbformat.read(path, as_version=4)
+    # as served: a cell rendered once for the class (lessons.rendered) shows kept outputs, and no
+    # student's kernel runs it
+    nb.cells = [c for c in nb.cells if not is_rendered_once(c)]
     nb.cells.append(nbformat.v4.new_code_cell(LOADED))
     client = NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(path.parent)}})

@@ -447,6 +447,7 @@ def _hub(args: argparse.Namespace) -> str:
         PASSWORD_ENV,
         TEACHER_PASSWORD_ENV,
         hub_options,
+        render_lessons,
         run_hub,
         service_secrets,
         write_config,
@@ -460,12 +461,24 @@ def _hub(args: argparse.Namespace) -> str:
     service_secrets(Path(options["state_dir"]), options["db"])  # PGPASSWORD: for the service alone, in a file
     if args.config_only:
         path = write_config(args.config_only, **options)
-        return f"rummylab: wrote {path} (run: jupyterhub -f {path}); lesson {lesson}; {password}"
+        from .classroom.hub import outputs_folder
+
+        return (f"rummylab: wrote {path} (run: jupyterhub -f {path}; first, to render the lessons' tables once for "
+                f"every student: python -m rummylab.lessons.rendered {options['lessons']}/*.ipynb --out "
+                f"{outputs_folder(Path(options['state_dir']))}, with RUMMYLAB_APP=1 RUMMYLAB_CHARTS=svg); lesson "
+                f"{lesson}; {password}")
     config = write_config(Path(options["state_dir"]) / "jupyterhub_config.py", **options)
+    rendered, background = render_lessons(Path(options["lessons"]), lesson, Path(options["state_dir"]))
+    if rendered:
+        print(f"rummylab: rendered once for the class: {', '.join(rendered)}", flush=True)
     shown = "127.0.0.1" if args.ip in LOOPBACK else args.ip
     print(f"rummylab: JupyterHub at http://{shown}:{args.port}/ (Ctrl+C stops), lesson {lesson}\n  {password}\n"
           f"  teacher page: http://{shown}:{args.port}/services/rummylab/ (hub user 'teacher')", flush=True)
-    status = run_hub(config, Path(options["state_dir"]))
+    try:
+        status = run_hub(config, Path(options["state_dir"]))
+    finally:
+        if background is not None and background.poll() is None:
+            background.terminate()
     if status:
         raise SystemExit(status)
     return "rummylab: hub stopped"

@@ -433,3 +433,63 @@ def test_a_class_kernel_runs_without_a_debugger(tmp_path: Path, monkeypatch: pyt
         kc.stop_channels()
         km.shutdown_kernel(now=True)
     assert "".join(printed).split() == ["None", "42"]  # refused in sys.modules, and the kernel works
+
+
+def test_a_cell_rendered_once_runs_once_for_the_class(tmp_path: Path) -> None:
+    """``rummylab serve`` renders a lesson's rendered-once cells before the class starts; a
+    student's page shows their outputs, and her kernel does not run them (the cell's side effect
+    happens once, at the render); an edited lesson runs whole."""
+    import subprocess
+    import urllib.request
+
+    import nbformat
+
+    from rummylab.classroom.serve import free_port, render_for_class, wait_for_http
+    from rummylab.lessons.rendered import OUTPUTS_ENV, RENDERED_ONCE
+
+    lessons, marks = tmp_path / "lessons", tmp_path / "runs.txt"
+    lessons.mkdir()
+    v4 = nbformat.v4
+    heavy = v4.new_code_cell(f"open({str(marks)!r}, 'a').write('ran\\n')\nprint('the class table: 42')",
+                             metadata={"tags": [RENDERED_ONCE]})
+    nb = v4.new_notebook(cells=[v4.new_markdown_cell("# One lesson"), heavy, v4.new_code_cell("print('hers')")])
+    nbformat.write(nb, lessons / "01-one.ipynb")
+    port = free_port()
+    cmd, env = voila_command(lessons, port, tmp_path / "p.sqlite")
+    env[OUTPUTS_ENV] = str(tmp_path / "outputs")
+    assert render_for_class(lessons, lessons, [], env) == []  # the folder's one lesson: rendered now
+    assert marks.read_text() == "ran\n"
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}/voila/render/01-one.ipynb"
+        assert wait_for_http(f"http://127.0.0.1:{port}/voila/static/voila.js", 120)
+        for _ in range(2):  # two students
+            with urllib.request.urlopen(url, timeout=120) as r:
+                page = r.read().decode()
+            assert "the class table: 42" in page and "hers" in page
+        assert marks.read_text() == "ran\n"  # no student's kernel ran it
+        nb.cells[2].source = "print('edited')"
+        nbformat.write(nb, lessons / "01-one.ipynb")
+        with urllib.request.urlopen(url, timeout=120) as r:
+            assert "the class table: 42" in r.read().decode()
+        assert marks.read_text() == "ran\nran\n"  # not rendered as it is now: run whole, never stale
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def test_a_rendered_once_cell_may_bind_nothing_a_later_cell_reads() -> None:
+    from rummylab.lessons.rendered import RENDERED_ONCE, check_rendered_once, lesson_key
+
+    def cells(*sources: tuple[str, bool]) -> list[dict[str, Any]]:
+        return [{"cell_type": "code", "source": s, "metadata": {"tags": [RENDERED_ONCE] if once else []}}
+                for s, once in sources]
+
+    assert check_rendered_once(cells(("import polars as pl\nt = pl.DataFrame()\nxs = [c for c in 'ab']", True),
+                                     ("print([c for c in 'cd'])", False), ("t = 1\nprint(t)", False))) == []
+    assert check_rendered_once(cells(("sim = 1", True), ("def f(x):\n    return x", False),
+                                     ("print(sim)", False))) == [
+        "cell 3 reads 'sim', which cell 1 binds, but that cell is rendered-once: no student's kernel runs it"]
+    one = cells(("x = 1", True))
+    assert lesson_key(one, {"RUMMYLAB_SEED": "7"}) != lesson_key(one, {"RUMMYLAB_SEED": "8"})
+    assert lesson_key(one, {}) != lesson_key(cells(("x = 2", True)), {})

@@ -805,3 +805,34 @@ def test_a_flood_of_checks_is_refused_for_later(service: Service) -> None:
     assert flooded.record("Ada", "00-start-here", "deck_size", None, "52") is False  # kept for later
     assert flooded.waiting() == 1
     assert Progress(service.db).rows().height == most + 1
+
+
+def test_the_hub_renders_the_lesson_of_the_day_once_for_its_students(tmp_path: Path) -> None:
+    """``rummylab hub`` renders the lesson of the day's rendered-once cells before the hub starts,
+    beside its private state, readable by the students' servers (755 and 644), under the settings
+    their kernels run with; the config tells their servers where."""
+    import nbformat
+
+    from rummylab.classroom.hub import CLASS_SETTINGS, outputs_folder, render_lessons
+    from rummylab.lessons.rendered import RENDERED_ONCE, kept, lesson_key
+
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    v4 = nbformat.v4
+    nb = v4.new_notebook(cells=[v4.new_code_cell("print('for the class')", metadata={"tags": [RENDERED_ONCE]})])
+    nbformat.write(nb, lessons / "01-one.ipynb")
+    state = tmp_path / "state"
+    done, background = render_lessons(lessons, "01-one.ipynb", state)
+    assert done == ["01-one"] and background is None
+    out = outputs_folder(state)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o755
+    assert all(stat.S_IMODE(f.stat().st_mode) == 0o644 for f in out.iterdir())
+    outputs = kept(out, lesson_key(nbformat.read(lessons / "01-one.ipynb", as_version=4).cells, CLASS_SETTINGS))
+    assert outputs is not None and "for the class" in json.dumps(outputs)
+    from traitlets.config import Config
+
+    c = Config()
+    hub.configure(c, lessons=str(lessons), lesson="01", db="postgresql://u@db/class", password="a-class-password",
+                  teacher_password="t" * 32, students=0, state_dir=str(state), spawner="local")
+    assert c.Spawner.environment["RUMMYLAB_OUTPUTS"] == str(out)
+    assert {k: c.Spawner.environment[k] for k in CLASS_SETTINGS} == CLASS_SETTINGS

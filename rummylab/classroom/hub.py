@@ -232,6 +232,7 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     check_spawner(spawner)
     if lab and warm:
         raise ValueError("--warm is for the app (the default), not --lab")
+    from ..lessons.rendered import OUTPUTS_ENV
     from ..page_template import data_dir
 
     state = Path(state_dir).resolve()
@@ -285,8 +286,8 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     c.Spawner.default_url = f"/voila/render/{chosen}"
     c.Spawner.args = singleuser_args() if lab else []
     # the kernels know the service's URL and nothing else of the class (env_keep passes no secret)
-    c.Spawner.environment = {"RUMMYLAB_DB": f"rummylab+{service_url}", "RUMMYLAB_APP": "1",
-                             "RUMMYLAB_CHARTS": "svg", "JUPYTER_PATH": str(templates)}
+    c.Spawner.environment = {"RUMMYLAB_DB": f"rummylab+{service_url}", **CLASS_SETTINGS,
+                             "JUPYTER_PATH": str(templates), OUTPUTS_ENV: str(outputs_folder(state))}
     c.Spawner.http_timeout = 120
 
 
@@ -423,6 +424,38 @@ def student_passwords(state: Path, names: list[str]) -> dict[str, str]:
         out.writerows(everyone.items())
     os.chmod(path, 0o600)
     return everyone
+
+
+CLASS_SETTINGS = {"RUMMYLAB_APP": "1", "RUMMYLAB_CHARTS": "svg"}
+"""What a student's lesson kernel runs under (the settings its rendered-once cells are rendered with)."""
+
+
+def outputs_folder(state: Path) -> Path:
+    """Where the hub keeps its lessons' rendered-once outputs: beside its private state folder,
+    readable by every student's server, written by the hub's account alone."""
+    return state.parent / f"{state.name}-outputs"
+
+
+def render_lessons(folder: Path, first: str, state: Path) -> tuple[list[str], subprocess.Popen[bytes] | None]:
+    """Render the lesson of the day's rendered-once cells (``lessons.rendered``) for the students'
+    kernels now, and the folder's other lessons in a background process at a lower priority (the
+    caller stops it with the hub): the lessons rendered now, and that process."""
+    from ..lessons.rendered import SETTINGS, render
+    from ..lessons.runner import lessons_in
+
+    out = outputs_folder(state)
+    out.mkdir(mode=0o755, parents=True, exist_ok=True)
+    os.chmod(out, 0o755)  # students read it (their servers run as them); only the hub writes it
+    lessons = lessons_in(folder)
+    done = render([p for p in lessons if p.name == first], CLASS_SETTINGS, out)
+    rest = [str(p) for p in lessons if p.name != first]
+    if not rest:
+        return done, None
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS and k != "PGPASSWORD"} | CLASS_SETTINGS
+    background = subprocess.Popen([sys.executable, "-m", "rummylab.lessons.rendered", *rest, "--out", str(out)],
+                                  env=env, stdout=subprocess.DEVNULL,
+                                  preexec_fn=(lambda: os.nice(10)) if os.name == "posix" else None)
+    return done, background
 
 
 def run_hub(config: Path, state_dir: Path) -> int:

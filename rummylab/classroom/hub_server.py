@@ -7,7 +7,7 @@ from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
-from .voila_patches import log_cell_errors, warm_first
+from .voila_patches import log_cell_errors, rendered_once, warm_first
 
 LeftPagesClosedKernels = warm_first(lambda base, preheat, *args, **kwargs: base)(AsyncMappingKernelManager, False)
 """The server's kernel manager with ``voila_patches``' ``LeftPagesClosed``: a lesson's kernel goes
@@ -20,5 +20,7 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 
 def _load_jupyter_server_extension(server_app: Any) -> None:
-    """A lesson cell that raises shows one short line; its traceback goes to the server's log."""
+    """A lesson cell that raises shows one short line; its traceback goes to the server's log; a
+    cell rendered once for the class shows its kept outputs."""
     log_cell_errors()
+    rendered_once()

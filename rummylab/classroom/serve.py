@@ -196,7 +196,14 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
 
         env[ONE_KERNEL_ENV] = "1"  # replaced while she has it (one kernel a student)
         os.execve(cmd[0], cmd, env)
+    from ..lessons.rendered import OUTPUTS_ENV
+
+    rest = render_for_class(folder, path, chosen, env)
     proc = subprocess.Popen(cmd, env=env)
+    if rest:  # the other lessons, rendered while the class goes on, at a lower priority
+        background = subprocess.Popen([sys.executable, "-m", "rummylab.lessons.rendered", *map(str, rest), "--out",
+                                       env[OUTPUTS_ENV]], env=env, stdout=subprocess.DEVNULL,
+                                      preexec_fn=(lambda: os.nice(10)) if os.name == "posix" else None)
     signal.signal(signal.SIGTERM, _interrupt)  # a stopped class stops its Voilà and kernels too
     try:
         if not hub_server:  # a student's server on a hub: the hub service has the teacher page
@@ -209,6 +216,25 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
         except subprocess.TimeoutExpired:
             proc.kill()
             return 0
+    finally:
+        if rest and background.poll() is None:
+            background.terminate()
+
+
+def render_for_class(folder: Path, path: Path, chosen: list[str], env: dict[str, str]) -> list[Path]:
+    """Render the cells of the lessons of the day that are the same for every student, once, before
+    the class starts (``lessons.rendered``; its folder in ``env``); the folder's other lessons, for
+    the server to render in the background."""
+    from ..lessons.rendered import OUTPUTS_ENV, default_folder, render, settings_of
+    from ..lessons.runner import lessons_in
+
+    env.setdefault(OUTPUTS_ENV, str(default_folder()))
+    lessons = lessons_in(path)
+    first = [folder / name for name in chosen] or lessons[:1]
+    done = render(first, settings_of(env), Path(env[OUTPUTS_ENV]))
+    if done:
+        print(f"  rendered once for the class: {', '.join(done)}", flush=True)
+    return [p for p in lessons if p not in first]
 
 
 def hub_service(single_user: bool = False) -> dict[str, Any] | None:

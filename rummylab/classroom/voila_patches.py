@@ -26,6 +26,9 @@ What it reaches into, and why:
   replaced by a subclass of ``voila.execute.VoilaExecutor`` that overrides
   ``strip_code_cell_errors`` (``log_cell_errors``). Why: with ``allow_errors`` Voilà logs no cell
   error, and a lesson cell's traceback must reach the teacher's terminal.
+- nbclient's ``NotebookClient.async_execute_cell`` (public), overridden in a further subclass of the
+  renderer's executor (``rendered_once``), which reads the executor's ``nb``. Why: a lesson's
+  cells rendered once for the class show their kept outputs, and no student's kernel runs them.
 - ``voila.app.Voila.init_handlers``, wrapped (``lesson_index``, ``open_at``), and the app's
   ``notebook_path``, ``root_dir`` and ``server_url`` read there. Why: a served folder's root and
   ``voila/tree`` show the lessons by title with the student's progress, not Voilà's file list;
@@ -239,6 +242,7 @@ def run_voila(start: str = "") -> None:
     if start:
         open_at(start)
     log_cell_errors()
+    rendered_once()
     own_front_ends()
     _reach(voila.app, "main")()
 
@@ -313,6 +317,36 @@ def lesson_index() -> None:
                 *init_handlers(self)]
 
     voila.app.Voila.init_handlers = with_index
+
+
+def rendered_once() -> None:
+    """A lesson cell rendered once for the class (``lessons.rendered``) shows the outputs kept for
+    it, and the kernel does not run it: the executor the renderer makes (nbclient's
+    ``async_execute_cell``) returns the cell with those outputs. A lesson not rendered (edited, or
+    other settings) runs whole, as without this."""
+    import os
+
+    import nbformat
+    import voila.notebook_renderer
+
+    from ..lessons.rendered import OUTPUTS_ENV, is_rendered_once, kept, lesson_key, settings_of
+
+    executor = _reach(voila.notebook_renderer, "VoilaExecutor")
+    _reach(executor, "async_execute_cell")
+
+    class RenderedOnce(executor):  # type: ignore[misc, valid-type]
+        async def async_execute_cell(self, cell: Any, cell_index: int, *args: Any, **kwargs: Any) -> Any:
+            if is_rendered_once(cell):
+                if not hasattr(self, "_rummylab_kept"):
+                    self._rummylab_kept = kept(os.environ.get(OUTPUTS_ENV),
+                                               lesson_key(self.nb.cells, settings_of(os.environ))) or {}
+                outputs = self._rummylab_kept.get(cell.get("id"))
+                if outputs is not None:
+                    cell.outputs = [nbformat.from_dict(o) for o in outputs]
+                    return cell
+            return await super().async_execute_cell(cell, cell_index, *args, **kwargs)
+
+    voila.notebook_renderer.VoilaExecutor = RenderedOnce
 
 
 def open_at(default_url: str) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .exercises import did_you_mean
+from .rendered import check_rendered_once
 from .runner import LessonRun, cell_label, kernel, lessons_in, run_lesson
 
 CLASS_PAGE = {"RUMMYLAB_SEED": "7", "RUMMYLAB_N": "300", "RUMMYLAB_CHARTS": "svg", "RUMMYLAB_APP": "1"}
@@ -74,6 +75,7 @@ def judge(runs: list[LessonRun]) -> Verdict:
     verdict.problems += undefined(first)
     verdict.problems += [f"an answer is shipped typed in ({t}): exercises ship blank, answer = ..."
                          for t in typed_in(first.notebook)]
+    verdict.problems += check_rendered_once(first.notebook.cells)
     for e in report.get("exercises", []):
         if not e["answer_accepted"]:
             verdict.problems.append(f"{e['name']}: the right answer typed as {e['typed']!r} is marked wrong")
