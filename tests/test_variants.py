@@ -208,3 +208,17 @@ def test_the_key_cli_shows_the_variant_a_student_is_on(tmp_path: Path, capsys: p
     assert f"[02-melds-and-deadwood] deadwood_split_run (variant {number})" in out
     first = variant_number("02-melds-and-deadwood", "around_the_corner", "Ada", 0)
     assert f"[02-melds-and-deadwood] around_the_corner (variant {first})" in out
+
+
+def test_a_text_answer_is_shown_as_the_lesson_wrote_it(fresh: Path) -> None:
+    """The key and the explanation show "SJ", not its normal form "sj"; any case is right, and the
+    server reads the key's answer back."""
+    from rummylab.lessons.grading import graded as graded_of
+
+    exercise("odd_one", "Which word is no card?", answer="SJ", kind="text")
+    assert ex_module.EXERCISES["odd_one"].shown == "SJ" and check("odd_one", "sj")
+    assert "SJ is right" in check("odd_one", "Sj").why
+    (entry,) = key_module.entries(key_module.lesson_report())
+    assert entry.answer == "SJ"
+    found = graded_of([entry])[(entry.lesson, "odd_one")]
+    assert not isinstance(found, dict) and found.right("sj")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..progress import ANSWER_MAX
-from .kinds import YES_NO, AnyKind, kind_of
+from .kinds import TEXT, YES_NO, AnyKind, kind_of
 
 APP_ENV = "RUMMYLAB_APP"
 """Set (by ``rummylab serve``) in the kernels of a served class: the lesson shows without its code."""
@@ -127,11 +127,14 @@ class Exercise:
     """The variant this is (``variants.VARIANTS`` of them), or None: one question for everyone."""
     skill: str = ""
     """What it practises, in a few words ("count deadwood"): the gradebook's columns."""
+    given: str = ""
+    """A text answer as the lesson wrote it ("SJ"), shown instead of its normal form ("sj")."""
 
     @property
     def shown(self) -> str:
-        """The right answer as told to a person ("QD or KS" where either card is right)."""
-        return self.kind.tell(self.answer)
+        """The right answer as told to a person ("QD or KS" where either card is right; a text as
+        the lesson wrote it)."""
+        return self.given or self.kind.tell(self.answer)
 
     def __repr__(self) -> str:
         return f"Exercise({self.name!r})"
@@ -296,8 +299,9 @@ def _built(name: str, prompt: Any, value: Any, *, hint: Any, mistakes: Any, expl
         if wrong in known:
             raise ValueError(f"{what}: mistake {typed!r} is listed twice ({how.show(wrong)})")
         known[wrong] = what_went_wrong
+    given = " ".join(value.split()) if how is TEXT and isinstance(value, str) else ""
     return Exercise(name=name, prompt=prompt.strip(), answer=right, kind=how, explain=explain, hint=hint,
-                    mistakes=known, lesson=lesson, variant=variant, skill=skill)
+                    mistakes=known, lesson=lesson, variant=variant, skill=skill, given=given)
 
 
 def _who() -> str:
