@@ -125,7 +125,7 @@ def live_prompt(exercise: str) -> Any:
     """A variant exercise's question as a widget: the student's variant, redrawn with the next."""
     import ipywidgets as w
 
-    view = _css(w.HTML(get(exercise)._repr_html_()), "rl-live-prompt")
+    view = _css(_css(w.HTML(get(exercise)._repr_html_()), "rl-live-prompt"), f"rl-prompt-{exercise}")
     on_variant(exercise, lambda ex: setattr(view, "value", ex._repr_html_()))
     return view
 

@@ -40,13 +40,14 @@ def join(page: Any, url: str, name: str) -> None:
 
 def hand_shown(page: Any, not_this: str = "") -> str:
     """The hand of the exercise's question as the page shows it now (once it is not ``not_this``)."""
+    prompt = f".rl-prompt-{EXERCISE}"
     page.wait_for_function(
-        f"() => [...document.querySelectorAll('.rl-live-prompt')].some(p => /least deadwood of/.test(p.innerText)"
-        f" && !p.innerText.includes({not_this!r} || '\\u0000'))", timeout=30_000)
-    texts = page.locator(".rl-live-prompt").all_inner_texts()
-    found = [m.group(1).strip() for t in texts if (m := HAND.search(t))]
-    assert found, texts
-    return found[0]
+        f"() => {{ const p = document.querySelector({prompt!r}); return p && /least deadwood of/.test(p.innerText)"
+        f" && !p.innerText.includes({not_this!r} || '\\u0000'); }}", timeout=30_000)
+    text = page.inner_text(prompt)
+    found = HAND.search(text)
+    assert found, text
+    return found.group(1).strip()
 
 
 def test_two_students_get_their_own_hands_and_another_one(page: Any, classroom: dict[str, Any]) -> None:
