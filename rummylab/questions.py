@@ -8,11 +8,23 @@ treats the game as the unit: a ratio estimator over games, with its delta-method
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
+
+if TYPE_CHECKING:
+    import polars as pl
+else:
+    class _Polars:
+        """polars, imported when first used: a lesson's kernel that imports this module for
+        ``pairing`` (numpy only) holds none of it (about 40 MB)."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(importlib.import_module("polars"), name)
+
+    pl = _Polars()
 
 from .cards import SeedLike, rng_from
 from .charts import channel, figure
@@ -77,36 +89,62 @@ def chart_hand_endings(table: pl.DataFrame) -> Any:
                    "height": 260, "data": {"values": rows(long)}, "layer": [band, line]})
 
 
+def _seat_results(first: Any, second: Any, rules: Rules, half: int, seeds: tuple[int, int],
+                  simulate: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Both seatings' hands (``half`` games each): each hand's game (numbered across both), whether
+    the first bot won it, and its net points for the first bot."""
+    from .gin.loop import HAND_COLUMNS
+    from .gin.simulation import FAMILY
+    from .sim.driver import play_rows
+
+    game, won, net = [], [], []
+    for seat, bots, seed in ((0, (first, second), seeds[0]), (1, (second, first), seeds[1])):
+        hands = play_rows(FAMILY, half, bots, rules, seed, **simulate)[1][0]
+        winner, points = hands[:, HAND_COLUMNS.index("winner")], hands[:, HAND_COLUMNS.index("points")]
+        game.append(hands[:, HAND_COLUMNS.index("game")] + seat * half)
+        won.append((winner == seat).astype(np.int64))
+        net.append(np.where(winner == seat, points, np.where(winner == 1 - seat, -points, 0)))
+    return np.concatenate(game), np.concatenate(won), np.concatenate(net)
+
+
+def pairing(first: Any, second: Any, rules: Rules = DEFAULT, n_games: int = 2_000, seed: SeedLike = 0,
+            **simulate: Any) -> dict[str, Any]:
+    """One pairing as ``pairing_results`` reports it, as a dict (numpy only: no polars): the first
+    bot's share of games won, of hands won, its net points per hand, the standard errors, and the
+    95% interval of the points."""
+    check_count("n_games", n_games)
+    rng = rng_from(seed)
+    return _pairing(first, second, rules, max(1, n_games // 2),
+                    (int(rng.integers(2**31)), int(rng.integers(2**31))), dict(simulate))
+
+
+def _pairing(first: Any, second: Any, rules: Rules, half: int, seeds: tuple[int, int],
+             simulate: dict[str, Any]) -> dict[str, Any]:
+    game, won, net = _seat_results(first, second, rules, half, seeds, simulate)
+    games = 2 * half
+    sizes = np.bincount(game, minlength=games)
+    per_game = np.bincount(game, weights=net, minlength=games)
+    games_won = (per_game > 0).astype(float)
+    hands_won, hands_se = ratio_estimate(np.bincount(game, weights=won, minlength=games), sizes)
+    points, points_se = ratio_estimate(per_game, sizes)
+    g_se = float(games_won.std(ddof=1) / np.sqrt(games)) if games > 1 else float("nan")
+    return {"first": _label(first), "second": _label(second), "games": games, "hands": int(len(game)),
+            "games_won": float(games_won.mean()), "games_won_se": g_se, "hands_won": hands_won,
+            "hands_won_se": hands_se, "points_per_hand": points, "points_per_hand_se": points_se,
+            "points_lo": points - Z95 * points_se, "points_hi": points + Z95 * points_se}
+
+
 def pairing_results(pairs: Sequence[tuple[Any, Any]] = (("strong", "greedy"), ("greedy", "random")),
                     rules: Rules = DEFAULT, n_games: int = 2_000, seed: SeedLike = 0,
                     **simulate: Any) -> pl.DataFrame:
     """Each pairing (bot names, or greedy and strong bots with options), seats alternated (half
     the games each way): the first bot's share of games won, of hands won, and its net points per
-    hand, with standard errors and the 95% interval of the points."""
+    hand, with standard errors and the 95% interval of the points (``pairing``, a row each)."""
     check_count("n_games", n_games)
     rng = rng_from(seed)
-    rows = []
-    for first, second in pairs:
-        half = max(1, n_games // 2)
-        a = gin_bots.simulate(half, (first, second), rules, int(rng.integers(2**31)), **simulate)
-        b = gin_bots.simulate(half, (second, first), rules, int(rng.integers(2**31)), **simulate)
-        df = pl.concat([a.with_columns(seat=pl.lit(0)), b.with_columns(seat=pl.lit(1), game=pl.col("game") + half)])
-        df = df.with_columns(
-            won=(pl.col("winner") == pl.col("seat")).fill_null(False).cast(pl.Int64),
-            net=pl.when(pl.col("winner") == pl.col("seat")).then(pl.col("points"))
-            .when(pl.col("winner") == 1 - pl.col("seat")).then(-pl.col("points")).otherwise(0))
-        per_game = df.group_by("game").agg(pl.col("net").sum())
-        games_won = (per_game["net"] > 0).to_numpy().astype(float)
-        hands_won, hands_se = ratio_estimate(*_per_game(df, pl.col("won")))
-        points, points_se = ratio_estimate(*_per_game(df, pl.col("net")))
-        g_se = float(games_won.std(ddof=1) / np.sqrt(len(games_won))) if len(games_won) > 1 else float("nan")
-        rows.append({"first": _label(first), "second": _label(second), "games": per_game.height, "hands": df.height,
-                     "games_won": float(games_won.mean()), "games_won_se": g_se,
-                     "hands_won": hands_won, "hands_won_se": hands_se,
-                     "points_per_hand": points, "points_per_hand_se": points_se})
-    out = pl.DataFrame(rows)
-    return out.with_columns(points_lo=pl.col("points_per_hand") - Z95 * pl.col("points_per_hand_se"),
-                            points_hi=pl.col("points_per_hand") + Z95 * pl.col("points_per_hand_se"))
+    half = max(1, n_games // 2)
+    return pl.DataFrame([_pairing(first, second, rules, half, (int(rng.integers(2**31)), int(rng.integers(2**31))),
+                                  dict(simulate)) for first, second in pairs])
 
 
 def chart_pairings(table: pl.DataFrame, by: str = "pairing") -> Any:

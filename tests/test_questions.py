@@ -100,3 +100,25 @@ def test_ratio_estimate_is_the_plain_mean_for_one_hand_a_game() -> None:
 def test_bad_arguments_are_named(call, message: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_one_pairing_without_polars_is_a_row_of_pairing_results() -> None:
+    """``pairing`` (numpy only, for a lesson's kernel) gives ``pairing_results``' row for the same seed."""
+    from rummylab import gin, questions
+
+    first = gin.bots.GreedyBot(knock_at=4)
+    row = questions.pairing(first, "random", n_games=40, seed=3)
+    table = questions.pairing_results([(first, "random")], n_games=40, seed=3).row(0, named=True)
+    assert row.keys() == table.keys()
+    assert all(row[k] == table[k] if isinstance(row[k], str | int) else abs(row[k] - table[k]) < 1e-9 for k in row)
+
+
+def test_the_shipped_games_are_the_simulations_they_name() -> None:
+    """``gin.sample_games``: game s is simulate's and trace's game of seed s (a few, played again)."""
+    from rummylab.gin import sample_games
+
+    assert len(sample_games.shipped()) >= 400
+    for seed in (0, 7, 399):
+        assert sample_games.game(seed) == sample_games.game_of(seed)
+    with pytest.raises(ValueError, match="seeds 0 to 399"):
+        sample_games.game(400)
