@@ -4,6 +4,7 @@ explained, hints that never give the answer away; the key, the preflight and a n
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -392,3 +393,20 @@ def test_a_review_the_student_opens_reaches_the_teacher(tmp_path: Path, monkeypa
     assert row["right"] is None  # a response, not a graded check
     with pytest.raises(ValueError, match="response name"):
         lessons.review_log("no spaces please")
+
+
+def test_a_kernel_that_runs_lessons_holds_no_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key's, the preflight's and a class's rendering kernel get no store address and no
+    hub or database secret (the hub service runs lessons with its own)."""
+    from rummylab.lessons.runner import kernel, run_cells
+
+    for name, value in (("RUMMYLAB_DB", "postgresql://u:pw@db/class"), ("PGPASSFILE", "/state/pgpass"),
+                        ("JUPYTERHUB_API_TOKEN", "service-token"), ("CONFIGPROXY_AUTH_TOKEN", "proxy")):
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("RUMMYLAB_SEED", "7")
+    with kernel() as client:
+        nb = run_cells(client, ["import os; print(sorted(k for k in os.environ if k.startswith(('RUMMYLAB', 'PG', "
+                                "'JUPYTERHUB', 'CONFIGPROXY'))))"])
+    shown = ast.literal_eval(nb.cells[0].outputs[0]["text"])  # the names the kernel has
+    assert "RUMMYLAB_SEED" in shown and not {"RUMMYLAB_DB", "PGPASSFILE", "JUPYTERHUB_API_TOKEN",
+                                             "CONFIGPROXY_AUTH_TOKEN"} & set(shown)

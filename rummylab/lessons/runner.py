@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import time
 from collections.abc import Iterator
@@ -102,16 +103,28 @@ def prompt_replies(client: Any) -> None:
         wait_in_slices(channel)
 
 
+SECRET_ENV = ("RUMMYLAB_DB", "JUPYTERHUB_", "PG", "CONFIGPROXY_")
+"""What a kernel running lessons for the key, the preflight or a class's rendering is not given
+(names, or their beginnings): the class's store and the hub's and database's secrets. It records
+no check, and a lesson's code runs with nothing it could leak."""
+
+
+def lesson_env() -> dict[str, str]:
+    """This process's environment without ``SECRET_ENV``."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(SECRET_ENV)}
+
+
 @contextmanager
 def kernel(timeout: int = 300) -> Iterator[Any]:
     """A NotebookClient with a started kernel, for running lessons one after another in it
-    (starting a kernel and importing polars and altair costs more than most lessons take)."""
+    (starting a kernel and importing polars and altair costs more than most lessons take); its
+    environment has no secret (``lesson_env``)."""
     import nbformat
     from nbclient import NotebookClient
 
     client = NotebookClient(nbformat.v4.new_notebook(), timeout=timeout, kernel_name="python3", allow_errors=True)
     # the kernel's own warnings (e.g. about TCP on loopback) would read as the lesson's problems
-    with client.setup_kernel(stderr=subprocess.DEVNULL):
+    with client.setup_kernel(stderr=subprocess.DEVNULL, env=lesson_env()):
         prompt_replies(client)
         yield client
 
