@@ -369,6 +369,7 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
         kernel_mb = max(p.memory_info().rss for p in held) / 2**20
         costs.append(f"{server_mb:.0f} MB (server) + {kernel_mb:.0f} MB (kernel) = {server_mb + kernel_mb:.0f} MB, "
                      f"{cpu:.1f} CPU-s")
+        assert server_mb + kernel_mb <= 250, costs[-1]  # issue 39: a student, all in, within 250 MB
     print(f"\nrummylab hub: a student costs {costs[0]} to her first check, {waited:.1f} s from login to her first "
           f"widget; warm (--warm 1): {costs[1]}, {waited2:.1f} s")
 
