@@ -208,7 +208,7 @@ def _review(args: argparse.Namespace) -> str:
 
 
 SIMULATED = ("gin", "gin_three_handed", "three_thirteen", "indian")
-SIMULATORS = {"gin": "rummylab.gin.simulation", "gin_three_handed": "rummylab.gin.three_handed",
+SIMULATORS = {"gin": "rummylab.gin.simulation", "gin_three_handed": "rummylab.gin.box_simulation",
               "three_thirteen": "rummylab.three_thirteen.simulation", "indian": "rummylab.indian.simulation"}
 """Where each family's ``FAMILY`` (what the simulation driver plays) lives; its presets are its package's."""
 PRESETS = {"gin": {"default": "DEFAULT", "classic": "CLASSIC"}, "gin_three_handed": {"default": "THREE_HANDED"},

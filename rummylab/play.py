@@ -28,7 +28,7 @@ HISTORY_VERSION = 2
 
 FAMILIES = {
     "gin": "rummylab.gin.game",
-    "gin_three_handed": "rummylab.gin.three_handed",
+    "gin_three_handed": "rummylab.gin.box_game",
     "three_thirteen": "rummylab.three_thirteen.game",
     "indian": "rummylab.indian.game",
 }

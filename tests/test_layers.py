@@ -161,9 +161,10 @@ def test_mypy_skips_only_packages_rummylab_never_imports() -> None:
 BY_NAME = {"rummylab.play": ("FAMILIES",), "rummylab.cli": ("SIMULATORS",)}
 """The modules that load others by name (importlib), and the mappings that name what they load:
 the layer check cannot see such an import, so this test reads those names instead."""
-OWN_OR_OUTSIDE = ("rummylab.odds", "rummylab.gin", "rummylab._startup")
+OWN_OR_OUTSIDE = ("rummylab.odds", "rummylab.gin", "rummylab._startup", "rummylab.questions")
 """Loads by name that stay inside: odds and gin load their own submodules when first asked (a lean
-import: gin's ``evaluate`` and ``review`` bring the play engine), _startup a module of jsonschema's."""
+import: gin's ``evaluate`` and ``review`` bring the play engine), _startup a module of jsonschema's,
+questions polars (when first used: a lesson's kernel may ask a numpy-only question)."""
 
 
 def test_what_is_loaded_by_name_is_named_and_declared() -> None:
