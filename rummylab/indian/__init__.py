@@ -12,6 +12,7 @@ from .analysis import (
     loser_points_batch,
 )
 from .deal import random_cuts, random_hands
+from .evaluation import evaluate
 from .game import Action, IllegalAction, Phase, State, apply, history_json, legal_actions, new_game, replay, standings
 from .players import GreedyBot, RandomBot
 from .pools import PoolStatus, pool_status
@@ -26,6 +27,7 @@ __all__ = [
     "RandomBot",
     "State",
     "apply",
+    "evaluate",
     "history_json",
     "legal_actions",
     "new_game",

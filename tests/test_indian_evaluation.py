@@ -1,0 +1,58 @@
+"""Indian rummy decisions valued (issue 40, point 4): drop or play on, each discard, declare;
+from the player's view only; exact where it can be."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from rummylab.indian import game
+from rummylab.indian.evaluation import evaluate, options, world
+from rummylab.indian.players import GreedyBot
+from rummylab.indian.puzzles import declaring_discards
+
+pytestmark = pytest.mark.once  # rollouts on the engine: the compiled run has them
+
+
+def test_drop_or_play_on_at_the_first_draw() -> None:
+    s = game.new_game(2, seed=5, pool=101)
+    e = evaluate(s, samples=24, seed=1)
+    drop = e.of(game.DROP)
+    assert drop.exact and drop.value == -s.rules.drops(101)[0] and drop.se == 0
+    on = e.of(game.DRAW_STOCK)
+    assert not on.exact and on.se > 0 and on.label == "play on"
+    assert e.best.diff == 0 and {o.label for o in e.options} == {"drop", "play on"}
+    assert e == evaluate(s, samples=24, seed=1)  # the same for a seed
+
+
+def test_the_evaluation_sees_only_the_players_view() -> None:
+    """Deal the cards she cannot see otherwise (the same cards): the same evaluation."""
+    s = game.apply(game.new_game(2, seed=8, pool=None), game.DRAW_STOCK)
+    shuffled = world(s, np.random.default_rng(99))
+    assert shuffled.hands[s.to_play] == s.hands[s.to_play] and shuffled.hands != s.hands
+    assert evaluate(shuffled, samples=8, seed=3) == evaluate(s, samples=8, seed=3)
+
+
+def test_a_valid_declaration_is_the_best_option_and_exact() -> None:
+    for seed in range(200):
+        s = game.new_game(2, seed=seed, pool=None)
+        bots = [GreedyBot(np.random.default_rng([seed, p]), drops=False) for p in range(2)]
+        while s.phase is not game.Phase.DEAL_OVER:
+            if s.phase is game.Phase.DISCARD and declaring_discards(s.hands[s.to_play], s.wild_rank):
+                e = evaluate(s, samples=4, seed=0)
+                assert e.best.action.kind is game.Kind.DECLARE and e.best.exact and e.best.value == 0
+                assert all(o.value <= 0 for o in e.options)
+                return
+            s = game.apply(s, bots[s.to_play].act(s))
+    raise AssertionError("no declaration in 200 deals")
+
+
+def test_bad_input_is_named() -> None:
+    s = game.new_game(2, seed=5, pool=101)
+    with pytest.raises(ValueError, match="samples=1"):
+        evaluate(s, samples=1)
+    over = replace(s, phase=game.Phase.DEAL_OVER)
+    with pytest.raises(ValueError, match="phase deal_over"):
+        options(over)
