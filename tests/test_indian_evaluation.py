@@ -56,3 +56,15 @@ def test_bad_input_is_named() -> None:
     over = replace(s, phase=game.Phase.DEAL_OVER)
     with pytest.raises(ValueError, match="phase deal_over"):
         options(over)
+
+
+def test_a_discard_is_valued_for_the_player_who_throws() -> None:
+    """The printed joker is worth keeping: throwing it loses clearly against the best discard (a
+    rollout counted for the next player instead would not see it)."""
+    from rummylab.cards import JOKER
+
+    s = game.apply(game.new_game(2, seed=5, pool=101), game.DRAW_STOCK)
+    assert JOKER in s.hands[s.to_play]
+    e = evaluate(s, samples=32, seed=1)
+    joker = e.of(game.Action(game.Kind.DISCARD, JOKER))
+    assert joker.diff < -2 * joker.diff_se and e.best.action.card != JOKER

@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rummylab"
 LAYERS = (
     ("cards", "display", "_startup"),
     ("kernel",),
-    ("play", "chance", "ratings"),
+    ("play", "chance", "ratings", "decisions"),
     ("sim", "bots"),
     ("gin", "three_thirteen", "indian"),
     ("odds", "questions", "charts", "widgets"),

@@ -12,12 +12,12 @@ of two options has a smaller error than either value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 import numpy as np
 
-from ..cards import Card, SeedLike, rng_from
+from ..cards import Card, SeedLike
+from ..decisions import Evaluation, check_samples, valued
 from .game import DRAW_STOCK, DROP, Action, Kind, Phase, State, apply, legal_actions
 from .players import GreedyBot
 
@@ -25,51 +25,6 @@ SAMPLES = 128
 """Worlds an option is played out in by default."""
 MAX_ACTIONS = 2_000
 """A rollout that has not ended its deal after this many moves is an error (it never happens)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Option:
-    """One option: the points the player to act can expect to pay this deal (negated: higher is
-    better), its standard error, and its difference to the best with that difference's error."""
-
-    action: Action
-    label: str
-    value: float
-    se: float
-    diff: float
-    diff_se: float
-    exact: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class Evaluation:
-    """Every option of the decision, best first."""
-
-    seat: int
-    phase: Phase
-    options: tuple[Option, ...]
-    worlds: int
-
-    @property
-    def best(self) -> Option:
-        return self.options[0]
-
-    def of(self, action: Action) -> Option:
-        """The value of ``action`` (one of the options)."""
-        for o in self.options:
-            if o.action == action:
-                return o
-        raise ValueError(f"{action} is not an option of this decision")
-
-    def __str__(self) -> str:
-        lines = [f"player {self.seat} to act ({self.phase.value}); points this deal, negated "
-                 f"({self.worlds} worlds)"]
-        for o in self.options:
-            err = "exact" if o.exact else f"± {o.se:.1f}"
-            diff = "best" if o is self.best else f"{o.diff:+.1f}" + ("" if o.exact and self.best.exact
-                                                                     else f" ± {o.diff_se:.1f}")
-            lines.append(f"  {o.label:<22} {o.value:+7.1f} {err:<8} {diff}")
-        return "\n".join(lines)
 
 
 def _label(action: Action) -> str:
@@ -113,9 +68,8 @@ def world(state: State, rng: np.random.Generator) -> State:
     return replace(state, hands=tuple(hands), stock=(state.stock[0], *dealt[at:]))
 
 
-def _played_out(state: State, seed: int) -> float:
-    """The points the seat to act pays by the end of the deal (negated), greedy bots for everyone."""
-    me = state.to_play
+def _played_out(state: State, seed: int, me: int) -> float:
+    """The points seat ``me`` pays by the end of the deal (negated), greedy bots for everyone."""
     bots = [GreedyBot(np.random.default_rng([seed, p]), drops=False) for p in range(state.players)]
     for _ in range(MAX_ACTIONS):
         if state.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
@@ -137,24 +91,8 @@ def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0) -> Eva
     """Every option of the decision ``state`` asks of its player to act, valued from her view
     (``options``, ``world``): ``samples`` worlds, the same for every option, each played out by
     greedy bots. ValueError for a bad ``samples`` or a state with no decision."""
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
-        raise ValueError(f"samples={samples!r}: a whole number of worlds, 2 or more")
-    actions = options(state)
-    rng = rng_from(seed)
-    worlds = [(world(state, rng), int(rng.integers(2**31))) for _ in range(samples)]
-    played: dict[Action, Any] = {}
-    for action in actions:
-        exact = _exact(state, action)
-        played[action] = exact if exact is not None else np.array(
-            [_played_out(apply(w, action), s) for w, s in worlds])
-    means = {a: float(np.mean(v)) if isinstance(v, np.ndarray) else float(v) for a, v in played.items()}
-    best = max(actions, key=lambda a: (means[a], -actions.index(a)))
-    out = []
-    for action in sorted(actions, key=lambda a: (-means[a], actions.index(a))):
-        v, b = played[action], played[best]
-        se = float(np.std(v, ddof=1) / np.sqrt(samples)) if isinstance(v, np.ndarray) else 0.0
-        paired = (np.asarray(v) - np.asarray(b)) * np.ones(samples)
-        diff_se = float(np.std(paired, ddof=1) / np.sqrt(samples))
-        out.append(Option(action=action, label=_label(action), value=means[action], se=se,
-                          diff=means[action] - means[best], diff_se=diff_se, exact=not isinstance(v, np.ndarray)))
-    return Evaluation(seat=state.to_play, phase=state.phase, options=tuple(out), worlds=samples)
+    check_samples(samples)
+    me = state.to_play
+    return valued(state, options(state), seat=me, phase=state.phase, samples=samples, seed=seed,
+                  unit="points this deal, negated", world=world,
+                  played_out=lambda after, s: _played_out(after, s, me), exact=_exact, label=_label, apply=apply)

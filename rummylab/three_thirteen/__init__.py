@@ -29,3 +29,13 @@ __all__ = [
     "penalty_batch",
     "wild_rank",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``evaluate`` (``three_thirteen.evaluation``) loads when first named: it brings the game
+    engine, which a lesson that only analyses hands need not hold."""
+    if name == "evaluate":
+        from .evaluation import evaluate
+
+        return evaluate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,80 @@
+"""What each option of a Three Thirteen discard is worth to the player to act: each discard, and
+going out where she can, in the penalty she pays this round (negated: higher is better), with
+standard errors.
+
+Going out is exact (she pays 0 this round). Each discard is valued by rollouts: worlds drawn from
+what she sees only (her hand, the discard pile; every unseen card dealt at random to the other
+hands and the stock), each played out to the round's end by greedy bots, the same worlds for
+every option (``rummylab.decisions``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..cards import Card, SeedLike
+from ..decisions import Evaluation, check_samples, valued
+from .game import Action, Kind, Phase, State, apply, legal_actions
+from .players import GreedyBot
+
+SAMPLES = 128
+"""Worlds an option is played out in by default."""
+MAX_ACTIONS = 2_000
+
+
+def options(state: State) -> list[Action]:
+    """Each distinct discard of the player to act, and going out with each card that allows it.
+    ValueError unless she is to discard."""
+    if state.phase is not Phase.DISCARD:
+        raise ValueError(f"phase {state.phase.value}: a Three Thirteen decision is a discard")
+    legal = legal_actions(state)
+    return sorted({a for a in legal if a.kind in (Kind.DISCARD, Kind.GO_OUT)},
+                  key=lambda a: (a.kind is not Kind.GO_OUT, a.card))
+
+
+def world(state: State, rng: np.random.Generator) -> State:
+    """``state`` with the cards its player to act cannot see dealt again at random: the other
+    hands and the stock."""
+    me = state.to_play
+    unseen: list[Card] = sorted([c for p, h in enumerate(state.hands) if p != me for c in h] + list(state.stock))
+    dealt = [unseen[i] for i in rng.permutation(len(unseen))]  # of the unseen cards in order: their places unread
+    hands, at = [], 0
+    for p, h in enumerate(state.hands):
+        if p == me:
+            hands.append(h)
+        else:
+            hands.append(tuple(dealt[at:at + len(h)]))
+            at += len(h)
+    return replace(state, hands=tuple(hands), stock=tuple(dealt[at:]))
+
+
+def _played_out(state: State, seed: int, me: int) -> float:
+    """The penalty seat ``me`` pays this round (negated), greedy bots for everyone."""
+    round_no = state.round_no
+    bots = [GreedyBot(np.random.default_rng([seed, p])) for p in range(state.players)]
+    for _ in range(MAX_ACTIONS):
+        if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) or state.round_no != round_no:
+            return -float(state.round_scores[-1][me])
+        state = apply(state, bots[state.to_play].act(state))
+    raise RuntimeError("a rollout did not end its round")  # pragma: no cover
+
+
+def _exact(state: State, action: Action) -> float | None:
+    return 0.0 if action.kind is Kind.GO_OUT else None
+
+
+def _label(action: Action) -> str:
+    return f"go out, throwing {action.card}" if action.kind is Kind.GO_OUT else f"discard {action.card}"
+
+
+def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0) -> Evaluation:
+    """Every discard (and going out) of the player to act, valued from her view: ``samples``
+    worlds, the same for every option, each played out by greedy bots. ValueError for a bad
+    ``samples`` or a state that asks no discard."""
+    check_samples(samples)
+    me = state.to_play
+    return valued(state, options(state), seat=me, phase=state.phase, samples=samples, seed=seed,
+                  unit="penalty this round, negated", world=world,
+                  played_out=lambda after, s: _played_out(after, s, me), exact=_exact, label=_label, apply=apply)

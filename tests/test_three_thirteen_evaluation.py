@@ -1,0 +1,46 @@
+"""Three Thirteen discards valued (issue 40, point 4): each discard and going out, from the
+player's view only; going out exact."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rummylab.three_thirteen import game
+from rummylab.three_thirteen.evaluation import evaluate, options, world
+from rummylab.three_thirteen.players import GreedyBot
+
+pytestmark = pytest.mark.once  # rollouts on the engine: the compiled run has them
+
+
+def test_each_discard_is_valued_for_the_player_who_throws_and_sees_only_her_view() -> None:
+    s = game.apply(game.new_game(2, seed=3), game.DRAW_STOCK)
+    e = evaluate(s, samples=24, seed=1)
+    assert {o.action.card for o in e.options} == set(s.hands[s.to_play]) and e.best.diff == 0
+    assert all(o.value <= 0 and not o.exact for o in e.options)
+    shuffled = world(s, np.random.default_rng(7))
+    assert shuffled.hands != s.hands and evaluate(shuffled, samples=24, seed=1) == e
+    wild = [c for c in s.hands[s.to_play] if c.rank == s.wild_rank]
+    for card in wild:  # a wild card is worth keeping
+        assert e.of(game.Action(game.Kind.DISCARD, card)).diff < 0
+
+
+def test_going_out_is_exact_and_best() -> None:
+    for seed in range(100):
+        s = game.new_game(2, seed=seed)
+        bots = [GreedyBot(np.random.default_rng([seed, p])) for p in range(2)]
+        while s.phase not in (game.Phase.ROUND_OVER, game.Phase.GAME_OVER):
+            if s.phase is game.Phase.DISCARD and any(a.kind is game.Kind.GO_OUT for a in options(s)):
+                e = evaluate(s, samples=4, seed=0)
+                assert e.best.action.kind is game.Kind.GO_OUT and e.best.exact and e.best.value == 0
+                return
+            s = game.apply(s, bots[s.to_play].act(s))
+    raise AssertionError("nobody went out in 100 rounds")
+
+
+def test_bad_input_is_named() -> None:
+    s = game.new_game(2, seed=3)
+    with pytest.raises(ValueError, match="a Three Thirteen decision is a discard"):
+        evaluate(s)
+    with pytest.raises(ValueError, match="samples=0"):
+        evaluate(game.apply(s, game.DRAW_STOCK), samples=0)
