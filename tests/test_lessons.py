@@ -401,12 +401,13 @@ def test_a_kernel_that_runs_lessons_holds_no_secret(monkeypatch: pytest.MonkeyPa
     from rummylab.lessons.runner import kernel, run_cells
 
     for name, value in (("RUMMYLAB_DB", "postgresql://u:pw@db/class"), ("PGPASSFILE", "/state/pgpass"),
-                        ("JUPYTERHUB_API_TOKEN", "service-token"), ("CONFIGPROXY_AUTH_TOKEN", "proxy")):
+                        ("JUPYTERHUB_API_TOKEN", "service-token"), ("JPY_API_TOKEN", "service-token"),
+                        ("CONFIGPROXY_AUTH_TOKEN", "proxy")):
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("RUMMYLAB_SEED", "7")
     with kernel() as client:
         nb = run_cells(client, ["import os; print(sorted(k for k in os.environ if k.startswith(('RUMMYLAB', 'PG', "
-                                "'JUPYTERHUB', 'CONFIGPROXY'))))"])
+                                "'JUPYTERHUB', 'JPY', 'CONFIGPROXY'))))"])
     shown = ast.literal_eval(nb.cells[0].outputs[0]["text"])  # the names the kernel has
-    assert "RUMMYLAB_SEED" in shown and not {"RUMMYLAB_DB", "PGPASSFILE", "JUPYTERHUB_API_TOKEN",
+    assert "RUMMYLAB_SEED" in shown and not {"RUMMYLAB_DB", "PGPASSFILE", "JUPYTERHUB_API_TOKEN", "JPY_API_TOKEN",
                                              "CONFIGPROXY_AUTH_TOKEN"} & set(shown)

@@ -13,7 +13,7 @@ from conftest import soak
 
 from rummylab import three_thirteen
 from rummylab.bots import STALLED
-from rummylab.gin import CLASSIC, DEFAULT, three_handed
+from rummylab.gin import CLASSIC, DEFAULT, box_simulation, three_handed
 from rummylab.gin import bots as gin_bots
 from rummylab.gin import simulation as gin_simulation
 from rummylab.indian import BRIEF as INDIAN_BRIEF
@@ -147,7 +147,7 @@ def test_the_loops_draw_as_numpy_draws() -> None:
 @needs_compiled
 @pytest.mark.parametrize(("module", "bots", "rules", "n", "options"), [
     (gin_simulation, ("random", "strong"), DEFAULT, 15, {}),
-    (three_handed, ("random", "strong", "greedy"), three_handed.THREE_HANDED, 10, {}),
+    (box_simulation, ("random", "strong", "greedy"), three_handed.THREE_HANDED, 10, {}),
     (tt_simulation, ("greedy", "planner", "greedy"), three_thirteen.DEFAULT, 2, {}),
     (indian_simulation, ("random", "greedy", "random"), INDIAN, 4, {"pool": 101}),
 ], ids=["gin", "three_handed", "three_thirteen", "indian"])

@@ -103,7 +103,7 @@ def prompt_replies(client: Any) -> None:
         wait_in_slices(channel)
 
 
-SECRET_ENV = ("RUMMYLAB_DB", "JUPYTERHUB_", "PG", "CONFIGPROXY_")
+SECRET_ENV = ("RUMMYLAB_DB", "JUPYTERHUB_", "JPY_", "PG", "CONFIGPROXY_")
 """What a kernel running lessons for the key, the preflight or a class's rendering is not given
 (names, or their beginnings): the class's store and the hub's and database's secrets. It records
 no check, and a lesson's code runs with nothing it could leak."""
