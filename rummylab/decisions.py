@@ -60,6 +60,24 @@ class Evaluation:
         return "\n".join(lines)
 
 
+def redealt(hands: Sequence[tuple[Any, ...]], me: int, hidden: Sequence[Any], rng: np.random.Generator
+            ) -> tuple[tuple[tuple[Any, ...], ...], list[Any]]:
+    """A world from seat ``me``'s view: the cards she cannot see (the other ``hands`` and
+    ``hidden``, the unseen rest) dealt again at random, each other hand its size; the new hands
+    and the cards left over (the stock). The unseen cards are taken in order, so where they lay is
+    never read."""
+    unseen = sorted([c for p, h in enumerate(hands) if p != me for c in h] + list(hidden))
+    dealt = [unseen[i] for i in rng.permutation(len(unseen))]
+    out, at = [], 0
+    for p, h in enumerate(hands):
+        if p == me:
+            out.append(tuple(h))
+        else:
+            out.append(tuple(dealt[at:at + len(h)]))
+            at += len(h)
+    return tuple(out), dealt[at:]
+
+
 def check_samples(samples: object) -> int:
     """``samples`` as a number of worlds; ValueError names a bad one."""
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:

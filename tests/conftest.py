@@ -96,6 +96,22 @@ LONGEST_FIRST = (
 so the two workers start on these and finish together."""
 
 
+@pytest.fixture
+def fresh_exercises(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """A kernel's exercises forgotten, no student, a progress database of its own (its path)."""
+    from rummylab.lessons import exercises
+
+    db = tmp_path / "progress.sqlite"
+    monkeypatch.setenv("RUMMYLAB_DB", str(db))
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.setattr(exercises, "_STUDENT", None)
+    exercises.reset()
+    exercises.PENDING.clear()
+    yield db
+    exercises.reset()
+    exercises.PENDING.clear()
+
+
 def _longest_first(item: pytest.Item) -> int:
     return next((i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix)), len(LONGEST_FIRST))
 

@@ -4,7 +4,6 @@ grade."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -64,17 +63,10 @@ def test_a_rating_moves_by_glicko2_and_the_next_puzzle_is_near_it() -> None:
 
 
 @pytest.fixture
-def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    db = tmp_path / "progress.sqlite"
-    monkeypatch.setenv("RUMMYLAB_DB", str(db))
+def fresh(fresh_exercises: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``fresh_exercises`` in lesson 06."""
     monkeypatch.setenv("RUMMYLAB_LESSON", "06-play-gin-against-the-computer")
-    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
-    monkeypatch.setattr(ex_module, "_STUDENT", None)
-    ex_module.reset()
-    ex_module.PENDING.clear()
-    yield db
-    ex_module.reset()
-    ex_module.PENDING.clear()
+    return fresh_exercises
 
 
 def test_the_trainer_keeps_her_answers_and_her_rating_follows_her(fresh: Path) -> None:

@@ -4,7 +4,6 @@ checks each one."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,18 +30,10 @@ def deadwood_exercise(**extra: Any) -> Any:
 
 
 @pytest.fixture
-def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    """A kernel's exercises forgotten, no student, a progress database of its own."""
-    db = tmp_path / "progress.sqlite"
-    monkeypatch.setenv("RUMMYLAB_DB", str(db))
+def fresh(fresh_exercises: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``fresh_exercises`` in lesson 02."""
     monkeypatch.setenv("RUMMYLAB_LESSON", "02-melds-and-deadwood")
-    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
-    monkeypatch.setattr(ex_module, "_STUDENT", None)
-    ex_module.reset()
-    ex_module.PENDING.clear()
-    yield db
-    ex_module.reset()
-    ex_module.PENDING.clear()
+    return fresh_exercises
 
 
 def test_a_variant_is_drawn_from_its_own_stream_the_same_everywhere() -> None:

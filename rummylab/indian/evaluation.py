@@ -16,8 +16,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..cards import Card, SeedLike
-from ..decisions import Evaluation, check_samples, valued
+from ..cards import SeedLike
+from ..decisions import Evaluation, check_samples, redealt, valued
 from .game import DRAW_STOCK, DROP, Action, Kind, Phase, State, apply, legal_actions
 from .players import GreedyBot
 
@@ -54,18 +54,8 @@ def options(state: State) -> list[Action]:
 def world(state: State, rng: np.random.Generator) -> State:
     """``state`` with what its player to act cannot see dealt again at random: the other hands and
     the stock above the cut card (which stays face up at the bottom)."""
-    me = state.to_play
-    unseen: list[Card] = sorted([c for p, h in enumerate(state.hands) if p != me for c in h] + list(state.stock[1:]))
-    order = rng.permutation(len(unseen))  # of the unseen cards in order: where they lie is never read
-    dealt = [unseen[i] for i in order]
-    hands, at = [], 0
-    for p, h in enumerate(state.hands):
-        if p == me:
-            hands.append(h)
-        else:
-            hands.append(tuple(dealt[at:at + len(h)]))
-            at += len(h)
-    return replace(state, hands=tuple(hands), stock=(state.stock[0], *dealt[at:]))
+    hands, stock = redealt(state.hands, state.to_play, state.stock[1:], rng)
+    return replace(state, hands=hands, stock=(state.stock[0], *stock))
 
 
 def _played_out(state: State, seed: int, me: int) -> float:

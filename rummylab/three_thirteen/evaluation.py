@@ -14,8 +14,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..cards import Card, SeedLike
-from ..decisions import Evaluation, check_samples, valued
+from ..cards import SeedLike
+from ..decisions import Evaluation, check_samples, redealt, valued
 from .game import Action, Kind, Phase, State, apply, legal_actions
 from .players import GreedyBot
 
@@ -37,17 +37,8 @@ def options(state: State) -> list[Action]:
 def world(state: State, rng: np.random.Generator) -> State:
     """``state`` with the cards its player to act cannot see dealt again at random: the other
     hands and the stock."""
-    me = state.to_play
-    unseen: list[Card] = sorted([c for p, h in enumerate(state.hands) if p != me for c in h] + list(state.stock))
-    dealt = [unseen[i] for i in rng.permutation(len(unseen))]  # of the unseen cards in order: their places unread
-    hands, at = [], 0
-    for p, h in enumerate(state.hands):
-        if p == me:
-            hands.append(h)
-        else:
-            hands.append(tuple(dealt[at:at + len(h)]))
-            at += len(h)
-    return replace(state, hands=tuple(hands), stock=tuple(dealt[at:]))
+    hands, stock = redealt(state.hands, state.to_play, state.stock, rng)
+    return replace(state, hands=hands, stock=tuple(stock))
 
 
 def _played_out(state: State, seed: int, me: int) -> float:
