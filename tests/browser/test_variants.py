@@ -88,3 +88,28 @@ def test_two_students_get_their_own_hands_and_another_one(page: Any, classroom: 
     column = f"02-melds-and-deadwood/{EXERCISE}"
     assert rows["Ada"][column] == "1" and rows["Bea"][column] == "0"
     assert rows["Ada"]["skill/count deadwood"] == "0" and {"student", "name", "solved", "tried"} <= set(rows["Ada"])
+
+
+def test_a_puzzle_in_the_class_page(page: Any, classroom: dict[str, Any]) -> None:
+    """Lesson 12's puzzle trainer on the class page: a student throws the puzzle's best card, reads
+    why and what each throw is worth, her rating moves, and the next puzzle is another."""
+    from rummylab.gin import puzzles
+
+    page.goto(f"{classroom['url']}/voila/render/12-review-your-game.ipynb", timeout=TIMEOUT)
+    page.wait_for_selector("#class-code, .rl-puzzles", timeout=TIMEOUT)
+    if page.locator("#class-code").count():
+        page.fill("#class-code", CLASS_CODE)
+        page.click("#join")
+    page.wait_for_selector(".rl-puzzles .rl-puzzle-head", timeout=TIMEOUT)
+    head = page.inner_text(".rl-puzzles .rl-puzzle-head")
+    found = re.search(r"Puzzle (\S+) \(rated", head)
+    assert found and "your puzzle rating: 1500" in head, head
+    puzzle = puzzles.by_id(found.group(1))
+    page.click(f".rl-puzzles .rl-card-{puzzle.best}")
+    page.wait_for_function("() => document.querySelector('.rl-puzzles .rl-puzzle-verdict')"
+                           "?.innerText.includes('Right')", timeout=30_000)
+    assert "Why:" in page.inner_text(".rl-puzzles .rl-puzzle-verdict")
+    page.click(".rl-puzzles .rl-puzzle-next")
+    page.wait_for_function(f"() => !document.querySelector('.rl-puzzles .rl-puzzle-head').innerText.includes("
+                           f"{puzzle.id!r})", timeout=30_000)
+    assert "your puzzle rating: 1500" not in page.inner_text(".rl-puzzles .rl-puzzle-head")
