@@ -212,18 +212,11 @@ def test_voila_patches_alone_reach_into_voila() -> None:
     assert touching == ["classroom/voila_patches.py"]
 
 
-def test_the_teacher_page_needs_its_token_shows_answers_and_filters_by_lesson(tmp_path: Path) -> None:
-    """Per exercise: who tried and solved it, the answers, the most common wrong one first; a
-    lesson at a time; names and answers escaped."""
-    from rummylab.progress import Progress
-
-    db = tmp_path / "progress.sqlite"
-    evil = "<script>alert(1)</script>"
-    p = Progress(db)
-    for student, answer in [(evil, evil), ("Ana", "54"), ("Bo", "54"), ("Ana", "52")]:
-        p.record(student, "00-start-here", "deck_size", answer == "52", answer)
-    p.record("Cy", "02-melds-and-deadwood", "deadwood_count", False, "13")
-    pages: dict[str, tuple[int, str]] = {}
+def teacher_replies(db: Path, plain: list[tuple[str, str]], with_cookie: list[tuple[str, str]],
+                    cookie_from: str) -> dict[str, Any]:
+    """A laptop's teacher page (its token ``T0KEN-teacher``) on a free port: its replies to the
+    ``plain`` paths, then to the ``with_cookie`` paths with the cookie the reply ``cookie_from`` set."""
+    got: dict[str, Any] = {}
 
     async def run() -> None:
         import tornado.httpclient
@@ -236,18 +229,32 @@ def test_the_teacher_page_needs_its_token_shows_answers_and_filters_by_lesson(tm
         server.add_sockets(sockets)
         client = tornado.httpclient.AsyncHTTPClient()
         try:
-            for name, query, cookie in [("none", "", ""), ("wrong", "?token=nope", ""),
-                                        ("all", "?token=T0KEN-teacher", "")]:
-                r = await client.fetch(base + query, raise_error=False, headers={"Cookie": cookie} if cookie else {})
-                pages[name] = (r.code, r.body.decode())
-            cookie = r.headers["Set-Cookie"].split(";")[0]
-            for name, query in [("00", "?lesson=00-start-here"), ("02", "?lesson=02"), ("99", "?lesson=99")]:
-                r = await client.fetch(base + query, raise_error=False, headers={"Cookie": cookie})
-                pages[name] = (r.code, r.body.decode())
+            for name, path in plain:
+                got[name] = await client.fetch(base + path, raise_error=False)
+            cookie = got[cookie_from].headers["Set-Cookie"].split(";")[0]
+            for name, path in with_cookie:
+                got[name] = await client.fetch(base + path, raise_error=False, headers={"Cookie": cookie})
         finally:
             server.stop()
 
     in_thread(run())
+    return got
+
+
+def test_the_teacher_page_needs_its_token_shows_answers_and_filters_by_lesson(tmp_path: Path) -> None:
+    """Per exercise: who tried and solved it, the answers, the most common wrong one first; a
+    lesson at a time; names and answers escaped."""
+    from rummylab.progress import Progress
+
+    db = tmp_path / "progress.sqlite"
+    evil = "<script>alert(1)</script>"
+    p = Progress(db)
+    for student, answer in [(evil, evil), ("Ana", "54"), ("Bo", "54"), ("Ana", "52")]:
+        p.record(student, "00-start-here", "deck_size", answer == "52", answer)
+    p.record("Cy", "02-melds-and-deadwood", "deadwood_count", False, "13")
+    got = teacher_replies(db, [("none", ""), ("wrong", "?token=nope"), ("all", "?token=T0KEN-teacher")],
+                          [("00", "?lesson=00-start-here"), ("02", "?lesson=02"), ("99", "?lesson=99")], "all")
+    pages = {name: (r.code, r.body.decode()) for name, r in got.items()}
     assert pages["none"][0] == pages["wrong"][0] == 403 and "deck_size" not in pages["none"][1] + pages["wrong"][1]
     code, page = pages["all"]
     assert code == 200 and "http://class:8866" in page and "deck_size" in page and "deadwood_count" in page
@@ -277,30 +284,10 @@ def test_the_teacher_page_is_a_gradebook_with_its_csv_behind_the_token(tmp_path:
     p.record("Ana", "00-start-here", "deck_size", True, "52")
     p.record("Ana", "00-start-here", "why", None, "a free answer")
     p.record("Ana", "02-melds-and-deadwood", "deadwood_count", False, "13")
-    got: dict[str, Any] = {}
-
-    async def run() -> None:
-        import tornado.httpclient
-        import tornado.httpserver
-        import tornado.netutil
-
-        sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
-        base = f"http://127.0.0.1:{sockets[0].getsockname()[1]}/"
-        server = tornado.httpserver.HTTPServer(class_code.teacher_app(db, "T0KEN-teacher", "http://class:8866"))
-        server.add_sockets(sockets)
-        client = tornado.httpclient.AsyncHTTPClient()
-        try:
-            for name, path in [("none", "gradebook.csv"), ("wrong", "gradebook.csv?token=nope"),
+    got = teacher_replies(db, [("none", "gradebook.csv"), ("wrong", "gradebook.csv?token=nope"),
                                ("page", "?token=T0KEN-teacher&lesson=00"),
-                               ("csv", "gradebook.csv?token=T0KEN-teacher")]:
-                got[name] = await client.fetch(base + path, raise_error=False)
-            cookie = got["page"].headers["Set-Cookie"].split(";")[0]
-            got["lesson"] = await client.fetch(base + "gradebook.csv?lesson=00-start-here", raise_error=False,
-                                               headers={"Cookie": cookie})
-        finally:
-            server.stop()
-
-    in_thread(run())
+                               ("csv", "gradebook.csv?token=T0KEN-teacher")],
+                          [("lesson", "gradebook.csv?lesson=00-start-here")], "page")
     for name in ("none", "wrong"):
         assert got[name].code == 403 and b"deck_size" not in got[name].body and b"Eve" not in got[name].body
     page = got["page"].body.decode()
