@@ -16,6 +16,7 @@ import json
 import re
 import urllib.parse
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,12 @@ def read_lesson(path: Path, folder: Path) -> Lesson:
                   exercises=tuple(exercises))
 
 
+@lru_cache(maxsize=256)
+def _read_kept(path: Path, folder: Path, mtime_ns: int, size: int) -> Lesson:
+    """``read_lesson``, kept while the file is unchanged (every visit to the index asks again)."""
+    return read_lesson(path, folder)
+
+
 def lessons_in(folder: Path) -> list[Lesson]:
     """The notebooks of ``folder`` (not its hidden ones, nor checkpoints), in file-name order."""
     found = []
@@ -65,8 +72,9 @@ def lessons_in(folder: Path) -> list[Lesson]:
         if path.name.startswith((".", "_")):
             continue
         try:
-            found.append(read_lesson(path, folder))
-        except ValueError:  # a broken file is no lesson; Voilà's own page says why if it is opened
+            stat = path.stat()
+            found.append(_read_kept(path, folder, stat.st_mtime_ns, stat.st_size))
+        except (OSError, ValueError):  # a broken or vanished file is no lesson (Voilà says why if opened)
             continue
     return found
 
