@@ -187,11 +187,48 @@ cdef int _i_apply(WildKernel k, IRun *run, ITable *t, int action, int card, bint
     return 0
 
 
+cdef int _i_turn(WildKernel k, WildKernel dk, IRun *run, ITable *t, int *turn) noexcept nogil:
+    """The player to act makes her bot's move (and its trace rows); ``turn`` counts the deal's
+    turns. 0, or -1 (out of memory), -3 (a bot without a legal move)."""
+    cdef int action, me, card, deal, before = 0
+    cdef bint valid
+    cdef int64_t *row
+    me = t.to_play
+    card, valid = -1, False
+    if run.bots[me] == I_BOT_GREEDY:
+        action = _i_greedy_act(k, dk, run, t, &card, &valid)
+    else:
+        action = _i_random_act(run, t, &card, &valid)
+    if action < 0:
+        return -3
+    deal = t.deal_no
+    t.shuffled_kind = -1
+    if run.trace:
+        before = _i_hand_points(k, run, t, me)
+    if _i_apply(k, run, t, action, card, valid):
+        return -1
+    t.actions += 1
+    if run.trace:
+        row = _rows_add(&run.turns)
+        if row == NULL:
+            return -1
+        row[I_TURN_GAME], row[I_TURN_DEAL], row[I_TURN_TURN], row[I_TURN_PLAYER] = run.game, deal, turn[0], me
+        row[I_TURN_ACTION] = action
+        row[I_TURN_CARD] = -1 if card < 0 else _i_trace_card(card)
+        row[I_TURN_POINTS_BEFORE], row[I_TURN_POINTS_AFTER] = before, _i_hand_points(k, run, t, me)
+        row[I_TURN_STOCK_LEFT] = t.n_stock
+        if t.shuffled_kind >= 0 and _i_chance_rows(run, t.shuffled_kind, deal, turn[0], t.stock + t.shuffled_from,
+                                                   t.shuffled_n):
+            return -1
+    if action == I_A_DISCARD or action == I_A_DECLARE or action == I_A_DROP or action == I_A_MISS_TURN:
+        turn[0] += 1
+    return 0
+
+
 cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nogil:
     """One game: 0, or -1 (out of memory), -2 (a game that does not end), -3 (a bot without a
     legal move)."""
-    cdef int action, me, card, player, turn = 0, before = 0, p, top, win, deal, tossed
-    cdef bint valid
+    cdef int action, player, turn = 0, p, top, win, tossed, status
     cdef int64_t *row
     tossed = _i_toss(run, t)
     if tossed:
@@ -231,35 +268,9 @@ cdef int _i_game(WildKernel k, WildKernel dk, IRun *run, ITable *t) noexcept nog
                 t.phase = I_GAME_OVER
             t.actions += 1
             continue
-        me = t.to_play
-        card, valid = -1, False
-        if run.bots[me] == I_BOT_GREEDY:
-            action = _i_greedy_act(k, dk, run, t, &card, &valid)
-        else:
-            action = _i_random_act(run, t, &card, &valid)
-        if action < 0:
-            return -3
-        deal = t.deal_no
-        t.shuffled_kind = -1
-        if run.trace:
-            before = _i_hand_points(k, run, t, me)
-        if _i_apply(k, run, t, action, card, valid):
-            return -1
-        t.actions += 1
-        if run.trace:
-            row = _rows_add(&run.turns)
-            if row == NULL:
-                return -1
-            row[I_TURN_GAME], row[I_TURN_DEAL], row[I_TURN_TURN], row[I_TURN_PLAYER] = run.game, deal, turn, me
-            row[I_TURN_ACTION] = action
-            row[I_TURN_CARD] = -1 if card < 0 else _i_trace_card(card)
-            row[I_TURN_POINTS_BEFORE], row[I_TURN_POINTS_AFTER] = before, _i_hand_points(k, run, t, me)
-            row[I_TURN_STOCK_LEFT] = t.n_stock
-            if t.shuffled_kind >= 0 and _i_chance_rows(run, t.shuffled_kind, deal, turn, t.stock + t.shuffled_from,
-                                                       t.shuffled_n):
-                return -1
-        if action == I_A_DISCARD or action == I_A_DECLARE or action == I_A_DROP or action == I_A_MISS_TURN:
-            turn += 1
+        status = _i_turn(k, dk, run, t, &turn)
+        if status:
+            return status
     row = _rows_add(&run.games)
     if row == NULL:
         return -1

@@ -297,13 +297,74 @@ cdef int _tt_score(WildKernel k, TTRun *run, TTTable *t, int64_t game) noexcept 
     return 0
 
 
-cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t game,
-                  const uint64_t *deck) noexcept nogil:
-    """One game of 11 rounds: 0, or -1 (out of memory), -2 (a round that does not end)."""
-    cdef int action, me, steps, p, turn, before = 0
+cdef int _tt_round(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t game) noexcept nogil:
+    """The round in play, each player by her bot, to its scoring: 0, or -1 (out of memory), -2 (a
+    round that does not end)."""
+    cdef int action, me, steps, turn, before = 0
     cdef bint last, restocked
     cdef uint64_t card, a, b, c
     cdef int64_t *row
+    steps = 0
+    turn = 0
+    while t.phase == T_DRAW or t.phase == T_DISCARD:
+        me = t.to_play
+        action = _tt_act(k, run, t, &card)
+        if run.trace:
+            before = _tt_hand_pen(k, run, t, me)
+        a, b, c = t.once[me], t.twice[me], t.thrice[me]
+        last = False
+        restocked = False
+        if action == T_A_DRAW_STOCK:
+            if t.n_stock == 0:
+                _tt_restock(run, t, seed)
+                restocked = True
+            t.n_stock -= 1
+            _add(&a, &b, &c, t.stock[t.n_stock])
+            t.phase = T_DISCARD
+        elif action == T_A_DRAW_DISCARD:
+            t.n_pile -= 1
+            t.taken = t.pile[t.n_pile]
+            _add(&a, &b, &c, t.taken)
+            t.phase = T_DISCARD
+        else:
+            _remove(&a, &b, &c, card)
+            t.pile[t.n_pile] = card
+            t.n_pile += 1
+            t.taken = 0
+            t.phase = T_DRAW
+            t.to_play = (me + 1) % t.players
+            if action == T_A_GO_OUT:
+                t.went_out, t.final_turns = me, t.players - 1
+            elif t.went_out >= 0:
+                t.final_turns -= 1
+                last = t.final_turns == 0
+        t.once[me], t.twice[me], t.thrice[me] = a, b, c
+        if run.trace:
+            row = _rows_add(&run.turns)
+            if row == NULL:
+                return -1
+            row[T_TURN_GAME], row[T_TURN_ROUND], row[T_TURN_TURN], row[T_TURN_PLAYER] = game, t.round_no, turn, me
+            row[T_TURN_ACTION], row[T_TURN_CARD] = action, __builtin_ctzll(card) if card else -1
+            row[T_TURN_PENALTY_BEFORE], row[T_TURN_PENALTY_AFTER] = before, _tt_hand_pen(k, run, t, me)
+            row[T_TURN_STOCK_LEFT] = t.n_stock
+            if restocked and _tt_restocked(run, t, game, turn):
+                return -1
+        if action == T_A_DISCARD or action == T_A_GO_OUT:
+            turn += 1
+        if last:
+            if _tt_score(k, run, t, game):
+                return -1
+            break
+        steps += 1
+        if steps > T_MAX_ACTIONS:
+            return -2
+    return 0
+
+
+cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t game,
+                  const uint64_t *deck) noexcept nogil:
+    """One game of 11 rounds: 0, or -1 (out of memory), -2 (a round that does not end)."""
+    cdef int p, status
     _restart(&run.chance, "313", seed, "dealer", 0, 0)
     t.dealer = <int>_below(run.chance.gen, t.players)
     if run.trace and _chance_row(&run.turns, game, 1, 0, C_DEALER, t.dealer):
@@ -313,60 +374,9 @@ cdef int _tt_game(WildKernel k, TTRun *run, TTTable *t, uint64_t seed, int64_t g
     for p in range(t.players):
         t.scores[p] = 0
     while True:
-        steps = 0
-        turn = 0
-        while t.phase == T_DRAW or t.phase == T_DISCARD:
-            me = t.to_play
-            action = _tt_act(k, run, t, &card)
-            if run.trace:
-                before = _tt_hand_pen(k, run, t, me)
-            a, b, c = t.once[me], t.twice[me], t.thrice[me]
-            last = False
-            restocked = False
-            if action == T_A_DRAW_STOCK:
-                if t.n_stock == 0:
-                    _tt_restock(run, t, seed)
-                    restocked = True
-                t.n_stock -= 1
-                _add(&a, &b, &c, t.stock[t.n_stock])
-                t.phase = T_DISCARD
-            elif action == T_A_DRAW_DISCARD:
-                t.n_pile -= 1
-                t.taken = t.pile[t.n_pile]
-                _add(&a, &b, &c, t.taken)
-                t.phase = T_DISCARD
-            else:
-                _remove(&a, &b, &c, card)
-                t.pile[t.n_pile] = card
-                t.n_pile += 1
-                t.taken = 0
-                t.phase = T_DRAW
-                t.to_play = (me + 1) % t.players
-                if action == T_A_GO_OUT:
-                    t.went_out, t.final_turns = me, t.players - 1
-                elif t.went_out >= 0:
-                    t.final_turns -= 1
-                    last = t.final_turns == 0
-            t.once[me], t.twice[me], t.thrice[me] = a, b, c
-            if run.trace:
-                row = _rows_add(&run.turns)
-                if row == NULL:
-                    return -1
-                row[T_TURN_GAME], row[T_TURN_ROUND], row[T_TURN_TURN], row[T_TURN_PLAYER] = game, t.round_no, turn, me
-                row[T_TURN_ACTION], row[T_TURN_CARD] = action, __builtin_ctzll(card) if card else -1
-                row[T_TURN_PENALTY_BEFORE], row[T_TURN_PENALTY_AFTER] = before, _tt_hand_pen(k, run, t, me)
-                row[T_TURN_STOCK_LEFT] = t.n_stock
-                if restocked and _tt_restocked(run, t, game, turn):
-                    return -1
-            if action == T_A_DISCARD or action == T_A_GO_OUT:
-                turn += 1
-            if last:
-                if _tt_score(k, run, t, game):
-                    return -1
-                break
-            steps += 1
-            if steps > T_MAX_ACTIONS:
-                return -2
+        status = _tt_round(k, run, t, seed, game)
+        if status:
+            return status
         if t.phase == T_GAME_OVER:
             return 0
         if _tt_deal(run, t, seed, game, t.round_no + 1, (t.dealer + 1) % t.players, deck):

@@ -86,19 +86,28 @@ def check_samples(samples: object) -> int:
 
 
 def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, unit: str, samples: int, seed: SeedLike,
-           world: Callable[[Any, np.random.Generator], Any], played_out: Callable[[Any, int], float],
+           world: Callable[[Any, np.random.Generator], Any],
+           played_out: Callable[[Sequence[Any], Sequence[int]], np.ndarray],
            exact: Callable[[Any, Any], float | None], label: Callable[[Any], str],
            apply: Callable[[Any, Any], Any]) -> Evaluation:
-    """``actions`` of ``state`` valued: ``exact`` where it gives a value, else the mean of
-    ``played_out(apply(world, action), seed)`` over ``samples`` worlds (the same for every option)."""
+    """``actions`` of ``state`` valued: ``exact`` where it gives a value, else the mean over
+    ``samples`` worlds (the same for every option) of what ``played_out`` gives the states after
+    the action, each with its world's seed (one call for every option and world)."""
     samples = check_samples(samples)
     rng = rng_from(seed)
     worlds = [(world(state, rng), int(rng.integers(2**31))) for _ in range(samples)]
     played: dict[Any, float | np.ndarray] = {}
+    rolled = []
     for action in actions:
         known = exact(state, action)
-        played[action] = known if known is not None else np.array(
-            [played_out(apply(w, action), s) for w, s in worlds])
+        if known is None:
+            rolled.append(action)
+        else:
+            played[action] = known
+    if rolled:
+        after = [apply(w, a) for a in rolled for w, _ in worlds]
+        values = np.asarray(played_out(after, [s for _ in rolled for _, s in worlds]), dtype=float)
+        played.update(zip(rolled, values.reshape(len(rolled), samples), strict=True))
     means = {a: float(np.mean(v)) for a, v in played.items()}
     order = list(actions)
     best = max(order, key=lambda a: (means[a], -order.index(a)))

@@ -6,8 +6,8 @@ A declaration's value is exact (a valid show ends the deal: she pays 0), and so 
 first or middle drop's points). Playing on and each discard are valued by rollouts: worlds drawn
 from what she sees only (her hand, the discard pile, the cut card; every unseen card dealt at
 random to the other hands and the stock), each played out to the deal's end by greedy bots
-(``players.GreedyBot``, which never drops), the same worlds for every option, so the difference
-of two options has a smaller error than either value.
+that never drop (``rollout.deal_points``: the compiled loop, or its twin the engine), the same
+worlds for every option, so the difference of two options has a smaller error than either value.
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ from ..cards import SeedLike
 from ..decisions import Evaluation, check_samples, redealt, valued
 from .game import DRAW_STOCK, DROP, Action, Kind, Phase, State, apply, legal_actions
 from .players import GreedyBot
+from .rollout import deal_points
 
 SAMPLES = 128
 """Worlds an option is played out in by default."""
-MAX_ACTIONS = 2_000
-"""A rollout that has not ended its deal after this many moves is an error (it never happens)."""
 
 
 def _label(action: Action) -> str:
@@ -58,16 +57,6 @@ def world(state: State, rng: np.random.Generator) -> State:
     return replace(state, hands=hands, stock=(state.stock[0], *stock))
 
 
-def _played_out(state: State, seed: int, me: int) -> float:
-    """The points seat ``me`` pays by the end of the deal (negated), greedy bots for everyone."""
-    bots = [GreedyBot(np.random.default_rng([seed, p]), drops=False) for p in range(state.players)]
-    for _ in range(MAX_ACTIONS):
-        if state.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
-            return -float(state.deal_points[me])
-        state = apply(state, bots[state.to_play].act(state))
-    raise RuntimeError("a rollout did not end its deal")  # pragma: no cover - a deal ends by the stock's rules
-
-
 def _exact(state: State, action: Action) -> float | None:
     """The value of an option that needs no rollout: a drop's points, a valid show's 0."""
     if action.kind is Kind.DROP:
@@ -85,4 +74,5 @@ def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0) -> Eva
     me = state.to_play
     return valued(state, options(state), seat=me, phase=state.phase, samples=samples, seed=seed,
                   unit="points this deal, negated", world=world,
-                  played_out=lambda after, s: _played_out(after, s, me), exact=_exact, label=_label, apply=apply)
+                  played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=_exact, label=_label,
+                  apply=apply)

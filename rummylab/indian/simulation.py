@@ -126,8 +126,10 @@ def play_engine(table: Simulation, start: int, stop: int,
 _RANDOM = RandomBot(seed=0).p
 
 
-def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None) -> dict[str, Any]:
-    """The rules of one simulation's games, and the bots' options, as the compiled loop takes them."""
+def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None, *,
+                 greedy_drops: bool = True) -> dict[str, Any]:
+    """The rules of one simulation's games, and the bots' options, as the compiled loop takes them
+    (``greedy_drops``: the greedy bot drops a hopeless hand, as ``GreedyBot(drops=True)``)."""
     first, middle = rules.drops(pool)
     none = codes.NO_LIMIT
     return codes.options_dict(codes.INDIAN, {
@@ -149,7 +151,7 @@ def loop_options(rules: Rules, players: int, pool: int | None, deals: int | None
         "jokers_only": rules.jokers_only_group, "min_life": rules.min_life_length, "points": list(rules.points),
         "run_max": rules.sequence_max_size or 13,
         "p_drop": _RANDOM["drop"], "p_wrong": _RANDOM["wrong_show"], "p_leave": _RANDOM["leave"],
-        "p_miss": _RANDOM["miss"], "p_reconnect": _RANDOM["reconnect"], "greedy_drops": True,
+        "p_miss": _RANDOM["miss"], "p_reconnect": _RANDOM["reconnect"], "greedy_drops": greedy_drops,
     })
 
 

@@ -83,12 +83,18 @@ THIRTEEN = LoopCodes(
     columns={
         "round": ("game", "round", "player", "penalty", "went_out"),
         "turn": ("game", "round", "turn", "player", "action", "card", "penalty_before", "penalty_after", "stock_left"),
+        "state": ("round_no", "dealer", "to_play", "phase", "taken", "went_out", "final_turns", "reshuffles",
+                  "n_stock", "n_pile", *(f"{mask}_{p}" for mask in ("once", "twice", "thrice") for p in range(8)),
+                  *(f"stock_{i}" for i in range(156)), *(f"pile_{i}" for i in range(156))),
     },
     limits={"MAX_PLAYERS": 8, "MAX_CARDS": 156, "MAX_ACTIONS": 200_000},
     options=("int decks", "int points[13]"),
     options_struct="ThirteenRules",
 )
-"""Three Thirteen: up to 8 players on up to three decks; a round that reaches MAX_ACTIONS is a bug."""
+"""Three Thirteen: up to 8 players on up to three decks; a round that reaches MAX_ACTIONS is a bug.
+A "state" row is one round in play, as a rollout starts from it: the counters (``taken`` and a
+card a bit position, -1: none), each hand's card masks (a card held once, twice, three times),
+then the stock's and the pile's cards by bit position, bottom first (-1 past their ends)."""
 
 INDIAN_MAX_PLAYERS = 6
 INDIAN = LoopCodes(
@@ -103,6 +109,12 @@ INDIAN = LoopCodes(
                  *(f"chips_{p}" for p in range(INDIAN_MAX_PLAYERS))),
         "deal": ("game", "deal", "winner", "ending", *(f"points_{p}" for p in range(INDIAN_MAX_PLAYERS))),
         "turn": ("game", "deal", "turn", "player", "action", "card", "points_before", "points_after", "stock_left"),
+        "state": ("deal_no", "dealer", "to_play", "phase", "wild", "reshuffles", "taken", "n_stock", "n_pile",
+                  *(f"{field}_{p}" for field in ("seat", "in_deal", "drawn", "missed", "left", "deal_points", "score",
+                                                 "eliminated", "rejoins", "chips", "n_hand")
+                    for p in range(INDIAN_MAX_PLAYERS)),
+                  *(f"hand_{p}_{i}" for p in range(INDIAN_MAX_PLAYERS) for i in range(14)),
+                  *(f"stock_{i}" for i in range(108)), *(f"pile_{i}" for i in range(108))),
     },
     limits={"MAX_PLAYERS": INDIAN_MAX_PLAYERS, "PACK": 108, "MAX_ACTIONS": 20_000},
     options=(
@@ -117,7 +129,9 @@ INDIAN = LoopCodes(
     options_struct="IOptions",
 )
 """Indian rummy: a pack of two decks and up to four printed jokers; a game that reaches
-MAX_ACTIONS is a bug."""
+MAX_ACTIONS is a bug. A "state" row is one deal in play, as a rollout starts from it: the
+counters, each seat's (by player), each hand's cards (card codes, -1 past its end), then the
+stock's (the cut card first) and the pile's cards, bottom first."""
 
 FAMILIES = {"gin": GIN, "thirteen": THIRTEEN, "indian": INDIAN}
 

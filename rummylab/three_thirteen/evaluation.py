@@ -4,8 +4,8 @@ standard errors.
 
 Going out is exact (she pays 0 this round). Each discard is valued by rollouts: worlds drawn from
 what she sees only (her hand, the discard pile; every unseen card dealt at random to the other
-hands and the stock), each played out to the round's end by greedy bots, the same worlds for
-every option (``rummylab.decisions``).
+hands and the stock), each played out to the round's end by greedy bots (``rollout.penalties``:
+the compiled loop, or its twin the engine), the same worlds for every option (``rummylab.decisions``).
 """
 
 from __future__ import annotations
@@ -17,11 +17,10 @@ import numpy as np
 from ..cards import SeedLike
 from ..decisions import Evaluation, check_samples, redealt, valued
 from .game import Action, Kind, Phase, State, apply, legal_actions
-from .players import GreedyBot
+from .rollout import penalties
 
 SAMPLES = 128
 """Worlds an option is played out in by default."""
-MAX_ACTIONS = 2_000
 
 
 def options(state: State) -> list[Action]:
@@ -41,17 +40,6 @@ def world(state: State, rng: np.random.Generator) -> State:
     return replace(state, hands=hands, stock=tuple(stock))
 
 
-def _played_out(state: State, seed: int, me: int) -> float:
-    """The penalty seat ``me`` pays this round (negated), greedy bots for everyone."""
-    round_no = state.round_no
-    bots = [GreedyBot(np.random.default_rng([seed, p])) for p in range(state.players)]
-    for _ in range(MAX_ACTIONS):
-        if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) or state.round_no != round_no:
-            return -float(state.round_scores[-1][me])
-        state = apply(state, bots[state.to_play].act(state))
-    raise RuntimeError("a rollout did not end its round")  # pragma: no cover
-
-
 def _exact(state: State, action: Action) -> float | None:
     return 0.0 if action.kind is Kind.GO_OUT else None
 
@@ -68,4 +56,5 @@ def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0) -> Eva
     me = state.to_play
     return valued(state, options(state), seat=me, phase=state.phase, samples=samples, seed=seed,
                   unit="penalty this round, negated", world=world,
-                  played_out=lambda after, s: _played_out(after, s, me), exact=_exact, label=_label, apply=apply)
+                  played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=_exact, label=_label,
+                  apply=apply)
