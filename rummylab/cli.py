@@ -178,20 +178,34 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--out", default=None, help="write the rows to this .parquet (or .csv) file")
     sm.add_argument("--no-progress", action="store_true", help="no progress bar")
     sm.set_defaults(run=_simulate)
-    rv = sub.add_parser("review", help="judge every decision of one seat in a played gin game (a history JSON)")
-    rv.add_argument("game", help="the game's history, as gin.game.history_json writes it (a .json file)")
-    rv.add_argument("--seat", type=int, default=0, choices=(0, 1), help="whose decisions (default 0)")
+    rv = sub.add_parser("review", help="judge every decision of one seat in a played game (a history JSON: gin, "
+                        "Indian rummy or Three Thirteen)")
+    rv.add_argument("game", help="the game's history, as the family's history_json writes it (a .json file)")
+    rv.add_argument("--seat", type=int, default=0, help="whose decisions (default 0)")
     rv.add_argument("--seed", type=int, default=0, help="the sampled worlds' seed")
-    rv.add_argument("--samples", type=int, default=None, help="worlds an option is played in at most, a decision "
-                    "(default 4096: fewer is faster and less sure)")
+    rv.add_argument("--samples", type=int, default=None, help="worlds an option is played in (at most), a decision "
+                    "(default: gin 4096, the others 256; fewer is faster and less sure)")
     rv.add_argument("--html", default=None, help="also write the review as an HTML page to this file")
     rv.set_defaults(run=_review)
     return p
 
 
-def _review(args: argparse.Namespace) -> str:
-    from .gin.game_review import review
+REVIEWED = ("gin", "indian", "three_thirteen")
+"""The games whose histories ``rummylab review`` reads (by the history's ``game``)."""
 
+
+def _review_of(name: str) -> Any:
+    """The ``review`` of a game's family (imported here, so that the layer check sees it)."""
+    if name == "indian":
+        from .indian.review import review
+    elif name == "three_thirteen":
+        from .three_thirteen.review import review  # type: ignore[assignment]
+    else:
+        from .gin.game_review import review  # type: ignore[assignment]
+    return review
+
+
+def _review(args: argparse.Namespace) -> str:
     path = Path(args.game)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -199,9 +213,10 @@ def _review(args: argparse.Namespace) -> str:
         raise ValueError(f"{path}: no such file") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("game", "gin") != "gin":
-        raise ValueError(f"{path}: not a two-handed gin history (review reads gin games)")
-    r = review(data, args.seat, seed=args.seed, **({} if args.samples is None else {"samples": args.samples}))
+    name = data.get("game", "gin") if isinstance(data, dict) else None
+    if name not in REVIEWED:
+        raise ValueError(f"{path}: not a history review reads (a game of {', '.join(REVIEWED)}; this is {name!r})")
+    r = _review_of(name)(data, args.seat, seed=args.seed, **({} if args.samples is None else {"samples": args.samples}))
     if args.html:
         Path(args.html).write_text(r.page(), encoding="utf-8")
     return str(r)

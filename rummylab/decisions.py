@@ -1,12 +1,17 @@
-"""Options of a decision valued by rollouts, for the families without a compiled start-anywhere
-loop (Indian rummy, Three Thirteen): every option meets the same sampled worlds, so the
-difference of two options has a smaller error than either value; an option whose value needs no
-rollout is exact. Each family says what its options are, how a world is drawn from the player's
-view, how a rollout ends and what it is worth (``indian.evaluation``, ``three_thirteen.evaluation``)."""
+"""Decisions judged, for every family: the options of a decision valued by rollouts (Indian
+rummy, Three Thirteen: every option meets the same sampled worlds, so the difference of two
+options has a smaller error than either value; an option whose value needs no rollout is exact;
+each family says what its options are, how a world is drawn from the player's view and what a
+rollout is worth: ``indian.evaluation``, ``three_thirteen.evaluation``), and a played game's
+review (its decisions with their loss and mark, its draws' luck, per hand and per game), which
+gin's, Indian rummy's and Three Thirteen's reviews fill."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import html
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,3 +125,212 @@ def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, unit: s
                           diff=means[action] - means[best], diff_se=float(np.std(paired, ddof=1) / np.sqrt(samples)),
                           exact=not isinstance(v, np.ndarray)))
     return Evaluation(seat=seat, phase=phase, options=tuple(out), worlds=samples, unit=unit)
+
+
+def marked(loss: float, se: float, thresholds: Sequence[tuple[str, float]]) -> str | None:
+    """The mark of a loss: the highest of ``thresholds`` (name, points; highest first) it reaches,
+    if it is more than twice its error."""
+    if loss <= 2 * se:
+        return None
+    for name, threshold in thresholds:
+        if loss >= threshold:
+            return name
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decision:
+    """One decision of the reviewed seat."""
+
+    hand: int
+    turn: int
+    phase: Any
+    played: str
+    best: str
+    loss: float
+    """Expected points the played move gave up against the best (0 when it was the best)."""
+    loss_se: float
+    mark: str | None
+    reason: str
+    evaluation: Any
+
+
+@dataclass(frozen=True, kw_only=True)
+class Draw:
+    """The luck of one stock draw: the hand's expected result after the card drawn minus before
+    the draw (the average over every card the seat could have drawn)."""
+
+    hand: int
+    turn: int
+    card: str
+    luck: float
+    se: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandReview:
+    """One hand: what the seat won or lost, its decisions' loss, its draws' luck."""
+
+    hand: int
+    result: int
+    decisions: int
+    loss: float
+    """Points lost over the hand's decisions (expected)."""
+    luck: float
+    marks: dict[str, int]
+
+    @property
+    def error_rate(self) -> float:
+        """Points lost a decision."""
+        return self.loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def adjusted(self) -> float:
+        """The result with the draws' luck taken out."""
+        return self.result - self.luck
+
+
+@dataclass(frozen=True, kw_only=True)
+class Review:
+    """A game reviewed for ``seat``; ``part`` names what the family calls a hand ("deal", "round")."""
+
+    seat: int
+    decisions: tuple[Decision, ...]
+    draws: tuple[Draw, ...]
+    hands: tuple[HandReview, ...]
+    part: str = "hand"
+
+    @property
+    def loss(self) -> float:
+        return sum(h.loss for h in self.hands)
+
+    @property
+    def error_rate(self) -> float:
+        """Points lost a decision over the game."""
+        n = sum(h.decisions for h in self.hands)
+        return self.loss / n if n else 0.0
+
+    @property
+    def result(self) -> int:
+        return sum(h.result for h in self.hands)
+
+    @property
+    def luck(self) -> float:
+        return sum(h.luck for h in self.hands)
+
+    @property
+    def adjusted(self) -> float:
+        return self.result - self.luck
+
+    def frame(self) -> Any:
+        """One row per decision (a polars DataFrame)."""
+        import polars as pl
+
+        return pl.DataFrame([{"hand": d.hand, "turn": d.turn, "phase": d.phase.value, "played": d.played,
+                              "best": d.best, "loss": d.loss, "loss_se": d.loss_se, "mark": d.mark,
+                              "reason": d.reason} for d in self.decisions],
+                            schema={"hand": pl.Int64, "turn": pl.Int64, "phase": pl.Utf8, "played": pl.Utf8,
+                                    "best": pl.Utf8, "loss": pl.Float64, "loss_se": pl.Float64, "mark": pl.Utf8,
+                                    "reason": pl.Utf8})
+
+    def __str__(self) -> str:
+        lines = [f"player {self.seat}: {len(self.decisions)} decisions, {self.loss:.1f} points lost "
+                 f"({self.error_rate:.2f} a decision); result {self.result:+d}, luck {self.luck:+.1f}, "
+                 f"luck-adjusted {self.adjusted:+.1f}"]
+        for d in self.decisions:
+            if d.mark:
+                lines.append(f"  {self.part} {d.hand} turn {d.turn}: {d.mark}, {d.played} "
+                             f"(−{d.loss:.1f} ± {d.loss_se:.1f}): {d.reason}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr class='rl-mark-{d.mark or 'none'}'><td>{d.hand}</td><td>{d.turn}</td><td>{html.escape(d.played)}</td>"
+            f"<td>{html.escape(d.best)}</td><td>{d.loss:.1f} ± {d.loss_se:.1f}</td><td>{d.mark or ''}</td>"
+            f"<td>{html.escape(d.reason)}</td></tr>" for d in self.decisions)
+        head = html.escape(str(self).splitlines()[0])
+        return (f"<div class='rl-review'><p>{head}</p><table><tr><th>{self.part}</th><th>turn</th><th>played</th>"
+                f"<th>best</th><th>points lost</th><th>mark</th><th>why</th></tr>{rows}</table></div>")
+
+    def page(self) -> str:
+        """The review as a whole HTML page."""
+        style = ("body{font-family:system-ui,sans-serif;margin:2em}td,th{padding:.2em .6em;text-align:left;"
+                 "vertical-align:top}.rl-mark-blunder{background:#fdd}.rl-mark-mistake{background:#fec}"
+                 ".rl-mark-inaccuracy{background:#ffe}")
+        return (f"<!doctype html><html><head><meta charset='utf-8'><title>rummylab: review of player {self.seat}"
+                f"</title><style>{style}</style></head><body><h1>Review of player {self.seat}</h1>"
+                f"{self._repr_html_()}</body></html>")
+
+
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reviewer:
+    """What a family's review needs to know (Indian rummy's, Three Thirteen's): ``part`` is what
+    it calls a hand; the rest read a state (and the action made from it)."""
+
+    part: str
+    marks: tuple[tuple[str, float], ...]
+    result: Callable[[Any, int], int | None]
+    """At the end of a hand, the seat's result (points won, negative: paid); else None."""
+    decision: Callable[[Any, Any], Evaluation | None]
+    """The evaluation of the decision the action answers (None: no decision to judge)."""
+    played: Callable[[Any, Any, Evaluation], tuple[str, float, float]]
+    """The move made: its label, its value and the error of its difference to the best."""
+    reason: Callable[[Any, Evaluation, str, float], str]
+    draw_value: Callable[[Any], Option]
+    """Before a stock draw: the value of drawing (the average over every card she could draw)."""
+    follows: Callable[[Any], Any]
+    """After a draw: the move the rollouts' player makes, whose value the draw is judged by."""
+    hand_no: Callable[[Any], int]
+    stock_draw: Any
+    """The action that draws from the stock."""
+
+
+def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first: int) -> Review:
+    """A review of ``seat`` over a game's ``steps`` (``Game.steps``), from hand ``first`` on."""
+    decisions: list[Decision] = []
+    draws: list[Draw] = []
+    hands: list[HandReview] = []
+    pending: tuple[Option, Counter[Any]] | None = None  # before her stock draw: its value, her hand
+    count, loss, luck, marks = 0, 0.0, 0.0, {m: 0 for m, _ in reviewer.marks}
+    for state, action in steps:
+        if reviewer.hand_no(state) < first:
+            continue
+        result = reviewer.result(state, seat)
+        if result is not None:
+            if not hands or hands[-1].hand != reviewer.hand_no(state):
+                hands.append(HandReview(hand=reviewer.hand_no(state), result=result, decisions=count, loss=loss,
+                                        luck=luck, marks=marks))
+                count, loss, luck, marks = 0, 0.0, 0.0, {m: 0 for m, _ in reviewer.marks}
+            pending = None
+        if action is None:
+            break
+        if result is not None or state.to_play != seat:
+            continue
+        e = reviewer.decision(state, action)
+        turn = len(state.discards)
+        if pending is not None and e is not None:
+            before, held = pending
+            after = e.of(reviewer.follows(state))
+            drawn = next(iter((Counter(state.hands[seat]) - held).elements()))
+            draws.append(Draw(hand=reviewer.hand_no(state), turn=turn, card=str(drawn),
+                              luck=after.value - before.value, se=math.hypot(after.se, before.se)))
+            luck += after.value - before.value
+            pending = None
+        if action == reviewer.stock_draw:
+            pending = (reviewer.draw_value(state), Counter(state.hands[seat]))
+        if e is None or len(e.options) < 2:
+            continue
+        label, value, se = reviewer.played(state, action, e)
+        lost = max(0.0, e.best.value - value)
+        lost_se = 0.0 if lost == 0 else se
+        d = Decision(hand=reviewer.hand_no(state), turn=turn, phase=state.phase, played=label, best=e.best.label,
+                     loss=lost, loss_se=lost_se, mark=marked(lost, lost_se, reviewer.marks),
+                     reason=reviewer.reason(state, e, label, value), evaluation=e)
+        if d.mark:
+            marks[d.mark] += 1
+        decisions.append(d)
+        count += 1
+        loss += lost
+    return Review(seat=seat, decisions=tuple(decisions), draws=tuple(draws), hands=tuple(hands), part=reviewer.part)

@@ -10,15 +10,14 @@ says how they were chosen.
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..cards import SeedLike
+from ..decisions import Decision, Draw, HandReview, Review, marked
 from .advice import advise
 from .evaluation import ENDINGS, POLICY, Evaluation, endings, evaluate
 from .game import GAME, Action, Kind, Phase, State, history_json
@@ -37,130 +36,6 @@ REVIEW_SAMPLES = 4096
 DECISIONS = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Decision:
-    """One decision of the reviewed seat."""
-
-    hand: int
-    turn: int
-    phase: Phase
-    played: str
-    best: str
-    loss: float
-    """Expected points the played move gave up against the best (0 when it was the best)."""
-    loss_se: float
-    mark: str | None
-    reason: str
-    evaluation: Evaluation
-
-
-@dataclass(frozen=True, kw_only=True)
-class Draw:
-    """The luck of one stock draw: the hand's expected result after the card drawn minus before
-    the draw (the average over every card the seat could have drawn)."""
-
-    hand: int
-    turn: int
-    card: str
-    luck: float
-    se: float
-
-
-@dataclass(frozen=True, kw_only=True)
-class HandReview:
-    """One hand: what the seat won or lost, its decisions' loss, its draws' luck."""
-
-    hand: int
-    result: int
-    decisions: int
-    loss: float
-    """Points lost over the hand's decisions (expected)."""
-    luck: float
-    marks: dict[str, int]
-
-    @property
-    def error_rate(self) -> float:
-        """Points lost a decision."""
-        return self.loss / self.decisions if self.decisions else 0.0
-
-    @property
-    def adjusted(self) -> float:
-        """The result with the draws' luck taken out."""
-        return self.result - self.luck
-
-
-@dataclass(frozen=True, kw_only=True)
-class Review:
-    """A game reviewed for ``seat``."""
-
-    seat: int
-    decisions: tuple[Decision, ...]
-    draws: tuple[Draw, ...]
-    hands: tuple[HandReview, ...]
-
-    @property
-    def loss(self) -> float:
-        return sum(h.loss for h in self.hands)
-
-    @property
-    def error_rate(self) -> float:
-        """Points lost a decision over the game."""
-        n = sum(h.decisions for h in self.hands)
-        return self.loss / n if n else 0.0
-
-    @property
-    def result(self) -> int:
-        return sum(h.result for h in self.hands)
-
-    @property
-    def luck(self) -> float:
-        return sum(h.luck for h in self.hands)
-
-    @property
-    def adjusted(self) -> float:
-        return self.result - self.luck
-
-    def frame(self) -> Any:
-        """One row per decision (a polars DataFrame)."""
-        import polars as pl
-
-        return pl.DataFrame([{"hand": d.hand, "turn": d.turn, "phase": d.phase.value, "played": d.played,
-                              "best": d.best, "loss": d.loss, "loss_se": d.loss_se, "mark": d.mark,
-                              "reason": d.reason} for d in self.decisions],
-                            schema={"hand": pl.Int64, "turn": pl.Int64, "phase": pl.Utf8, "played": pl.Utf8,
-                                    "best": pl.Utf8, "loss": pl.Float64, "loss_se": pl.Float64, "mark": pl.Utf8,
-                                    "reason": pl.Utf8})
-
-    def __str__(self) -> str:
-        lines = [f"player {self.seat}: {len(self.decisions)} decisions, {self.loss:.1f} points lost "
-                 f"({self.error_rate:.2f} a decision); result {self.result:+d}, luck {self.luck:+.1f}, "
-                 f"luck-adjusted {self.adjusted:+.1f}"]
-        for d in self.decisions:
-            if d.mark:
-                lines.append(f"  hand {d.hand} turn {d.turn}: {d.mark}, {d.played} (−{d.loss:.1f} ± {d.loss_se:.1f}): "
-                             f"{d.reason}")
-        return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        rows = "".join(
-            f"<tr class='rl-mark-{d.mark or 'none'}'><td>{d.hand}</td><td>{d.turn}</td><td>{html.escape(d.played)}</td>"
-            f"<td>{html.escape(d.best)}</td><td>{d.loss:.1f} ± {d.loss_se:.1f}</td><td>{d.mark or ''}</td>"
-            f"<td>{html.escape(d.reason)}</td></tr>" for d in self.decisions)
-        head = html.escape(str(self).splitlines()[0])
-        return (f"<div class='rl-review'><p>{head}</p><table><tr><th>hand</th><th>turn</th><th>played</th>"
-                f"<th>best</th><th>points lost</th><th>mark</th><th>why</th></tr>{rows}</table></div>")
-
-
-    def page(self) -> str:
-        """The review as a whole HTML page."""
-        style = ("body{font-family:system-ui,sans-serif;margin:2em}td,th{padding:.2em .6em;text-align:left;"
-                 "vertical-align:top}.rl-mark-blunder{background:#fdd}.rl-mark-mistake{background:#fec}"
-                 ".rl-mark-inaccuracy{background:#ffe}")
-        return (f"<!doctype html><html><head><meta charset='utf-8'><title>rummylab: review of player {self.seat}"
-                f"</title><style>{style}</style></head><body><h1>Review of player {self.seat}</h1>"
-                f"{self._repr_html_()}</body></html>")
-
-
 def _policy_move(state: State, policy: str) -> Action:
     """The move the rollout policy makes in ``state`` (a drawing bot: its first pick for seed 0)."""
     return spec_bot((policy, None, "greedy"), np.random.default_rng(0)).act(state)
@@ -168,12 +43,7 @@ def _policy_move(state: State, policy: str) -> Action:
 
 def mark(loss: float, se: float) -> str | None:
     """The mark of a loss: the highest threshold it reaches, if it is more than twice its error."""
-    if loss <= 2 * se:
-        return None
-    for name, threshold in MARKS:
-        if loss >= threshold:
-            return name
-    return None
+    return marked(loss, se, MARKS)
 
 
 def reason(state: State, e: Evaluation, played: Action, seed: SeedLike) -> str:

@@ -26,7 +26,7 @@ SAMPLES = 128
 """Worlds an option is played out in by default."""
 
 
-def _label(action: Action) -> str:
+def option_label(action: Action) -> str:
     if action.kind is Kind.DISCARD:
         return f"discard {action.card}"
     if action.kind is Kind.DECLARE:
@@ -74,5 +74,5 @@ def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0) -> Eva
     me = state.to_play
     return valued(state, options(state), seat=me, phase=state.phase, samples=samples, seed=seed,
                   unit="points this deal, negated", world=world,
-                  played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=_exact, label=_label,
+                  played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=_exact, label=option_label,
                   apply=apply)

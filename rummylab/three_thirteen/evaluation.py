@@ -44,7 +44,7 @@ def _exact(state: State, action: Action) -> float | None:
     return 0.0 if action.kind is Kind.GO_OUT else None
 
 
-def _label(action: Action) -> str:
+def option_label(action: Action) -> str:
     return f"go out, throwing {action.card}" if action.kind is Kind.GO_OUT else f"discard {action.card}"
 
 
@@ -56,5 +56,5 @@ def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0) -> Eva
     me = state.to_play
     return valued(state, options(state), seat=me, phase=state.phase, samples=samples, seed=seed,
                   unit="penalty this round, negated", world=world,
-                  played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=_exact, label=_label,
+                  played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=_exact, label=option_label,
                   apply=apply)

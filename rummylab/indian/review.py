@@ -1,0 +1,133 @@
+"""A played Indian rummy game reviewed for one player: each decision (drop or play on at a draw,
+each discard or declaration) judged from what she knew then (``evaluate``: never the history's
+hidden cards), the points it gave up with their error, a mark by the thresholds below, the reason
+in words, the luck of each stock draw, and per deal an error rate and a luck-adjusted result.
+
+The thresholds are points of the deal's expected loser points (a deal's points run to 80, a drop
+costs 20 or 40): benchmarks/review_marks.py measures what share of a greedy and of a random
+player's decisions each marks, and docs/evaluation.md states them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..cards import SeedLike, without
+from ..decisions import Evaluation, Option, Review, Reviewer, check_samples, valued, walk
+from .analysis import check_declaration
+from .evaluation import evaluate, option_label, world
+from .game import (
+    DRAW_STOCK,
+    DROP,
+    GAME,
+    RANKS,
+    Action,
+    Kind,
+    Phase,
+    State,
+    apply,
+    history_json,
+    legal_actions,
+    points_of,
+)
+from .players import GreedyBot
+from .rollout import deal_points
+
+INACCURACY = 4.0
+"""Points lost from which a decision is marked an inaccuracy (benchmarks/review_marks.py) ..."""
+MISTAKE = 8.0
+"""... a mistake ..."""
+BLUNDER = 16.0
+"""... a blunder."""
+MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
+REVIEW_SAMPLES = 256
+"""Worlds each option of a decision is played out in, by default."""
+
+
+def _draw_value(state: State, samples: int, seed: SeedLike) -> Option:
+    """The value of drawing from the stock, the deal then played out by greedy bots (the same
+    worlds as ``evaluate``'s for the same seed): the average over every card she could draw."""
+    me = state.to_play
+    e = valued(state, [DRAW_STOCK], seat=me, phase=state.phase, samples=samples, seed=seed,
+               unit="points this deal, negated", world=world,
+               played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=lambda s, a: None,
+               label=option_label, apply=apply)
+    return e.best
+
+
+def _follows(state: State) -> Action:
+    """What the rollouts' greedy player does with the card just drawn (its discard or show)."""
+    return GreedyBot(0, drops=False).act(state)
+
+
+def _played(state: State, action: Action, e: Evaluation) -> tuple[str, float, float]:
+    """(label, value, error of its difference to the best) of the move made: a draw is "play
+    on"; a declaration is exact, by its groups (a valid show pays 0, a wrong one the rules'
+    points)."""
+    if action.kind in (Kind.DRAW_STOCK, Kind.DRAW_DISCARD):
+        on = next(o for o in e.options if o.action.kind is not Kind.DROP)
+        return on.label, on.value, on.diff_se
+    if action.kind is Kind.DECLARE:
+        assert action.card is not None and action.groups is not None
+        rest = tuple(without(state.hands[state.to_play], action.card))
+        valid = check_declaration(rest, action.groups, RANKS[state.wild_rank], state.rules).valid
+        value = 0.0 if valid else -float(state.rules.wrong_show_points)
+        return option_label(action) + ("" if valid else " (a wrong show)"), value, e.best.se
+    o = e.of(action)
+    return o.label, o.value, o.diff_se
+
+
+def reason(state: State, e: Evaluation, label: str, value: float) -> str:
+    """Why the best move is better, in words: what each leaves by the deal's end, and what the
+    hand counts now after each discard."""
+    best = e.best
+    if label == best.label:
+        return "the best move"
+    if best.action.kind is Kind.DECLARE:
+        return "a valid declaration was there: declaring ends the deal and you pay nothing"
+    if best.action.kind is Kind.DROP:
+        return (f"dropping costs {-best.value:.0f} points now; playing this hand on costs {-value:.1f} on average "
+                "by the deal's end")
+    out = (f"after {label} you pay {-value:.1f} points on average by the deal's end; "
+           f"after {best.label}, {-best.value:.1f}")
+    if best.action.kind is Kind.DISCARD and label.startswith("discard "):
+        hand, card = state.hands[state.to_play], best.action.card
+        mine = next(o.action.card for o in e.options if o.label == label)
+        assert card is not None and mine is not None
+        if mine.is_joker or mine.rank == state.wild_rank:
+            return out + f"; {mine} is a joker: it fits any group and counts nothing in your hand"
+        left_best, left_mine = points_of(state, without(hand, card)), points_of(state, without(hand, mine))
+        return out + (f"; your hand counts {left_mine} loser points without {mine}, {left_best} without {card}"
+                      if left_mine != left_best else f"; both leave {left_mine} loser points now, but {card} "
+                      "is the less useful card to keep")
+    return out
+
+
+def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,
+           last_deal: bool = False) -> Review:
+    """Every decision of ``seat`` in a played game (``history_json`` output, or a state with its
+    history), judged from what she knew then; ``last_deal``: of the last deal only."""
+    check_samples(samples)
+    data = history_json(game) if isinstance(game, State) else game
+    if not isinstance(data, Mapping) or "actions" not in data:
+        raise ValueError(f"{type(game).__name__}: review takes an Indian rummy history (history_json) or a State")
+    players = int(data.get("players", 2))
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise ValueError(f"seat={seat!r}: a player of this game, 0 to {players - 1}")
+    first = sum(1 for a in data["actions"] if a.get("kind") == "next_deal") + 1 if last_deal else 1
+
+    def decision(state: State, action: Action) -> Evaluation | None:
+        if state.phase not in (Phase.DRAW, Phase.DISCARD) or action.kind in (Kind.MISS_TURN, Kind.LEAVE,
+                                                                               Kind.RECONNECT):
+            return None
+        if state.phase is Phase.DRAW and DROP not in legal_actions(state):
+            return None  # no drop allowed: nothing to decide but where to draw from
+        return evaluate(state, samples=samples, seed=seed)
+
+    reviewer = Reviewer(
+        part="deal", marks=MARKS, decision=decision, played=_played, reason=reason,
+        result=lambda s, p: -s.deal_history[-1][p] if s.phase in (Phase.DEAL_OVER, Phase.GAME_OVER) else None,
+        draw_value=lambda s: _draw_value(s, samples, seed), follows=_follows, hand_no=lambda s: s.deal_no,
+        stock_draw=DRAW_STOCK)
+    return walk(reviewer, GAME.steps(data), seat, first)
