@@ -144,6 +144,7 @@ class Decision:
 
     hand: int
     turn: int
+    """From 0: the hand's turns before it (gin), the seat's own turns (the others)."""
     phase: Any
     played: str
     best: str
@@ -294,6 +295,7 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
     hands: list[HandReview] = []
     pending: tuple[Option, Counter[Any]] | None = None  # before her stock draw: its value, her hand
     count, loss, luck, marks = 0, 0.0, 0.0, {m: 0 for m, _ in reviewer.marks}
+    turn = -1  # her turns in the hand so far, less one
     for state, action in steps:
         if reviewer.hand_no(state) < first:
             continue
@@ -303,13 +305,15 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
                 hands.append(HandReview(hand=reviewer.hand_no(state), result=result, decisions=count, loss=loss,
                                         luck=luck, marks=marks))
                 count, loss, luck, marks = 0, 0.0, 0.0, {m: 0 for m, _ in reviewer.marks}
+                turn = -1
             pending = None
         if action is None:
             break
         if result is not None or state.to_play != seat:
             continue
+        if state.phase.value == "draw":
+            turn += 1
         e = reviewer.decision(state, action)
-        turn = len(state.discards)
         if pending is not None and e is not None:
             before, held = pending
             after = e.of(reviewer.follows(state))

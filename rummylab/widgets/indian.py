@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -14,12 +14,16 @@ from ..indian import game as g
 from ..indian.analysis import parse_hand
 from ..indian.players import GreedyBot
 from .base import GameTable
+from .review import review_html
 from .style import MELD_COLOURS, card_chip, deadwood_colour
 
 GROUPS = 6
 """At most six groups, as on the common apps (the brief's group button)."""
 LESSON_HAND = "AS 2S 3S 5H 6H JK 9D 9C 9S KD QD 7C 7H"
 KIND_WORDS = {"pure": "pure sequence", "impure": "impure sequence", "set": "set", None: "not a group"}
+REVIEW_SAMPLES = 64
+"""Worlds each option is played out in when a student reviews a deal at the table (a second or
+two of the kernel's time for a deal; ``indian.review``'s default plays four times as many)."""
 
 
 class GroupingBoard(w.VBox):
@@ -113,7 +117,9 @@ class GroupingBoard(w.VBox):
 
 
 class IndianTable(GameTable):
-    """Play pool, points or deals rummy against greedy bots: you are player 0."""
+    """Play pool, points or deals rummy against greedy bots: you are player 0. After each deal,
+    *Review this deal* judges your decisions (``on_review``: a callback given each review, as
+    ``lessons.review_log()`` makes one)."""
 
     def __init__(self, players: int = 2, pool: int | None = 101, *, seed: int = 0,
                  rules: indian.Rules = indian.DEFAULT, deals: int | None = None):
@@ -126,7 +132,11 @@ class IndianTable(GameTable):
         self.hand_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.actions = w.HBox()
         self.log_box = w.HTML()
-        super().__init__([self.status, self.hand_box, self.actions, self.log_box], "rl-indian-table")
+        self.review = w.HTML()
+        self.review.add_class("rl-review")
+        self.on_review: Callable[[Any], object] | None = None
+        self.seed = seed
+        super().__init__([self.status, self.hand_box, self.actions, self.review, self.log_box], "rl-indian-table")
         self.bots_play()
         self.refresh()
 
@@ -150,6 +160,23 @@ class IndianTable(GameTable):
             for c in grp:
                 held.remove(c)
         self.play(g.Action(g.Kind.DECLARE, held[0], groups))
+
+    def review_deal(self) -> None:
+        """Your decisions of the deal just played, judged from what you knew then."""
+        from ..indian.review import review
+
+        done = review(self.state, 0, seed=self.seed + 1, samples=REVIEW_SAMPLES, last_deal=True)
+        self.review.value = review_html(done)
+        if self.on_review is not None:
+            note = self.on_review(done)
+            if note:
+                self.review.value += f"<p class='rl-review-note'>{html.escape(str(note))}</p>"
+        self.refresh()
+
+    def play(self, action: Any) -> None:
+        if action.kind is g.Kind.NEXT_DEAL:
+            self.review.value = ""
+        super().play(action)
 
     def refresh(self) -> None:
         s = self.state
@@ -202,6 +229,11 @@ class IndianTable(GameTable):
                 champion = s.game_winner
                 note = ("Game over: " + ("you win" if champion == 0 else "no winner" if champion is None
                                          else f"bot {champion} wins") + ".")
+            if s.phase in (g.Phase.DEAL_OVER, g.Phase.GAME_OVER) and s.deal_history:
+                review = w.Button(description="Review this deal", disabled=bool(self.review.value))
+                review.add_class("rl-review-deal")
+                review.on_click(lambda _: self.review_deal())
+                buttons.append(review)
         self.replace_children(self.actions, buttons)
         self.status.value = (f"<div>{head}</div><div>Top of the discard pile: {top or '-'}</div>"
                              f"<div class='rl-indian-note'>{html.escape(note)}</div>")

@@ -15,6 +15,7 @@ from ..gin.advice import advise
 from ..gin.players import Bot
 from ..gin.rollout_bot import make_bot
 from .base import GameTable
+from .review import review_html
 from .scorer import explain
 from .style import card_chip
 
@@ -28,31 +29,6 @@ OPPONENT_WORDS = {"random": "random (any legal move)", "greedy": "greedy (knocks
 REVIEW_SAMPLES = 1024
 """Worlds an option is played in at most when a student reviews a hand (a quarter of a second or
 so of the kernel's time; ``gin.review``'s default plays four times as many)."""
-
-
-def review_html(r: Any) -> str:
-    """A hand's review for the student, short enough for a phone: how many best moves, each
-    marked decision with the better move and why, the small slips counted, the draws' luck."""
-    lost = [d for d in r.decisions if d.loss > 0]
-    marked = [d for d in lost if d.mark]
-    best = len(r.decisions) - len(lost)
-    lines = [f"<p><b>Review</b>: the best move in <b class='rl-review-best'>{best}</b> of {len(r.decisions)} "
-             f"decisions; {r.loss:.1f} points given up in all.</p>"]
-    items = [f"<li><b class='rl-mark rl-mark-{d.mark}'>{d.mark}</b>: turn {d.turn + 1}, you chose "
-             f"<i>{html.escape(d.played)}</i>; better <b class='rl-review-better'>{html.escape(d.best)}</b> "
-             f"(−{d.loss:.1f} ± {d.loss_se:.1f} points). <span class='rl-review-reason'>{html.escape(d.reason)}"
-             f"</span></li>" for d in marked]
-    if items:
-        lines.append(f"<ol class='rl-review-decisions'>{''.join(items)}</ol>")
-    small = len(lost) - len(marked)
-    if small:
-        lines.append(f"<p class='rl-review-small'>{small} other move{'s' if small > 1 else ''} gave up a little "
-                     f"({sum(d.loss for d in lost if not d.mark):.1f} points in all): close calls.</p>")
-    if r.draws:
-        luck = " ".join(f"{html.escape(x.card)} {x.luck:+.1f}" for x in r.draws)
-        lines.append(f"<p>Your draws' luck (points): {luck}; in all {r.luck:+.1f}. Your result "
-                     f"{r.result:+d}, {r.adjusted:+.1f} without the luck.</p>")
-    return "".join(lines)
 
 
 class GinTable(GameTable):
