@@ -6,7 +6,8 @@ the seats swapped, the 95 % interval of the share of games won clustered by pair
     python benchmarks/eaai_strength.py --pairs 200 --bot rollout:strong:64 --opponent expert
 
 A bot is a rummylab name, a port's name, or ``rollout:POLICY:SAMPLES[:MODEL[:HORIZON]]`` (the rollout bot
-with its rollout policy, worlds per option, world model and horizon). On the engine, one core.
+with its rollout policy, worlds per option, world model and horizon; POLICY may be a pair,
+"greedy/greedy@0": its own seat's, then the opponent's). On the engine, one core.
 
 Targets (issue 40): the rollout bot at ≤ 10 ms a decision wins ≥ 60 % against MARJJ v5 and ≥ 80 %
 against the simple player; the expert ≥ 50 % against MARJJ v5.
@@ -53,7 +54,8 @@ def bot(name: str, seed: int) -> Any:
         return PORTS[name](seed)
     if name.startswith("rollout:"):
         _, policy, samples, *more = name.split(":")
-        return RolloutBot(seed, samples=int(samples), policy=policy, model=more[0] if more else "kept",
+        pair = tuple(policy.split("/")) if "/" in policy else policy  # "greedy/greedy@0": mine, then theirs
+        return RolloutBot(seed, samples=int(samples), policy=pair, model=more[0] if more else "kept",  # type: ignore[arg-type]
                           horizon=more[1] if len(more) > 1 else "hand")
     return make_bot(name, seed)
 

@@ -51,7 +51,8 @@ def position(hand: str, theirs: str, stock: str, pile: str, *, picked: str = "",
 @pytest.mark.once
 @needs_compiled
 @pytest.mark.parametrize("pair", [("greedy", "greedy"), ("strong", "greedy"), ("strong", "strong"),
-                                  ("random", "strong"), ("expert", "greedy"), ("expert", "expert")])
+                                  ("random", "strong"), ("expert", "greedy"), ("expert", "expert"),
+                                  ("greedy", "greedy@0"), ("strong@5", "greedy@3")])
 def test_rollout_from_mid_hand_states_is_the_engines(pair: tuple[str, str]) -> None:
     """From 40 mid-hand states, each legal first action: the compiled rollout ends every hand as
     the engine does (winner, points, ending, knocker, the turns it took, both deadwoods), drawing
@@ -177,6 +178,8 @@ def test_gin_on_the_cards_is_best_and_a_known_undercut_is_not() -> None:
 @pytest.mark.parametrize(("call", "match"), [
     (lambda s: evaluate(s, horizon="season"), "horizon 'season'"),
     (lambda s: evaluate(s, policy="clever"), "policy 'clever'"),
+    (lambda s: evaluate(s, policy=("greedy", "expert@0")), "policy 'expert@0'"),
+    (lambda s: evaluate(s, policy="greedy@11"), "policy 'greedy@11'"),
     (lambda s: evaluate(s, model="psychic"), "model 'psychic'"),
     (lambda s: evaluate(s, samples=1), "samples=1"),
     (lambda s: evaluate(s, budget_ms=0), "budget_ms=0"),

@@ -26,7 +26,7 @@ from . import equity
 from .analysis import gin_kernel
 from .game import Action, Kind, Phase, State, legal_actions
 from .loop import ENDS
-from .rollout import POLICIES, rollout, state_row, with_hidden
+from .rollout import policy_spec, rollout, state_row, with_hidden
 from .worlds import MODELS, Model, Worlds, count, enumerate_worlds, sample
 
 POLICY = "greedy"
@@ -127,8 +127,7 @@ def _check(state: State, horizon: str, policy: tuple[str, str], model: str, samp
     if horizon not in HORIZONS:
         raise ValueError(f"horizon {horizon!r}: one of {', '.join(HORIZONS)}")
     for p in policy:
-        if p not in POLICIES:
-            raise ValueError(f"policy {p!r}: one of {', '.join(POLICIES)}")
+        policy_spec(p)  # names a bad one
     if model not in MODELS:
         raise ValueError(f"model {model!r}: one of {', '.join(MODELS)}")
     if samples is not None and samples < 2:

@@ -14,7 +14,7 @@ from ..sim import codes, play_loops
 from . import expert
 from .analysis import gin_kernel
 from .game import Action, Phase, State, apply, replace
-from .loop import ACTIONS, BOT_CODES, ENDS, HAND_COLUMNS, loop_options, spec_bot
+from .loop import ACTIONS, BOT_CODES, ENDS, HAND_COLUMNS, BotSpec, loop_options, spec_bot
 from .players import DRAWING, Bot
 
 STATE_COLUMNS = codes.GIN.columns["state"]
@@ -24,7 +24,20 @@ _STOCK, _PILE = _COL["stock_0"], _COL["pile_0"]
 _PHASE_CODE = {Phase[name]: i for i, name in enumerate(codes.GIN.phases)}
 _ACTION_CODE: dict[object, int] = {kind: i for i, kind in enumerate(ACTIONS)}
 POLICIES = tuple(codes.GIN.bots)
-"""The bots a rollout may play each seat with."""
+"""The bots a rollout may play each seat with; a greedy or strong one may be named with the
+deadwood it knocks at, "greedy@0" (only gin: an opponent who plays for gin), ``policy_spec``."""
+
+
+def policy_spec(policy: str) -> BotSpec:
+    """A rollout policy's bot: "NAME" or "NAME@K" (a greedy or strong bot that knocks at deadwood
+    K or less: 0 plays for gin). ValueError names a bad one."""
+    name, at, knock = policy.partition("@") if isinstance(policy, str) else (policy, "", "")
+    if name not in POLICIES or (at and (name not in ("greedy", "strong") or not knock.isdigit()
+                                        or not 0 <= int(knock) <= 10)):
+        raise ValueError(f"policy {policy!r}: one of {', '.join(POLICIES)}, or greedy@K / strong@K "
+                         "(knocks at deadwood K or less, 0 to 10)")
+    return name, int(knock) if at else None, "greedy"
+
 
 
 def state_row(state: State) -> np.ndarray:
@@ -96,26 +109,23 @@ def rollout(rows: np.ndarray, first: Sequence[Action | None], bots: Sequence[str
     """Each state row's hand, its first action made (legal in the row's state: the caller checked)
     and then played by ``bots`` (one policy name a seat) to its end. ``state`` gives the rules.
     In the compiled loop when it is built, else on the engine (``play_out``)."""
-    for b in bots:
-        if b not in POLICIES:
-            raise ValueError(f"bot {b!r}: one of {', '.join(POLICIES)}")
+    specs = [policy_spec(b) for b in bots]
     loops = play_loops()
     if loops is None:
         return _outcome(np.array([_record_row(play_out(_row_state(r, state), a, bots, rngs)) for r, a in
                                   zip(rows, first, strict=True)], dtype=np.int64).reshape(-1, len(HAND_COLUMNS)))
     loops.set_expert(*expert.constants(state.rules))
     code, card = first_action_codes(first)
-    specs = [(b, None, "greedy") for b in bots]
     hands, _ = loops.rollout_gin(gin_kernel(), np.ascontiguousarray(rows, dtype=np.int64), code, card,
-                                 [BOT_CODES[b] for b in bots], list(rngs), **loop_options(specs, state.rules))
+                                 [BOT_CODES[s[0]] for s in specs], list(rngs), **loop_options(specs, state.rules))
     return _outcome(hands)
 
 
 def play_out(state: State, first: Action | None, bots: Sequence[str],
              rngs: Sequence[np.random.Generator | None] = (None, None)) -> State:
     """The engine's twin of one rollout: ``first`` (if any), then each seat's bot, to the hand's end."""
-    players: list[Bot] = [spec_bot((b, None, "greedy"), rngs[i] if b in DRAWING else None)
-                          for i, b in enumerate(bots)]
+    specs = [policy_spec(b) for b in bots]
+    players: list[Bot] = [spec_bot(spec, rngs[i] if spec[0] in DRAWING else None) for i, spec in enumerate(specs)]
     if first is not None:
         state = apply(state, first)
     while state.phase in (Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD):
