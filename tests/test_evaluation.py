@@ -442,3 +442,21 @@ def test_the_public_names_are_reached_from_the_gin_package() -> None:
     code = ("from rummylab import gin; assert callable(gin.evaluate) and callable(gin.review); "
             "assert gin.bots.make_bot('rollout', 1).name == 'rollout' and gin.EAAI.big_gin_bonus is None")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_the_rollout_bot_reads_its_opponent_from_the_hands_played() -> None:
+    """No evidence: the opponent plays for gin; a knock with deadwood left counts for a knocker, a
+    hand ended without layoffs where the opponent held a knock counts for a gin player."""
+    from dataclasses import replace
+
+    from rummylab.gin.game import HandRecord
+    from rummylab.gin.rollout_bot import read_opponent
+
+    s = replace(mid_hand(0, 3), to_play=0)
+    knock = HandRecord(kind="knock", winner=1, points=9, knocker=1, deadwoods=(15, 6), turns=12)
+    passed = HandRecord(kind="dead", winner=None, points=0, knocker=None, deadwoods=(20, 8), turns=30)
+    far = HandRecord(kind="dead", winner=None, points=0, knocker=None, deadwoods=(20, 31), turns=30)
+    assert read_opponent(s, "greedy") == "greedy@0"
+    assert read_opponent(replace(s, records=(knock,)), "greedy") == "greedy"
+    assert read_opponent(replace(s, records=(knock, passed)), "greedy") == "greedy@0"
+    assert read_opponent(replace(s, records=(knock, far)), "greedy") == "greedy"
