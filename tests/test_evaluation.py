@@ -363,10 +363,14 @@ def test_a_knock_that_ends_the_game_is_worth_the_game() -> None:
 
 
 @pytest.mark.once  # on the twin every rollout is an engine game: minutes
+@pytest.mark.once  # on the twin every rollout of a whole game is an engine hand: many minutes
 def test_the_rollout_bot_plays_whole_games_the_same_for_a_seed() -> None:
     a = bots.simulate(1, ("rollout", "greedy"), seed=2)
     b = bots.simulate(1, ("rollout", "greedy"), seed=2)
     assert a.height >= 1 and a.equals(b)
+
+
+def test_the_rollout_bot_makes_a_legal_move() -> None:
     s = mid_hand(6, 4)
     bot = bots.make_bot("rollout", 3)
     assert bot.act(s) in game.legal_actions(s)
