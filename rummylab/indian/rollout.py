@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..cards import Card
+from ..cards import DECK, JOKER, Card
 from ..sim import codes, play_loops
 from .game import Phase, State, apply
 from .players import GreedyBot
@@ -30,6 +30,10 @@ def card_code(card: Card) -> int:
     return 52 if card.is_joker else card.rank * 4 + card.suit
 
 
+_CODE = {c: card_code(c) for c in (*DECK, JOKER)}
+"""Each card's code, looked up (a state row is written for every world of every option)."""
+
+
 def state_row(state: State) -> np.ndarray:
     """``state`` (a deal in play: a draw or a discard) as one int64 state row."""
     if state.phase not in (Phase.DRAW, Phase.DISCARD):
@@ -48,11 +52,11 @@ def state_row(state: State) -> np.ndarray:
         hand = state.hands[p]
         row[_COL[f"n_hand_{p}"]] = len(hand)
         at = _COL[f"hand_{p}_0"]
-        row[at:at + len(hand)] = [card_code(c) for c in hand]
+        row[at:at + len(hand)] = [_CODE[c] for c in hand]
     at = _COL["stock_0"]
-    row[at:at + len(state.stock)] = [card_code(c) for c in state.stock]
+    row[at:at + len(state.stock)] = [_CODE[c] for c in state.stock]
     at = _COL["pile_0"]
-    row[at:at + len(state.discards)] = [card_code(c) for c in state.discards]
+    row[at:at + len(state.discards)] = [_CODE[c] for c in state.discards]
     return row
 
 
