@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,11 @@ class Evaluation:
             if o.action == action:
                 return o
         raise ValueError(f"{action} is not an option of this decision")
+
+    def played(self, action: Any) -> tuple[str, float, float]:
+        """(label, value, error of its difference to the best) of ``action``, one of the options."""
+        o = self.of(action)
+        return o.label, o.value, o.diff_se
 
     def __str__(self) -> str:
         lines = [f"player {self.seat} to act ({self.phase.value}); {self.unit} ({self.worlds} worlds)"]
@@ -338,3 +343,28 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
         count += 1
         loss += lost
     return Review(seat=seat, decisions=tuple(decisions), draws=tuple(draws), hands=tuple(hands), part=reviewer.part)
+
+
+def marks(inaccuracy: float, mistake: float, blunder: float) -> tuple[tuple[str, float], ...]:
+    """A family's marks, highest first, from its thresholds in points."""
+    return (("blunder", blunder), ("mistake", mistake), ("inaccuracy", inaccuracy))
+
+
+def reviewed(game: Any, state_type: type, history_json: Callable[[Any], Mapping[str, Any]], family: str, seat: object,
+             samples: object) -> Mapping[str, Any]:
+    """The history a review reads: ``game`` itself, or the history of a ``state_type`` state;
+    ValueError names a bad game, ``seat`` or ``samples``."""
+    check_samples(samples)
+    data = history_json(game) if isinstance(game, state_type) else game
+    if not isinstance(data, Mapping) or "actions" not in data:
+        raise ValueError(f"{type(game).__name__}: review takes {family} history (history_json) or a State")
+    players = int(data.get("players", 2))
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise ValueError(f"seat={seat!r}: a player of this game, 0 to {players - 1}")
+    return data
+
+
+def first_hand(data: Mapping[str, Any], next_kind: str, last: bool) -> int:
+    """The number of the first hand a review reads: 1, or with ``last`` the last hand's (hands
+    counted by the history's ``next_kind`` actions)."""
+    return sum(1 for a in data["actions"] if a.get("kind") == next_kind) + 1 if last else 1

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import SeedLike, without
-from ..decisions import Evaluation, Option, Review, Reviewer, check_samples, valued, walk
+from ..decisions import Evaluation, Review, Reviewer, first_hand, marks, reviewed, walk
 from .analysis import check_declaration
-from .evaluation import evaluate, option_label, world
+from .evaluation import evaluate, option_label, valued_options
 from .game import (
     DRAW_STOCK,
     DROP,
@@ -26,34 +26,16 @@ from .game import (
     Kind,
     Phase,
     State,
-    apply,
     history_json,
     legal_actions,
     points_of,
 )
 from .players import GreedyBot
-from .rollout import deal_points
 
-INACCURACY = 4.0
-"""Points lost from which a decision is marked an inaccuracy (benchmarks/review_marks.py) ..."""
-MISTAKE = 8.0
-"""... a mistake ..."""
-BLUNDER = 16.0
-"""... a blunder."""
-MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
+MARKS = marks(inaccuracy=4.0, mistake=8.0, blunder=16.0)
+"""Points lost from which a decision is marked (benchmarks/review_marks.py)."""
 REVIEW_SAMPLES = 256
 """Worlds each option of a decision is played out in, by default."""
-
-
-def _draw_value(state: State, samples: int, seed: SeedLike) -> Option:
-    """The value of drawing from the stock, the deal then played out by greedy bots (the same
-    worlds as ``evaluate``'s for the same seed): the average over every card she could draw."""
-    me = state.to_play
-    e = valued(state, [DRAW_STOCK], seat=me, phase=state.phase, samples=samples, seed=seed,
-               unit="points this deal, negated", world=world,
-               played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=lambda s, a: None,
-               label=option_label, apply=apply)
-    return e.best
 
 
 def _follows(state: State) -> Action:
@@ -74,8 +56,7 @@ def _played(state: State, action: Action, e: Evaluation) -> tuple[str, float, fl
         valid = check_declaration(rest, action.groups, RANKS[state.wild_rank], state.rules).valid
         value = 0.0 if valid else -float(state.rules.wrong_show_points)
         return option_label(action) + ("" if valid else " (a wrong show)"), value, e.best.se
-    o = e.of(action)
-    return o.label, o.value, o.diff_se
+    return e.played(action)
 
 
 def reason(state: State, e: Evaluation, label: str, value: float) -> str:
@@ -108,14 +89,7 @@ def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0
            last_deal: bool = False) -> Review:
     """Every decision of ``seat`` in a played game (``history_json`` output, or a state with its
     history), judged from what she knew then; ``last_deal``: of the last deal only."""
-    check_samples(samples)
-    data = history_json(game) if isinstance(game, State) else game
-    if not isinstance(data, Mapping) or "actions" not in data:
-        raise ValueError(f"{type(game).__name__}: review takes an Indian rummy history (history_json) or a State")
-    players = int(data.get("players", 2))
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise ValueError(f"seat={seat!r}: a player of this game, 0 to {players - 1}")
-    first = sum(1 for a in data["actions"] if a.get("kind") == "next_deal") + 1 if last_deal else 1
+    data = reviewed(game, State, history_json, "an Indian rummy", seat, samples)
 
     def decision(state: State, action: Action) -> Evaluation | None:
         if state.phase not in (Phase.DRAW, Phase.DISCARD) or action.kind in (Kind.MISS_TURN, Kind.LEAVE,
@@ -128,6 +102,6 @@ def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0
     reviewer = Reviewer(
         part="deal", marks=MARKS, decision=decision, played=_played, reason=reason,
         result=lambda s, p: -s.deal_history[-1][p] if s.phase in (Phase.DEAL_OVER, Phase.GAME_OVER) else None,
-        draw_value=lambda s: _draw_value(s, samples, seed), follows=_follows, hand_no=lambda s: s.deal_no,
-        stock_draw=DRAW_STOCK)
-    return walk(reviewer, GAME.steps(data), seat, first)
+        draw_value=lambda s: valued_options(s, [DRAW_STOCK], samples=samples, seed=seed).best, follows=_follows,
+        hand_no=lambda s: s.deal_no, stock_draw=DRAW_STOCK)
+    return walk(reviewer, GAME.steps(data), seat, first_hand(data, "next_deal", last_deal))

@@ -48,13 +48,19 @@ def option_label(action: Action) -> str:
     return f"go out, throwing {action.card}" if action.kind is Kind.GO_OUT else f"discard {action.card}"
 
 
+def valued_options(state: State, actions: list[Action], *, samples: int, seed: SeedLike) -> Evaluation:
+    """``actions`` of ``state`` valued from the view of its player to act (``world``), each
+    played out by greedy bots over the same ``samples`` worlds; going out exactly."""
+    me = state.to_play
+    return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
+                  unit="penalty this round, negated", world=world,
+                  played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=_exact, label=option_label,
+                  apply=apply)
+
+
 def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0) -> Evaluation:
     """Every discard (and going out) of the player to act, valued from her view: ``samples``
     worlds, the same for every option, each played out by greedy bots. ValueError for a bad
     ``samples`` or a state that asks no discard."""
     check_samples(samples)
-    me = state.to_play
-    return valued(state, options(state), seat=me, phase=state.phase, samples=samples, seed=seed,
-                  unit="penalty this round, negated", world=world,
-                  played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=_exact, label=option_label,
-                  apply=apply)
+    return valued_options(state, options(state), samples=samples, seed=seed)

@@ -14,37 +14,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import SeedLike, without
-from ..decisions import Evaluation, Option, Review, Reviewer, check_samples, valued, walk
+from ..decisions import Evaluation, Review, Reviewer, first_hand, marks, reviewed, walk
 from .analysis import penalty_of_cards
-from .evaluation import evaluate, option_label, world
-from .game import DRAW_STOCK, GAME, Action, Kind, Phase, State, apply, history_json
+from .evaluation import evaluate, valued_options
+from .game import DRAW_STOCK, GAME, Kind, Phase, State, history_json
 from .players import GreedyBot
-from .rollout import penalties
 
-INACCURACY = 3.0
-"""Penalty points given up from which a decision is marked an inaccuracy (benchmarks/review_marks.py) ..."""
-MISTAKE = 6.0
-"""... a mistake ..."""
-BLUNDER = 12.0
-"""... a blunder."""
-MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
+MARKS = marks(inaccuracy=3.0, mistake=6.0, blunder=12.0)
+"""Penalty points given up from which a decision is marked (benchmarks/review_marks.py)."""
 REVIEW_SAMPLES = 256
 """Worlds each option of a decision is played out in, by default."""
-
-
-def _draw_value(state: State, samples: int, seed: SeedLike) -> Option:
-    """The value of drawing from the stock, the round then played out by greedy bots (the same
-    worlds as ``evaluate``'s for the same seed): the average over every card she could draw."""
-    me = state.to_play
-    return valued(state, [DRAW_STOCK], seat=me, phase=state.phase, samples=samples, seed=seed,
-                  unit="penalty this round, negated", world=world,
-                  played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=lambda s, a: None,
-                  label=option_label, apply=apply).best
-
-
-def _played(state: State, action: Action, e: Evaluation) -> tuple[str, float, float]:
-    o = e.of(action)
-    return o.label, o.value, o.diff_se
 
 
 def reason(state: State, e: Evaluation, label: str, value: float) -> str:
@@ -73,18 +52,11 @@ def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0
            last_round: bool = False) -> Review:
     """Every discard of ``seat`` in a played game (``history_json`` output, or a state with its
     history), judged from what she knew then; ``last_round``: of the last round only."""
-    check_samples(samples)
-    data = history_json(game) if isinstance(game, State) else game
-    if not isinstance(data, Mapping) or "actions" not in data:
-        raise ValueError(f"{type(game).__name__}: review takes a Three Thirteen history (history_json) or a State")
-    players = int(data.get("players", 2))
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise ValueError(f"seat={seat!r}: a player of this game, 0 to {players - 1}")
-    first = sum(1 for a in data["actions"] if a.get("kind") == "next_round") + 1 if last_round else 1
+    data = reviewed(game, State, history_json, "a Three Thirteen", seat, samples)
     reviewer = Reviewer(
-        part="round", marks=MARKS, played=_played, reason=reason,
+        part="round", marks=MARKS, played=lambda s, a, e: e.played(a), reason=reason,
         decision=lambda s, a: evaluate(s, samples=samples, seed=seed) if s.phase is Phase.DISCARD else None,
         result=lambda s, p: -s.round_scores[-1][p] if s.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) else None,
-        draw_value=lambda s: _draw_value(s, samples, seed), follows=lambda s: GreedyBot(0).act(s),
-        hand_no=lambda s: s.round_no, stock_draw=DRAW_STOCK)
-    return walk(reviewer, GAME.steps(data), seat, first)
+        draw_value=lambda s: valued_options(s, [DRAW_STOCK], samples=samples, seed=seed).best,
+        follows=lambda s: GreedyBot(0).act(s), hand_no=lambda s: s.round_no, stock_draw=DRAW_STOCK)
+    return walk(reviewer, GAME.steps(data), seat, first_hand(data, "next_round", last_round))

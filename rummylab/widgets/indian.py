@@ -14,7 +14,7 @@ from ..indian import game as g
 from ..indian.analysis import parse_hand
 from ..indian.players import GreedyBot
 from .base import GameTable
-from .review import review_html
+from .review import show_review
 from .style import MELD_COLOURS, card_chip, deadwood_colour
 
 GROUPS = 6
@@ -166,12 +166,7 @@ class IndianTable(GameTable):
         from ..indian.review import review
 
         done = review(self.state, 0, seed=self.seed + 1, samples=REVIEW_SAMPLES, last_deal=True)
-        self.review.value = review_html(done)
-        if self.on_review is not None:
-            note = self.on_review(done)
-            if note:
-                self.review.value += f"<p class='rl-review-note'>{html.escape(str(note))}</p>"
-        self.refresh()
+        show_review(self, done)
 
     def play(self, action: Any) -> None:
         if action.kind is g.Kind.NEXT_DEAL:

@@ -29,3 +29,14 @@ def review_html(r: Any) -> str:
         lines.append(f"<p>Your draws' luck (points): {luck}; in all {r.luck:+.1f}. Your result "
                      f"{r.result:+d}, {r.adjusted:+.1f} without the luck.</p>")
     return "".join(lines)
+
+
+def show_review(table: Any, done: Any) -> None:
+    """A game table shows the review ``done`` and hands it to its ``on_review`` (whose note, if
+    any, is shown under it)."""
+    table.review.value = review_html(done)
+    if table.on_review is not None:
+        note = table.on_review(done)
+        if note:
+            table.review.value += f"<p class='rl-review-note'>{html.escape(str(note))}</p>"
+    table.refresh()

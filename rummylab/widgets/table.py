@@ -15,7 +15,7 @@ from ..gin.advice import advise
 from ..gin.players import Bot
 from ..gin.rollout_bot import make_bot
 from .base import GameTable
-from .review import review_html
+from .review import show_review
 from .scorer import explain
 from .style import card_chip
 
@@ -151,12 +151,7 @@ class GinTable(GameTable):
         from ..gin.game_review import review
 
         done = review(self.state, 0, seed=self.hint_seed, samples=REVIEW_SAMPLES, last_hand=True)
-        self.review.value = review_html(done)
-        if self.on_review is not None:
-            note = self.on_review(done)
-            if note:
-                self.review.value += f"<p class='rl-review-note'>{html.escape(str(note))}</p>"
-        self.refresh()
+        show_review(self, done)
 
     def next_hand(self) -> None:
         self.review.value = ""
