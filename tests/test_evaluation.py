@@ -363,7 +363,6 @@ def test_a_knock_that_ends_the_game_is_worth_the_game() -> None:
 
 
 @pytest.mark.once  # on the twin every rollout is an engine game: minutes
-@pytest.mark.once  # on the twin every rollout of a whole game is an engine hand: many minutes
 def test_the_rollout_bot_plays_whole_games_the_same_for_a_seed() -> None:
     a = bots.simulate(1, ("rollout", "greedy"), seed=2)
     b = bots.simulate(1, ("rollout", "greedy"), seed=2)
@@ -371,8 +370,11 @@ def test_the_rollout_bot_plays_whole_games_the_same_for_a_seed() -> None:
 
 
 def test_the_rollout_bot_makes_a_legal_move() -> None:
+    """Few worlds: on the twin each is an engine hand, and its opponent plays for gin (long hands)."""
+    from rummylab.gin.rollout_bot import RolloutBot
+
     s = mid_hand(6, 4)
-    bot = bots.make_bot("rollout", 3)
+    bot = RolloutBot(3, samples=4)
     assert bot.act(s) in game.legal_actions(s)
 
 
