@@ -20,7 +20,8 @@ def _click_something(table: Any) -> bool:
     a review (the review has its own test: on the twin it plays every rollout on the engine)."""
     for box in (table.hand_box, table.actions):
         for b in box.children:
-            if isinstance(b, w.Button) and not b.disabled and "rl-review-hand" not in b._dom_classes:  # a move
+            if (isinstance(b, w.Button) and not b.disabled  # a move, not a review
+                    and not {"rl-review-hand", "rl-review-deal"} & set(b._dom_classes)):
                 b.click()
                 return True
     return False
