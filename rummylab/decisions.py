@@ -299,7 +299,7 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
     draws: list[Draw] = []
     hands: list[HandReview] = []
     pending: tuple[Option, Counter[Any]] | None = None  # before her stock draw: its value, her hand
-    count, loss, luck, marks = 0, 0.0, 0.0, {m: 0 for m, _ in reviewer.marks}
+    count, loss, luck, tally = 0, 0.0, 0.0, {m: 0 for m, _ in reviewer.marks}
     turn = -1  # her turns in the hand so far, less one
     for state, action in steps:
         if reviewer.hand_no(state) < first:
@@ -308,8 +308,8 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
         if result is not None:
             if not hands or hands[-1].hand != reviewer.hand_no(state):
                 hands.append(HandReview(hand=reviewer.hand_no(state), result=result, decisions=count, loss=loss,
-                                        luck=luck, marks=marks))
-                count, loss, luck, marks = 0, 0.0, 0.0, {m: 0 for m, _ in reviewer.marks}
+                                        luck=luck, marks=tally))
+                count, loss, luck, tally = 0, 0.0, 0.0, {m: 0 for m, _ in reviewer.marks}
                 turn = -1
             pending = None
         if action is None:
@@ -338,7 +338,7 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
                      loss=lost, loss_se=lost_se, mark=marked(lost, lost_se, reviewer.marks),
                      reason=reviewer.reason(state, e, label, value), evaluation=e)
         if d.mark:
-            marks[d.mark] += 1
+            tally[d.mark] += 1
         decisions.append(d)
         count += 1
         loss += lost
