@@ -119,3 +119,17 @@ def test_bad_input_is_named() -> None:
         ireview.review({"moves": []}, 0)
     with pytest.raises(ValueError, match="review takes a Three Thirteen history"):
         treview.review([], 0)  # type: ignore[arg-type]
+
+
+def test_a_deal_whose_stock_ran_out_is_evaluated_and_reviewed() -> None:
+    """The cut card is drawn with the last stock card; then every unseen card is dealt again."""
+    from dataclasses import replace
+
+    from rummylab.indian.evaluation import evaluate, world
+
+    s = ig.apply(ig.new_game(2, seed=4, pool=None), ig.DRAW_STOCK)
+    empty = replace(s, stock=(), discards=s.stock + s.discards)  # every stock card under the pile
+    assert world(empty, np.random.default_rng(1)).stock == ()
+    assert evaluate(empty, samples=8, seed=2).options
+    after = ig.apply(ig.apply(empty, ig.Action(ig.Kind.DISCARD, s.hands[s.to_play][0])), ig.DRAW_STOCK)
+    assert after.reshuffles == 1 and evaluate(after, samples=8, seed=2).options

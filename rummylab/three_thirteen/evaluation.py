@@ -37,7 +37,8 @@ def world(state: State, rng: np.random.Generator) -> State:
     """``state`` with the cards its player to act cannot see dealt again at random: the other
     hands and the stock."""
     hands, stock = redealt(state.hands, state.to_play, state.stock, rng)
-    return replace(state, hands=hands, stock=tuple(stock))
+    # its own seed: a stock rebuilt from the pile is shuffled unlike the game's (which she cannot know)
+    return replace(state, hands=hands, stock=tuple(stock), seed=int(rng.integers(2**31)))
 
 
 def _exact(state: State, action: Action) -> float | None:
