@@ -1,7 +1,7 @@
 """Builds the compiled kernels (ext/*.pyx -> rummylab.kernel._kernel and _wild, rummylab.sim._play,
 whose shared codes ext/_codes.pxi are written from rummylab/sim/codes.py first), packs the lessons
-(notebooks/*.ipynb -> rummylab/notebooks in the wheel) and builds the lesson page template
-(rummylab/page_template.py)."""
+(notebooks/*.ipynb -> rummylab/notebooks in the wheel), builds the lesson page template
+(rummylab/page_template.py) and compiles the gettext catalogs (rummylab/locale/*/LC_MESSAGES/*.po)."""
 
 import importlib.util
 import shutil
@@ -32,6 +32,11 @@ def page_template() -> ModuleType:
     return _load("_rummylab_page_template", HERE / "rummylab" / "page_template.py")
 
 
+def compile_catalogs(package: Path) -> None:
+    """rummylab/i18n/compile.py: every gettext catalog of ``package``/locale compiled to its .mo."""
+    _load("_rummylab_i18n_compile", HERE / "rummylab" / "i18n" / "compile.py").compile_catalogs(package / "locale")
+
+
 def write_codes() -> None:
     """ext/_codes.pxi from rummylab/sim/codes.py, the one definition of the numbers the play loops
     share with the Python side (rewritten only when it changes, so an unchanged build stays built)."""
@@ -51,7 +56,9 @@ class BuildWithLessons(build_py):
         target.mkdir(parents=True, exist_ok=True)
         for nb in sorted((HERE / "notebooks").glob("*.ipynb")):
             shutil.copy(nb, target / nb.name)
-        page_template().build(HERE / "rummylab" if self.editable_mode else Path(self.build_lib) / "rummylab")
+        package = HERE / "rummylab" if self.editable_mode else Path(self.build_lib) / "rummylab"
+        page_template().build(package)
+        compile_catalogs(package)
 
 
 COMPILE_ARGS = ["-O2", "-g0", "-ffp-contract=off"]

@@ -96,6 +96,15 @@ def build_parser() -> argparse.ArgumentParser:
     cp = lsub.add_parser("copy", help="copy the lessons into a folder for a class")
     cp.add_argument("folder")
     cp.add_argument("--force", action="store_true", help="overwrite lessons already in the folder")
+    ct = lsub.add_parser("catalog", help="the lessons' strings into every language's catalog (docs/translating.md)")
+    ct.add_argument("folder", nargs="?", default=None, help="a folder of lessons (default: the packaged ones)")
+    tr = lsub.add_parser("translate", help="build a folder's lessons in another language from their catalog")
+    tr.add_argument("folder", nargs="?", default=None, help="a folder of lessons (default: the packaged ones)")
+    tr.add_argument("--lang", required=True, help="hi, ro, or a language with a catalog")
+    tr.add_argument("--out", default=None, help="where the built lessons go (default: FOLDER/LANG)")
+    for parser in (k, ck):
+        parser.add_argument("--lang", default=None, help="in this language (hi, ro…): the lessons built from their "
+                            "catalogs, and what is still English listed")
     le.set_defaults(run=_lessons)
     cl = sub.add_parser("class", help="the class's progress")
     csub = cl.add_subparsers(dest="class_command", required=True)
@@ -131,6 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--teacher-token", default=None, help="the teacher page's token (default: made up)")
     s.add_argument("--hub-server", action="store_true", help="a student's own server on JupyterHub (rummylab "
                    "hub --warm): where the hub says, behind its login, no teacher page (the hub service has it)")
+    s.add_argument("--lang", default=None, help="the language of the lessons, the pages and the feedback: en, hi "
+                   "or ro (or a language with a catalog: docs/translating.md)")
     s.set_defaults(run=_serve)
     hb = sub.add_parser("hub", help="the lessons on JupyterHub: each student a hub user, the teacher page a hub "
                         "service (pip install 'rummylab[hub]' and npm's configurable-http-proxy)")
@@ -350,6 +361,22 @@ def _odds(args: argparse.Namespace) -> str:
 
 
 def _lessons(args: argparse.Namespace) -> str:
+    if args.lessons_command in ("catalog", "translate"):
+        from .classroom.serve import lessons_dir
+        from .lessons.translate import update_catalogs
+
+        folder = Path(args.folder) if args.folder else lessons_dir()
+        if args.lessons_command == "catalog":
+            written = update_catalogs(folder)
+            return "rummylab: " + ("; ".join(f"wrote {p}" for p in written) or "every catalog was up to date")
+        from .lessons.translate import translate_folder
+
+        built = translate_folder(folder, args.lang, Path(args.out) if args.out else None)
+        return f"rummylab: {len(built)} lessons built in {args.lang} into {built[0].parent if built else args.out}"
+    if getattr(args, "lang", None):
+        from .classroom.serve import in_language, lessons_dir
+
+        args.folder = str(in_language(Path(args.folder) if args.folder else lessons_dir(), args.lang))
     if args.lessons_command == "copy":
         from .classroom.serve import copy_lessons
 
@@ -451,7 +478,7 @@ def _serve(args: argparse.Namespace) -> str:
     db = args.db or (None if args.path or os.environ.get(DB_ENV, "").strip() else "progress.sqlite")
     status = serve(args.path, args.port, db, ip=args.ip, code=args.code, students=args.students,
                    lessons=args.lesson, teacher_port=args.teacher_port, teacher_token=args.teacher_token,
-                   base_url=args.base_url, hub_server=args.hub_server)
+                   base_url=args.base_url, hub_server=args.hub_server, lang=args.lang)
     if status:
         raise SystemExit(status)
     return "rummylab: stopped"

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.once  # reads the source only: the compiled run has it
 PACKAGE = Path(__file__).resolve().parent.parent / "rummylab"
 
 LAYERS = (
-    ("cards", "display", "_startup"),
+    ("cards", "display", "_startup", "i18n"),
     ("kernel",),
     ("play", "chance", "ratings", "decisions"),
     ("sim", "bots"),

@@ -149,19 +149,22 @@ def check_base_url(base_url: str) -> str:
 def serve(path: Path | str | None = None, port: int | None = None, db: Path | str | None = None, *,
           ip: str | None = None, code: str | None = None, students: int = 0, lessons: list[str] | None = None,
           teacher_port: int | None = None, teacher_token: str | None = None, base_url: str | None = None,
-          hub_server: bool = False) -> int:
+          hub_server: bool = False, lang: str | None = None) -> int:
     """Serve a class until interrupted (Ctrl+C): the lessons with Voilà, warm kernels for the
     lessons of the day, a class code when students connect from other devices, and a teacher
     page. Started by JupyterHub as a service, it listens where the hub says, under its prefix, and
     every page needs the hub's login (``hub_login``). With ``hub_server``, it is a student's own
     server on a hub (``rummylab hub --warm``): the same, her kernels keep her own hub login for her
-    checks, and the hub service has the teacher page. Returns Voilà's exit status."""
+    checks, and the hub service has the teacher page. With ``lang`` (``hi``, ``ro``…) the lessons are
+    built in that language and every page and kernel speaks it. Returns Voilà's exit status."""
     require_voila()
     from .class_code import check_code, find_lessons, first_lesson, new_code
 
     path = Path(path or lessons_dir())
     if not path.exists():
         raise ValueError(f"{path}: no such lesson or folder")
+    if lang is not None:
+        path, db = in_language(path, lang), progress_db(path, db)  # the checks stay where the English class's go
     hub = hub_service(single_user=hub_server)
     if hub_server and not hub:
         raise ValueError("--hub-server: JupyterHub did not start this server (JUPYTERHUB_USER, "
@@ -219,6 +222,28 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
     finally:
         if rest and background.poll() is None:
             background.terminate()
+
+
+def in_language(path: Path, lang: str) -> Path:
+    """The lesson (or folder of lessons) ``path`` built in ``lang`` (``lessons.translate``), in a
+    folder of its own: ``FOLDER/LANG`` where the folder may be written, else a cache of this user's.
+    The served process and its kernels then speak ``lang`` (``RUMMYLAB_LANG``)."""
+    from ..i18n import LANG_ENV, SOURCE, check_language
+    from ..i18n.catalogs import LOCALES_ENV
+    from ..lessons.translate import translate_folder
+
+    code = check_language(lang)
+    os.environ[LANG_ENV] = code
+    folder = path if path.is_dir() else path.parent
+    if (folder / "locale").is_dir():  # a teacher's own lessons bring their own catalogs
+        os.environ[LOCALES_ENV] = os.pathsep.join(filter(None, [str(folder / "locale"), os.environ.get(LOCALES_ENV)]))
+    if code == SOURCE:
+        return path
+    target = folder / code
+    if not os.access(folder, os.W_OK):
+        target = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rummylab" / "lessons" / code
+    translate_folder(folder, code, target)
+    return target / path.name if path.is_file() else target
 
 
 def render_for_class(folder: Path, path: Path, chosen: list[str], env: dict[str, str]) -> list[Path]:

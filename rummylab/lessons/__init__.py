@@ -21,6 +21,7 @@ from .exercises import (
     hint,
     in_app,
     prompt,
+    say,
     set_student,
     student,
 )
@@ -30,7 +31,7 @@ from .variants import VARIANTS
 
 __all__ = ["EXERCISES", "KINDS", "VARIANTS", "Exercise", "Feedback", "another", "answer_box", "check",
            "current_lesson", "exercise", "from_text", "hint", "in_app", "name_box", "prompt", "puzzle_log", "respond",
-           "review_log", "sample_size", "seed", "set_student", "student"]
+           "review_log", "sample_size", "say", "seed", "set_student", "student"]
 
 
 def sample_size(default: int) -> int:

@@ -8,6 +8,7 @@ import html
 import traceback
 from typing import Any
 
+from ..i18n import _, ngettext
 from ..progress.reviews import RESPONSE as REVIEWS
 from .exercises import (
     ANSWER_BOX,
@@ -24,6 +25,7 @@ from .exercises import (
     current_lesson,
     get,
     hub_user,
+    localized,
     on_variant,
     record,
     set_student,
@@ -61,16 +63,16 @@ def name_box() -> Any:
     hub her login is already set (checks count without typing); a name typed is shown instead."""
     import ipywidgets as w
 
-    text = _css(w.Text(value=student() or "", placeholder="your name", description="Name",
+    text = _css(w.Text(value=student() or "", placeholder=_("your name"), description=_("Name"),
                        continuous_update=False, layout=w.Layout(width="320px")), "rl-name")
-    button, note = _css(w.Button(description="That's me"), "rl-name-ok"), _css(w.HTML(), "rl-name-note")
+    button, note = _css(w.Button(description=_("That's me")), "rl-name-ok"), _css(w.HTML(), "rl-name-note")
     greeted: list[str | None] = [student()]
     login = hub_user()
     if login is not None:
-        note.value = (f"Hello, {html.escape(login)}: your checked answers count for the class. Type another name "
-                      "to be shown by it.")
+        note.value = html.escape(_("Hello, {name}: your checked answers count for the class. Type another name "
+                                   "to be shown by it.").format(name=login))
 
-    def save(_: Any) -> None:
+    def save(_event: Any) -> None:
         try:
             kept = len(PENDING)
             name = set_student(text.value)
@@ -81,8 +83,10 @@ def name_box() -> Any:
         if name == greeted[0] and not saved:
             return  # Enter, then the button: the greeting stays as it was
         greeted[0] = name
-        earlier = f" Your {saved} earlier answer(s) on this page now count too." if saved else ""
-        note.value = f"Hello, {html.escape(name)}: your checked answers count for the class.{html.escape(earlier)}"
+        earlier = " " + ngettext("Your earlier answer on this page now counts too.",
+                                 "Your {n} earlier answers on this page now count too.", saved).format(n=saved)
+        note.value = html.escape(_("Hello, {name}: your checked answers count for the class.").format(name=name)
+                                 + (earlier if saved else ""))
 
     button.on_click(save)
     text.observe(save, names="value")  # Enter (or leaving the box) saves too
@@ -116,7 +120,7 @@ def _safely(run: Any, out: Any) -> Any:
             run(arg)
         except Exception:  # a teacher's exercise may raise anything: the page must say something
             log_for_teacher("rummylab: an answer box failed:\n" + traceback.format_exc())
-            out.value = _note("Something went wrong checking this answer: tell your teacher.", "#b71c1c")
+            out.value = _note(_("Something went wrong checking this answer: tell your teacher."), "#b71c1c")
 
     return act
 
@@ -144,23 +148,25 @@ def answer_box(exercise: str, with_prompt: bool = True) -> Any:
     import ipywidgets as w
 
     ex = get(exercise)
-    text = _css(w.Text(placeholder="your answer", layout=w.Layout(width="320px")), "rl-answer")
-    button, hint_button = _css(w.Button(description="Check"), "rl-check"), _css(w.Button(description="Hint"), "rl-hint")
-    next_button = _css(w.Button(description="Another one", layout=w.Layout(display="none")), "rl-another")
+    text = _css(w.Text(placeholder=_("your answer"), layout=w.Layout(width="320px")), "rl-answer")
+    button = _css(w.Button(description=_("Check")), "rl-check")
+    hint_button = _css(w.Button(description=_("Hint")), "rl-hint")
+    next_button = _css(w.Button(description=_("Another one"), layout=w.Layout(display="none")), "rl-another")
     out = _css(w.HTML(), "rl-answer-feedback")
     prompt = w.HTML(_prompt_line(ex))
 
-    def run(_: Any) -> None:
+    def run(_event: Any) -> None:
         if not text.value.strip():
-            out.value = _note("Type your answer in the box first.")
+            out.value = _note(_("Type your answer in the box first."))
             return
         _show(out, check(exercise, from_text(text.value)))
         if exercise in DONE:
             next_button.layout.display = ""
 
-    def show_hint(_: Any) -> None:
+    def show_hint(_event: Any) -> None:
         now = get(exercise)
-        out.value = _note(f"Hint: {now.hint}" if now.hint else "There is no hint for this one: think it through.")
+        out.value = _note(_("Hint: {hint}").format(hint=now.hint) if now.hint
+                          else _("There is no hint for this one: think it through."))
 
     def redraw(new: Exercise) -> None:  # another variant: a fresh question, nothing answered yet
         prompt.value, text.value, out.value = _prompt_line(new), "", ""
@@ -168,7 +174,7 @@ def answer_box(exercise: str, with_prompt: bool = True) -> Any:
 
     button.on_click(_safely(run, out))
     hint_button.on_click(_safely(show_hint, out))
-    next_button.on_click(_safely(lambda _: another(exercise), out))
+    next_button.on_click(_safely(lambda _event: another(exercise), out))
     if ex.variant is not None:
         on_variant(exercise, redraw)
     buttons = [button, hint_button, *([next_button] if ex.variant is not None else [])]
@@ -194,7 +200,7 @@ def _check_response_name(name: object) -> None:
         raise ValueError(f"response name {name!r}: letters, digits, _ or -, starting with a letter, at most 60")
 
 
-def respond(name: str, widget: Any, *, button: str = "Send") -> Any:
+def respond(name: str, widget: Any, *, button: str | None = None) -> Any:
     """A box that sends ``widget``'s value to the teacher when the student presses ``button``: a
     free-text answer (a Textarea) or a choice (a Dropdown, a SelectMultiple of cards…). When
     ``name`` is a defined exercise, the value is checked too; otherwise it is kept as a response."""
@@ -204,21 +210,22 @@ def respond(name: str, widget: Any, *, button: str = "Send") -> Any:
     if not isinstance(widget, w.ValueWidget):
         raise ValueError(f"respond({name!r}, …): {type(widget).__name__} has no value to send; give an input "
                          "widget such as w.Textarea()")
-    send, out = _css(w.Button(description=button), "rl-send"), _css(w.HTML(), "rl-answer-feedback")
+    send = _css(w.Button(description=_("Send") if button is None else localized(current_lesson(), button)), "rl-send")
+    out = _css(w.HTML(), "rl-answer-feedback")
 
-    def run(_: Any) -> None:
+    def run(_event: Any) -> None:
         value = widget.value
         if name in EXERCISES:
             _show(out, check(name, value))
             return
         typed = _as_text(value).strip()
         if not typed:
-            out.value = _note("Write something first.")
+            out.value = _note(_("Write something first."))
             return
         ex = Exercise(name=name, prompt="", answer=None, kind=_RESPONSE, explain="",
                                 lesson=current_lesson())
         note = record(ex, None, typed)
-        _show(out, Feedback(None, "Sent to your teacher." + (f" ({note})" if note else "")))
+        _show(out, Feedback(None, _("Sent to your teacher.") + (f" ({note})" if note else "")))
 
     send.on_click(_safely(run, out))
     box = w.VBox([widget, send, out])

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..i18n import N_, _, language, pgettext
 from ..progress import ANSWER_MAX
 from .kinds import TEXT, YES_NO, AnyKind, kind_of
 
@@ -36,7 +37,7 @@ def in_app() -> bool:
     return os.environ.get(APP_ENV, "") not in ("", "0")
 
 
-NAME_NOTE = "Type your name at the top of the lesson, so this answer counts for your teacher."
+NAME_NOTE = N_("Type your name at the top of the lesson, so this answer counts for your teacher.")
 """Said under an answer checked before the student gave her name; taken away once she gives it."""
 WHEN_NAMED: list[Callable[[], None]] = []
 """Feedback shown with ``NAME_NOTE``, each a function that redraws it without: called (and
@@ -79,14 +80,14 @@ class Feedback:
     @property
     def asks_name(self) -> bool:
         """Whether it asks the student for her name (``NAME_NOTE``), which ``named`` takes away."""
-        return self.why.endswith(f" ({NAME_NOTE})")
+        return self.why.endswith(f" ({_(NAME_NOTE)})")
 
     def named(self) -> Feedback:
         """The feedback once the student gave her name: without ``NAME_NOTE``."""
-        return Feedback(self.right, self.why.removesuffix(f" ({NAME_NOTE})"), self.exercise)
+        return Feedback(self.right, self.why.removesuffix(f" ({_(NAME_NOTE)})"), self.exercise)
 
     def __str__(self) -> str:
-        mark = {True: "✔ Right. ", False: "✘ Not quite. ", None: "✎ "}[self.right]
+        mark = {True: "✔ " + _("Right.") + " ", False: "✘ " + _("Not quite.") + " ", None: "✎ "}[self.right]
         return mark + self.why
 
     __repr__ = __str__
@@ -141,10 +142,10 @@ class Exercise:
 
     def _repr_html_(self) -> str:
         text = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(self.prompt))  # `AS 2S` as in markdown
-        return f"<div class='rl-prompt rl-exercise-prompt'><b>Exercise.</b> {text}</div>"
+        return f"<div class='rl-prompt rl-exercise-prompt'><b>{html.escape(_('Exercise.'))}</b> {text}</div>"
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(f"Exercise. {self.prompt}")
+        printer.text(f"{_('Exercise.')} {self.prompt}")
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
@@ -152,7 +153,7 @@ class Exercise:
         if self.variant is not None and PROMPT_VIEW:  # a live prompt: her variant, and the next one
             display(PROMPT_VIEW[0](self.name))
         else:
-            display({"text/plain": f"Exercise. {self.prompt}", "text/html": self._repr_html_()}, raw=True)
+            display({"text/plain": f"{_('Exercise.')} {self.prompt}", "text/html": self._repr_html_()}, raw=True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -266,9 +267,30 @@ def exercise(name: str, prompt: Any, *, answer: Any, hint: Any = "", mistakes: A
     return ex
 
 
+def localized(lesson: str, text: Any) -> Any:
+    """A lesson's words in the language in use: a text from the lesson's catalog (context: the
+    lesson's name), or a teacher's own ``{"en": …, "hi": …}`` in the language there is, else English."""
+    if isinstance(text, Mapping) and text and all(isinstance(k, str) and len(k) <= 5 for k in text):
+        return text.get(language(), text.get("en", next(iter(text.values()))))
+    if isinstance(text, str) and text.strip():
+        return pgettext(lesson, text)
+    return text
+
+
+def say(text: Any, /, **fields: Any) -> str:
+    """A lesson's own sentence in the student's language (from the lesson's catalog, as ``exercise``'s
+    words), its ``{fields}`` filled in: ``say("Cut {card}: every {rank} is wild.", card=…, rank=…)``."""
+    words = localized(current_lesson(), text)
+    return str(words).format(**fields) if fields else str(words)
+
+
 def _built(name: str, prompt: Any, value: Any, *, hint: Any, mistakes: Any, explain: Any, kind: str | None,
            lesson: str, skill: str, what: str, variant: int | None = None) -> Exercise:
-    """One question from its parts' values, each checked (ValueError starts with ``what``)."""
+    """One question from its parts' values, each checked (ValueError starts with ``what``), its
+    words in the language in use (``localized``)."""
+    prompt, hint, explain = localized(lesson, prompt), localized(lesson, hint), localized(lesson, explain)
+    if isinstance(mistakes, Mapping):
+        mistakes = {typed: localized(lesson, why) for typed, why in mistakes.items()}
     if not isinstance(prompt, str) or not prompt.strip():
         raise ValueError(f"{what}: prompt must be the question, as text")
     if value is ...:
@@ -431,13 +453,13 @@ def check(name: str, answer: Any) -> Feedback:
         ASKED.add(str(name))
         guess = did_you_mean(name, EXERCISES)
         _log(f"rummylab: check({name!r}) but no exercise {name!r} is defined in this lesson{guess}")
-        return Feedback(None, f"The exercise {name!r} is not defined in this lesson yet{guess or '.'} Run the cells "
-                        "above this one, or tell your teacher.")
+        return Feedback(None, _("The exercise {name} is not defined in this lesson yet").format(name=repr(name))
+                        + (guess or ".") + " " + _("Run the cells above this one, or tell your teacher."))
     ex = EXERCISES[name]
     if answer is ...:
-        how = ("Type your answer in the box below and press Check" if in_app()
-               else "Write your answer in place of ... and run the cell again, or type it in the box below")
-        return Feedback(None, f"{how} ({ex.kind.what}).", name)
+        how = (_("Type your answer in the box below and press Check") if in_app()
+               else _("Write your answer in place of ... and run the cell again, or type it in the box below"))
+        return Feedback(None, f"{how} ({_(ex.kind.what)}).", name)
     feedback, typed = verdict(ex, answer)
     if typed is None:  # unreadable: nothing to record
         return feedback
@@ -452,13 +474,15 @@ def verdict(ex: Exercise, answer: Any) -> tuple[Feedback, str | None]:
     try:
         given = ex.kind.read(answer)
     except ValueError as exc:
-        return Feedback(False, f"I could not read that answer: {exc}. Answer with {ex.kind.what}."), None
+        return Feedback(False, _("I could not read that answer: {error}. Answer with {what}.").format(
+            error=exc, what=_(ex.kind.what))), None
     typed = ex.kind.show(given)
     if ex.kind.right(given, ex.answer):
-        return Feedback(True, ex.explain or f"{ex.shown} is right.", ex.name), typed
+        return Feedback(True, ex.explain or _("{answer} is right.").format(answer=ex.shown), ex.name), typed
     if given in ex.mistakes:
         return Feedback(False, ex.mistakes[given], ex.name), typed
-    return Feedback(False, f"{typed} is not it." + (f" Hint: {ex.hint}" if ex.hint else ""), ex.name), typed
+    hint = " " + _("Hint: {hint}").format(hint=ex.hint) if ex.hint else ""
+    return Feedback(False, _("{answer} is not it.").format(answer=typed) + hint, ex.name), typed
 
 
 def _log(message: str) -> None:
@@ -529,15 +553,15 @@ def _send(checks: list[tuple[str, str, bool | None, str, int | None, str]]) -> s
     except ValueError as exc:  # an address that cannot be one: kept here, said once
         _log(f"rummylab: checks are not recorded: {exc}")
         PENDING[:0] = checks
-        return f"Your answer is kept on this page and will be saved later ({exc})."
+        return _("Your answer is kept on this page and will be saved later ({why}).").format(why=exc)
     note = ""
     for lesson, exercise, right, typed, variant, skill in checks:
         try:
             if not store.record(name, lesson, exercise, right, typed, hub_user=hub_user(), variant=variant,
                                 skill=skill or None):
-                note = "Your answer is saved later: the class's database cannot be reached just now."
+                note = _("Your answer is saved later: the class's database cannot be reached just now.")
         except ValueError as exc:  # the store keeps the check all the same
-            note = f"Your answer is kept and will be saved later ({exc})."
+            note = _("Your answer is kept and will be saved later ({why}).").format(why=exc)
     return note
 
 
@@ -553,7 +577,7 @@ def record(ex: Exercise, right: bool | None, typed: str) -> str:
     check = (ex.lesson or UNNAMED, ex.name, right, typed[:ANSWER_MAX], ex.variant, ex.skill)
     if student() is None:
         PENDING.append(check)
-        return NAME_NOTE
+        return _(NAME_NOTE)
     return _send([check])
 
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, parse_cards
+from ..i18n import N_, language, pgettext
+from ..i18n.card_names import parse_local
 
 Normal = Any
 """A normalised answer: hashable, compared with ``==`` (or the kind's own ``right``)."""
@@ -52,7 +54,7 @@ def _number(x: Any) -> float | int:
     if isinstance(x, int | float):
         value: float | int = x
     else:
-        text = str(x).strip().replace(",", "").replace("_", "")
+        text = _decimal_point(str(x).strip()).replace(",", "").replace("_", "")
         percent = text.endswith("%")
         try:
             value = float(text.rstrip("%").strip())
@@ -63,6 +65,22 @@ def _number(x: Any) -> float | int:
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"{x} is not a number")
     return int(value) if float(value).is_integer() else float(value)
+
+
+def _decimal_point(text: str) -> str:
+    """A number typed with the decimal comma of the language in use ("0,25" in Romanian) written
+    with a point; one with a point is read as written (a student may type either)."""
+    from babel.numbers import get_decimal_symbol
+
+    lang = language()
+    if lang != "en" and "." not in text:
+        try:
+            comma = get_decimal_symbol(lang) == ","
+        except Exception:  # a language Babel does not know (the pseudo-language): as English
+            comma = False
+        if comma and text.count(",") == 1:
+            return text.replace(",", ".")
+    return text
 
 
 def _show_number(x: float | int) -> str:
@@ -81,6 +99,9 @@ def _text(x: Any) -> str:
     text = _WORDS.sub(" ", str(x)).strip().strip(".!").strip().lower()
     if not text:
         raise ValueError("the answer is empty")
+    for word in ("yes", "no"):  # "da", "हाँ": a lesson's "yes" in the student's language
+        if text in _typed(word):
+            return word
     return text
 
 
@@ -88,13 +109,18 @@ YES = ("yes", "y", "true", "1")
 NO = ("no", "n", "false", "0")
 
 
+def _typed(word: str) -> set[str]:
+    """How a student says ``word`` ("yes", "no") in the language in use (the catalog's "|" list)."""
+    return {f.strip().lower() for f in pgettext("typed word", word).split("|") if f.strip()}
+
+
 def _yes_no(x: Any) -> bool:
     if isinstance(x, bool):
         return x
     text = str(x).strip().strip(".!").lower()
-    if text in YES:
+    if text in YES or text in _typed("yes"):
         return True
-    if text in NO:
+    if text in NO or text in _typed("no"):
         return False
     raise ValueError(f"{str(x).strip()!r}: answer yes or no")
 
@@ -104,6 +130,11 @@ def _cards(x: Any) -> tuple[str, ...]:
     K within a suit, rank then suit, jokers last: ``Card``'s order; two decks allowed)."""
     if isinstance(x, str) and re.search(r"[,|;]", x):
         x = re.sub(r"[,|;]", " ", x)
+    if isinstance(x, str) and language() != "en":
+        try:
+            parse_cards(x, copies=2, jokers=4)
+        except ValueError:  # cards in the student's own words ("पान का बादशाह"): as "KH"
+            x = " ".join(str(c) for c in parse_local(x))
     cards = parse_cards(_flat(x), copies=2, jokers=4)
     if not cards:
         raise ValueError("no cards given")
@@ -150,18 +181,18 @@ def _tuple(x: Any) -> tuple[Any, ...]:
     return tuple(x)
 
 
-NUMBER = Kind(name="number", what="a number", read=_number, show=_show_number)
-TEXT = Kind(name="text", what="a word or a few", read=_text, show=str)
-YES_NO = Kind(name="yes/no", what="yes or no", read=_yes_no, show=lambda b: "yes" if b else "no")
-CARDS = Kind(name="cards", what="cards such as KD 7H", read=_cards, show=" ".join)
-ANY_CARD = Kind(name="any card of", what="a card such as KD", read=_card_set, show=lambda s: " ".join(_in_order(s)),
+NUMBER = Kind(name="number", what=N_("a number"), read=_number, show=_show_number)
+TEXT = Kind(name="text", what=N_("a word or a few"), read=_text, show=str)
+YES_NO = Kind(name="yes/no", what=N_("yes or no"), read=_yes_no, show=lambda b: "yes" if b else "no")
+CARDS = Kind(name="cards", what=N_("cards such as KD 7H"), read=_cards, show=" ".join)
+ANY_CARD = Kind(name="any card of", what=N_("a card such as KD"), read=_card_set, show=lambda s: " ".join(_in_order(s)),
                 right=lambda given, answer: bool(given) and given <= answer,
                 told=lambda s: " or ".join(_in_order(s)))
 """A set of acceptable cards: a student who names any of them (one or several) is right; the
 answer is told "QD or KS", a student's answer "QD KS" (she named both)."""
-MELDS = Kind(name="melds", what="melds split by |, such as AS 2S 3S | 7H 7D 7C", read=_melds,
+MELDS = Kind(name="melds", what=N_("melds split by |, such as AS 2S 3S | 7H 7D 7C"), read=_melds,
              show=lambda ms: " | ".join(" ".join(m) for m in ms))
-ONE_OF = Kind(name="one of", what="a word", read=lambda x: frozenset(_text(v) for v in _iterable(x)),
+ONE_OF = Kind(name="one of", what=N_("a word"), read=lambda x: frozenset(_text(v) for v in _iterable(x)),
               show=lambda s: " or ".join(sorted(s)), right=lambda given, answer: bool(given) and given <= answer,
               example=lambda s: sorted(s)[0])
 """Several acceptable texts ({"T", "10"}): any one is right."""

@@ -1,0 +1,114 @@
+"""Languages: every word a student or teacher reads comes from a gettext catalog (English is the
+source), chosen per kernel (``RUMMYLAB_LANG``), per server request (``using``) or in code
+(``set_language``).
+
+    >>> from rummylab import i18n
+    >>> with i18n.using("ro"):
+    ...     i18n.gettext("Check")
+    'Verifică'
+
+The catalogs are rummylab/locale/LANG/LC_MESSAGES/DOMAIN.po (Babel extracts and checks them;
+the build compiles each to a .mo). ``PSEUDO`` is a made-up language that marks every translated
+string, so a test can find the text that does not come from a catalog.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from .catalogs import DOMAINS, LOCALE_DIR, PSEUDO, SOURCE, Catalog, catalog, known_languages
+
+__all__ = ["DOMAINS", "LANG_ENV", "LOCALE_DIR", "PSEUDO", "SOURCE", "Catalog", "catalog", "format_number",
+           "gettext", "language", "languages", "ngettext", "pgettext", "set_language", "using", "N_", "NP_", "_"]
+
+LANG_ENV = "RUMMYLAB_LANG"
+"""The language of a kernel or a command (``en``, ``hi``, ``ro``…): set by ``rummylab serve --lang``."""
+
+_CURRENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("rummylab_language", default=None)
+
+
+def languages() -> tuple[str, ...]:
+    """The languages there are catalogs for, English first (the pseudo-language is not listed)."""
+    return known_languages()
+
+
+def check_language(lang: object) -> str:
+    """``lang`` as a language code there is a catalog for; ValueError names it and those there are."""
+    code = str(lang).strip().replace("_", "-") if isinstance(lang, str) else lang
+    if isinstance(code, str):
+        code = code.split("-")[0].lower() if code.lower() != PSEUDO else PSEUDO
+    if not isinstance(code, str) or (code not in languages() and code != PSEUDO):
+        raise ValueError(f"language {lang!r}: there are catalogs for {', '.join(languages())}")
+    return code
+
+
+def language() -> str:
+    """The language in use here: ``using``'s, else ``set_language``'s, else ``RUMMYLAB_LANG``'s, else English.
+    An unknown ``RUMMYLAB_LANG`` falls back to English (a kernel must start)."""
+    chosen = _CURRENT.get()
+    if chosen is not None:
+        return chosen
+    try:
+        return check_language(os.environ.get(LANG_ENV) or SOURCE)
+    except ValueError:
+        return SOURCE
+
+
+def set_language(lang: str) -> str:
+    """Use ``lang`` from now on in this kernel (or thread of control); returns its code."""
+    code = check_language(lang)
+    _CURRENT.set(code)
+    return code
+
+
+@contextmanager
+def using(lang: str | None) -> Iterator[str]:
+    """Use ``lang`` (None: the language in use) inside the block: a server answers each request in
+    its own language."""
+    code = check_language(lang) if lang is not None else language()
+    token = _CURRENT.set(code)
+    try:
+        yield code
+    finally:
+        _CURRENT.reset(token)
+
+
+def gettext(message: str) -> str:
+    """``message`` in the language in use."""
+    return catalog(language()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` for ``n`` things in the language in use (its plural rule)."""
+    return catalog(language()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in its ``context`` ("card rank", "lesson 08"…), in the language in use."""
+    return catalog(language()).pgettext(context, message)
+
+
+_ = gettext
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalog where it is defined; it is translated where it is shown."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    """Marks ``message`` in ``context`` for the catalog; it is translated (``pgettext``) where shown."""
+    return message
+
+
+def format_number(value: float, decimals: int | None = None) -> str:
+    """``value`` written as the language in use writes numbers (Romanian: 1.234,5): ``decimals``
+    places, or as many as it has."""
+    from babel.numbers import format_decimal
+
+    lang = language()
+    pattern = None if decimals is None else "#,##0" + ("." + "0" * decimals if decimals else "")
+    return format_decimal(value, format=pattern, locale=SOURCE if lang == PSEUDO else lang)

@@ -1,0 +1,149 @@
+"""The gettext catalogs: found in rummylab/locale (and the folders of ``LOCALES_ENV``), read from
+their compiled .mo, or from the .po itself where it is newer (a catalog edited in a checkout is
+used at once), with Babel; one ``Catalog`` per language merges every domain."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+"""The shipped catalogs: LOCALE_DIR/LANG/LC_MESSAGES/DOMAIN.po, and the template DOMAIN.pot."""
+LOCALES_ENV = "RUMMYLAB_LOCALES"
+"""More catalog folders (``os.pathsep`` between them), laid out as LOCALE_DIR: a teacher's own
+language, or her own lessons' strings. Their entries win over the shipped ones."""
+DOMAINS = ("rummylab", "lessons")
+"""rummylab: what the library says (widgets, feedback, pages, commands); lessons: the lessons' text."""
+SOURCE = "en"
+"""The language the strings are written in."""
+PSEUDO = "qps"
+"""A made-up language (as Windows' qps-ploc) that writes every catalog string ⟦thus⟧: a page shown in
+it has no bare English where a string comes from a catalog."""
+
+
+class Catalog(Protocol):
+    def gettext(self, message: str) -> str: ...
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+    def pgettext(self, context: str, message: str) -> str: ...
+
+
+def catalog_dirs() -> list[Path]:
+    """Where catalogs are looked for, the strongest first."""
+    extra = [Path(p) for p in os.environ.get(LOCALES_ENV, "").split(os.pathsep) if p.strip()]
+    return [*extra, LOCALE_DIR]
+
+
+def known_languages() -> tuple[str, ...]:
+    """English, then every language with a catalog of the library (``rummylab.po``), sorted."""
+    found = {d.name for base in catalog_dirs() if base.is_dir() for d in base.iterdir()
+             if (d / "LC_MESSAGES" / "rummylab.po").is_file() or (d / "LC_MESSAGES" / "rummylab.mo").is_file()}
+    return (SOURCE, *sorted(found - {SOURCE}))
+
+
+def _read(po: Path) -> object:
+    """The gettext translations of one catalog: its .mo when that is as new as the .po, else the .po
+    compiled in memory (Babel)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
+    mo = po.with_suffix(".mo")
+    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as f:
+            return Translations(f, domain=po.stem)
+    with po.open("rb") as f:
+        messages = read_po(f, locale=po.parent.parent.name, domain=po.stem)
+    buf = io.BytesIO()
+    write_mo(buf, messages, use_fuzzy=False)
+    buf.seek(0)
+    return Translations(buf, domain=po.stem)
+
+
+class _Merged:
+    """Every domain's catalog for one language, the first that has a string giving it."""
+
+    def __init__(self, lang: str) -> None:
+        from babel.support import NullTranslations
+
+        self.lang = lang
+        self.parts: list[NullTranslations] = []
+        for base in catalog_dirs():
+            for domain in DOMAINS:
+                po = base / lang / "LC_MESSAGES" / f"{domain}.po"
+                if po.is_file() or po.with_suffix(".mo").is_file():
+                    self.parts.append(_read(po))  # type: ignore[arg-type]
+
+    def _find(self, key: str) -> str | None:
+        for part in self.parts:
+            text = part._catalog.get(key)  # type: ignore[attr-defined]
+            if text:
+                return str(text)
+        return None
+
+    def gettext(self, message: str) -> str:
+        return self._find(message) or message
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._find(f"{context}\x04{message}") or message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        for part in self.parts:
+            if (singular, 0) in part._catalog:  # type: ignore[attr-defined]
+                text: str = part.ngettext(singular, plural, n)
+                return text
+        return singular if n == 1 else plural
+
+
+class _Source:
+    """English: the strings as written."""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def pgettext(self, context: str, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+
+_ACCENTS = str.maketrans("aceinorsuyACEINORSUY", "àçéîñöŕšüýÀÇÉÎÑÖŔŠÜÝ")
+_KEEP = re.compile(r"(\{[^{}]*\}|%\(\w+\)[sd]|%[sd]|<[^>]*>|&\w+;)")
+"""Placeholders and markup, kept as they are in the pseudo-language."""
+
+
+def pseudo(message: str) -> str:
+    """``message`` in the pseudo-language: accented and bracketed, placeholders and tags kept."""
+    parts = _KEEP.split(message)
+    return "⟦" + "".join(p if i % 2 else p.translate(_ACCENTS) for i, p in enumerate(parts)) + "⟧"
+
+
+class _Pseudo:
+    def gettext(self, message: str) -> str:
+        return pseudo(message)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return pseudo(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return pseudo(singular if n == 1 else plural)
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    """The merged catalog of ``lang`` (English and the pseudo-language need none), read once a
+    process (``reload`` reads the catalogs again)."""
+    if lang == SOURCE:
+        return _Source()
+    if lang == PSEUDO:
+        return _Pseudo()
+    return _Merged(lang)
+
+
+def reload() -> None:
+    """Read every catalog again (after one was edited or added)."""
+    catalog.cache_clear()

@@ -1,0 +1,189 @@
+"""Lessons in other languages, built from the English notebook and a catalog (the "lessons" domain,
+each string's context the lesson's name): the text cells paragraph by paragraph at build time;
+the exercises' words (``exercise``'s prompt, hint, explanation and mistakes, ``say``'s texts) in
+the kernel, from the same catalog, so the code is stated once, in the English lesson.
+
+    rummylab lessons catalog notebooks            # the lessons' strings into every language's catalog
+    rummylab lessons translate notebooks --lang hi   # notebooks/hi/*.ipynb, built
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..i18n import catalogs, check_language, pgettext, using
+
+DOMAIN = "lessons"
+CALLS = {"exercise": ("prompt", "hint", "explain", "mistakes"), "say": ("text",), "respond": ("button",)}
+"""The calls in a lesson's code whose literal texts are the lesson's words, and which arguments
+(``exercise``'s prompt may be given second, ``say``'s text first)."""
+_POSITIONAL = {"exercise": {1: "prompt"}, "say": {0: "text"}}
+_FENCE = re.compile(r"^```")
+
+
+@dataclass(frozen=True)
+class Message:
+    """One string of a lesson to translate: its context (the lesson's name) and its English text."""
+
+    lesson: str
+    text: str
+    where: str
+    """Where it is: "cell 3" (a text cell) or "exercise can_knock, hint"."""
+
+
+def paragraphs(markdown: str) -> list[str]:
+    """A text cell's paragraphs (blank lines between them; a code fence stays whole)."""
+    out: list[str] = []
+    block: list[str] = []
+    fenced = False
+    for line in markdown.split("\n"):
+        if _FENCE.match(line.strip()):
+            fenced = not fenced
+        if not line.strip() and not fenced:
+            if block:
+                out.append("\n".join(block))
+                block = []
+            continue
+        block.append(line)
+    if block:
+        out.append("\n".join(block))
+    return out
+
+
+def _literals(node: ast.AST) -> Iterator[str]:
+    """The plain string literals of an argument: itself, a dict's values, a lambda's body."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
+        yield node.value
+    elif isinstance(node, ast.Dict):
+        for value in node.values:
+            yield from _literals(value)
+    elif isinstance(node, ast.Lambda):
+        yield from _literals(node.body)
+
+
+def code_messages(source: str) -> Iterator[tuple[str, str]]:
+    """(text, where) of each literal text a cell's code gives ``exercise``, ``say`` or ``respond``."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # IPython magics and the like: no lesson words there
+        return
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name not in CALLS:
+            continue
+        label = ast.literal_eval(node.args[0]) if name == "exercise" and node.args and isinstance(
+            node.args[0], ast.Constant) else name
+        for i, arg in enumerate(node.args):
+            if (part := _POSITIONAL.get(name, {}).get(i)) is not None:
+                for text in _literals(arg):
+                    yield text, f"{name} {label}, {part}"
+        for kw in node.keywords:
+            if kw.arg in CALLS[name]:
+                for text in _literals(kw.value):
+                    yield text, f"{name} {label}, {kw.arg}"
+
+
+def messages(notebook: Path) -> list[Message]:
+    """Every string of a lesson to translate, in the order it shows, each once."""
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    lesson, seen, out = notebook.stem, set(), []
+    for i, cell in enumerate(nb["cells"], 1):
+        source = "".join(cell["source"])
+        found = ([(p, f"cell {i}") for p in paragraphs(source)] if cell["cell_type"] == "markdown"
+                 else list(code_messages(source)) if cell["cell_type"] == "code" else [])
+        for text, where in found:
+            if text not in seen:
+                seen.add(text)
+                out.append(Message(lesson, text, where))
+    return out
+
+
+def catalog_template(folder: Path) -> Any:
+    """A Babel catalog of every lesson's strings in ``folder`` (context: the lesson's name)."""
+    from babel.messages.catalog import Catalog
+
+    out = Catalog(project="rummylab lessons", domain=DOMAIN, fuzzy=False)
+    for nb in sorted(folder.glob("[0-9]*.ipynb")):
+        for m in messages(nb):
+            out.add(m.text, context=m.lesson, auto_comments=[m.where])
+    return out
+
+
+def catalog_root(folder: Path) -> Path:
+    """Where a folder's lesson catalogs live: the package's for the shipped lessons, else the
+    folder's own ``locale`` (``rummylab serve`` and ``lessons translate`` find it there)."""
+    from .files import PACKAGE
+
+    shipped = {(PACKAGE / "notebooks").resolve(), (PACKAGE.parent / "notebooks").resolve()}
+    return catalogs.LOCALE_DIR if folder.resolve() in shipped else folder / "locale"
+
+
+def update_catalogs(folder: Path) -> list[Path]:
+    """The lessons' strings of ``folder`` into their template and every language's catalog; the files
+    written (the catalogs are read again)."""
+    from ..i18n.build import update
+
+    written = update(catalog_template(folder), DOMAIN, catalog_root(folder))
+    catalogs.reload()
+    return written
+
+
+def untranslated(notebook: Path, lang: str) -> list[Message]:
+    """The lesson's strings ``lang``'s catalogs do not translate (shown in English there)."""
+    lang = check_language(lang)
+    if lang in (catalogs.SOURCE, catalogs.PSEUDO):
+        return []
+    with using(lang):
+        return [m for m in messages(notebook) if pgettext(m.lesson, m.text) == m.text and _words(m.text)]
+
+
+def _words(text: str) -> bool:
+    """Whether ``text`` has words to translate (not only cards, numbers, code or markup)."""
+    return bool(re.search(r"[A-Za-z]{3,}", re.sub(r"`[^`]*`|<[^>]*>|\$[^$]*\$|\bhttps?://\S+", "", text)))
+
+
+def translate_notebook(notebook: Path, lang: str) -> dict[str, Any]:
+    """The lesson in ``lang``: each text paragraph from the catalog (English where it has none), the
+    code as it is, the language in the notebook's metadata (``rummylab.lang``) with how many of its
+    strings are still English (``rummylab.untranslated``)."""
+    lang = check_language(lang)
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    out = copy.deepcopy(nb)
+    lesson = notebook.stem
+    with using(lang):
+        for cell in out["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            text = "\n\n".join(pgettext(lesson, p) for p in paragraphs("".join(cell["source"])))
+            lines = text.split("\n")
+            cell["source"] = [line + "\n" for line in lines[:-1]] + [lines[-1]]
+    meta = out.setdefault("metadata", {}).setdefault("rummylab", {})
+    meta["lang"] = lang
+    meta["untranslated"] = len(untranslated(notebook, lang))
+    return out
+
+
+def translate_folder(folder: Path, lang: str, out: Path | None = None) -> list[Path]:
+    """Every lesson of ``folder`` built in ``lang`` into ``out`` (default: ``folder``/LANG); the files
+    written (the English lessons are their source: edit those, never these)."""
+    lang = check_language(lang)
+    target = out if out is not None else folder / lang
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    for nb in sorted(folder.glob("[0-9]*.ipynb")):
+        path = target / nb.name
+        text = json.dumps(translate_notebook(nb, lang), ensure_ascii=False, indent=1) + "\n"
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
