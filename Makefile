@@ -71,10 +71,12 @@ $(PAGE): rummylab/page_template.py $(wildcard rummylab/app/*.j2 rummylab/app/sta
 	$(PYTHON) rummylab/page_template.py
 
 # Debian's packages the tests use: Chromium for the real-browser tests (never a downloaded browser
-# build), PostgreSQL's server for the progress store's (tests/pg.py starts a throwaway cluster).
+# build), PostgreSQL's server for the progress store's (tests/pg.py starts a throwaway cluster), Noto's
+# fonts so that the browser draws the Hindi lessons' Devanagari (the page fetches no web font).
 # One apt-get for both: two at once would fail on each other's lock.
 MISSING_PACKAGES = $(if $(shell command -v chromium),,chromium) \
-                   $(if $(wildcard /usr/lib/postgresql/*/bin/initdb),,postgresql)
+                   $(if $(wildcard /usr/lib/postgresql/*/bin/initdb),,postgresql) \
+                   $(if $(wildcard /usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf),,fonts-noto-core)
 system-packages:
 	@missing="$(strip $(MISSING_PACKAGES))"; [ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \

@@ -6,7 +6,7 @@ updated analysis (p50, p95), failures, and the peak memory of the server and its
 Targets on a 2-core machine, browsers included: 10 students: every first widget <= 10 s,
 click p95 <= 200 ms; 30 students: all served, every first widget <= 30 s.
 
-    python benchmarks/class_load.py 10 [--clicks 6] [--address-bar]
+    python benchmarks/class_load.py 10 [--clicks 6] [--address-bar] [--lang hi]
 """
 
 from __future__ import annotations
@@ -179,13 +179,14 @@ def main() -> None:
     p.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     p.add_argument("--address-bar", action="store_true",
                    help="keep Chromium's address-bar renderer in every window (about 1 CPU-second each)")
+    p.add_argument("--lang", default=None, help="serve the lesson in this language (rummylab serve --lang)")
     args = p.parse_args()
     work = Path(tempfile.mkdtemp(prefix="rummylab-class-"))
     shutil.copy(ROOT / "notebooks" / "00-start-here.ipynb", work)
     port = free_port()
     cmd = [sys.executable, "-m", "rummylab.cli", "serve", str(work), f"--port={port}", f"--code={CODE}",
            f"--students={args.students}", "--lesson=00", f"--teacher-port={free_port()}",
-           f"--db={work / 'progress.sqlite'}"]
+           f"--db={work / 'progress.sqlite'}", *([f"--lang={args.lang}"] if args.lang else [])]
     t_start = time.perf_counter()
     log = work / "serve.log"
     with open(log, "wb") as out_file:
@@ -227,7 +228,8 @@ def main() -> None:
         proc.wait(30)
     first, click = out["first"], out["click"]
     n = args.students
-    print(f"class of {n} on {psutil.cpu_count()} cores (server, kernels and {n} browser contexts on one machine"
+    print(f"class of {n} on {psutil.cpu_count()} cores{f' in {args.lang}' if args.lang else ''} (server, kernels and "
+          f"{n} browser contexts on one machine"
           + (", each window with its address-bar renderer):" if args.address_bar else "):"))
     print(f"  class ready (warm kernels) in {ready:.0f} s; server and kernels {idle / 2**20:,.0f} MB before the "
           f"students, {idle / 2**20 / max(n, 1):.0f} MB per student")

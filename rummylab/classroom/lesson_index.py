@@ -20,7 +20,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..i18n import PSEUDO, _, language, using
+
 NAME_COOKIE = "rummylab-name"
+LANG_COOKIE = "rummylab-lang"
+"""The language a student chose on the class's first page (a code such as "hi": no secret)."""
 HEADING = re.compile(r"^\s*#\s+(.+?)\s*#*\s*$", re.M)
 EXERCISE = re.compile(r"""\bexercise\(\s*(?:name\s*=\s*)?["']([A-Za-z][\w-]{0,59})["']""")
 
@@ -88,7 +92,8 @@ def _progress(lesson: Lesson, solved: dict[str, dict[str, bool]] | None) -> str:
     if not total:
         return ""
     cls = "rl-done" if right == total else "rl-some" if right or done else "rl-none"
-    return f'<span class="rl-progress {cls}">{right} of {total} solved</span>'
+    said = html.escape(_("{right} of {total} solved").format(right=right, total=total))
+    return f'<span class="rl-progress {cls}">{said}</span>'
 
 
 STYLE = """
@@ -107,28 +112,67 @@ form.rl-who input { font-size: 1rem; padding: .3rem; max-width: 16rem; }
 .rl-note { color: #546e7a; font-size: .9rem; }
 h2 { font-size: 1.15rem; margin: 1.4rem 0 .3rem; }
 ul.rl-skills { padding-left: 1.2rem; }
+nav.rl-languages { text-align: right; font-size: .95rem; }
+nav.rl-languages a[aria-current] { font-weight: bold; color: inherit; text-decoration: none; }
 """
 
 
+def offered_languages(folder: Path) -> list[str]:
+    """The languages a class served from ``folder`` offers: English, and each built beside it (LANG/)."""
+    from ..i18n import languages
+
+    return ["en", *(code for code in languages() if code != "en" and any((folder / code).glob("*.ipynb")))]
+
+
+def language_name(code: str) -> str:
+    """A language's name in itself ("हिन्दी", "Română"), as Babel's CLDR data writes it."""
+    from babel import Locale
+
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+def lessons_for(folder: Path, lang: str) -> list[Lesson]:
+    """The lessons a student reading ``lang`` is offered: those built in it (LANG/), else the English ones."""
+    if lang != "en" and any((folder / lang).glob("*.ipynb")):
+        return [Lesson(path=f"{lang}/{lesson.path}", title=lesson.title, exercises=lesson.exercises)
+                for lesson in lessons_in(folder / lang)]
+    return lessons_in(folder)
+
+
+def _languages_html(offered: list[str], current: str) -> str:
+    if len(offered) < 2:
+        return ""
+    links = " · ".join(f'<a href="?lang={html.escape(code)}" lang="{html.escape(code)}"'
+                       f'{" aria-current=true" if code == current else ""}>{html.escape(language_name(code))}</a>'
+                       for code in offered)
+    return f'<nav class="rl-languages">{links}</nav>'
+
+
 def index_html(lessons: list[Lesson], base_url: str, *, solved: dict[str, dict[str, bool]] | None = None,
-               who: str | None = None, ask_name: bool = True, note: str = "", skills: dict[str, Any] | None = None
-               ) -> str:
+               who: str | None = None, ask_name: bool = True, note: str = "", skills: dict[str, Any] | None = None,
+               offered: list[str] | None = None) -> str:
     """The index page: ``lessons`` linked under ``base_url``; with ``solved`` (the student's
     progress), how many exercises of each she solved. Every name and title is escaped."""
     items = "\n".join(
         f'<li><a href="{html.escape(base_url)}voila/render/{html.escape(urllib.parse.quote(lesson.path))}">'
         f'<span class="rl-title">{html.escape(lesson.title)}</span>{_progress(lesson, solved)}</a></li>'
         for lesson in lessons)
+    said = {key: html.escape(text) for key, text in (("name", _("Your name")), ("show", _("Show my progress")),
+                                                    ("hello", _("Hello, {name}.").format(name=who or "")),
+                                                    ("lessons", _("Lessons")))}
     if ask_name:
-        who_html = (f'<form class="rl-who" method="get"><label for="rl-name">Your name</label>'
+        who_html = (f'<form class="rl-who" method="get"><label for="rl-name">{said["name"]}</label>'
                     f'<input id="rl-name" name="name" value="{html.escape(who or "")}" maxlength="60" '
-                    f'autocomplete="name"><button type="submit">Show my progress</button></form>')
+                    f'autocomplete="name"><button type="submit">{said["show"]}</button></form>')
     else:
-        who_html = f'<p class="rl-who">Hello, {html.escape(who or "")}.</p>' if who else ""
+        who_html = f'<p class="rl-who">{said["hello"]}</p>' if who else ""
     note_html = f'<p class="rl-note">{html.escape(note)}</p>' if note else ""
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>Lessons</title>'
-            f"<style>{STYLE}</style></head><body><main><h1>Lessons</h1>{who_html}{note_html}"
+    lang = html.escape(language() if language() != PSEUDO else "en")
+    return (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{said["lessons"]}</title>'
+            f"<style>{STYLE}</style></head><body><main>{_languages_html(offered or [], language())}"
+            f"<h1>{said['lessons']}</h1>{who_html}{note_html}"
             f'<ol class="rl-lessons">{items}</ol>{_skills_html(skills or {})}</main></body></html>')
 
 
@@ -178,11 +222,16 @@ def _skills_html(skills: dict[str, Any]) -> str:
 
     if not skills:
         return ""
+    def state(s: Any) -> str:
+        return _("mastered ✔") if s.mastered else _("{streak} of {needed} in a row").format(streak=s.streak,
+                                                                                             needed=STREAK)
+
     items = "".join(f'<li class="{"rl-done" if s.mastered else "rl-some" if s.streak else "rl-none"}">'
-                    f'{html.escape(s.skill)}: {"mastered ✔" if s.mastered else f"{s.streak} of {STREAK} in a row"}'
-                    f"</li>" for s in skills.values())
-    return (f'<h2>Your skills</h2><p class="rl-note">A skill is mastered after {STREAK} right answers in a row, '
-            f'each to a new question.</p><ul class="rl-skills">{items}</ul>')
+                    f'{html.escape(s.skill)}: {html.escape(state(s))}</li>' for s in skills.values())
+    title = html.escape(_("Your skills"))
+    rule = html.escape(_("A skill is mastered after {needed} right answers in a row, each to a new question.").format(
+        needed=STREAK))
+    return f'<h2>{title}</h2><p class="rl-note">{rule}</p><ul class="rl-skills">{items}</ul>'
 
 
 def make_handler() -> type:
@@ -205,6 +254,20 @@ def make_handler() -> type:
         async def get(self) -> None:
             hub_auth = getattr(self.identity_provider, "hub_auth", None)
             on_hub = hub_auth is not None
+            offered = offered_languages(self.folder)
+            asked = self.get_argument("lang", None)
+            if asked is not None:  # her choice of language, kept in her browser
+                if asked in offered:
+                    self.set_cookie(LANG_COOKIE, asked, path=self.base_url, httponly=True, samesite="Lax",
+                                    expires_days=180)
+                self.redirect(self.request.path)
+                return
+            kept = self.get_cookie(LANG_COOKIE)
+            lang = kept if kept in offered else language()
+            with using(lang):
+                await self.index(on_hub, hub_auth, offered)
+
+        async def index(self, on_hub: bool, hub_auth: Any, offered: list[str]) -> None:
             typed, note = self.get_argument("name", None), ""
             if typed is not None and not on_hub:
                 try:
@@ -227,9 +290,9 @@ def make_handler() -> type:
             try:
                 solved, skills = await asyncio.get_running_loop().run_in_executor(None, read)
             except ValueError as exc:  # the lessons are listed all the same
-                solved, skills, note = None, {}, f"Your progress cannot be shown now: {exc}"
+                solved, skills, note = None, {}, _("Your progress cannot be shown now: {why}").format(why=exc)
             self.set_header("Cache-Control", "no-store")
-            self.finish(index_html(lessons_in(self.folder), self.base_url, solved=solved, who=who,
-                                   ask_name=not on_hub, note=note, skills=skills))
+            self.finish(index_html(lessons_for(self.folder, language()), self.base_url, solved=solved, who=who,
+                                   ask_name=not on_hub, note=note, skills=skills, offered=offered))
 
     return LessonIndexHandler

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -163,8 +164,15 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
     path = Path(path or lessons_dir())
     if not path.exists():
         raise ValueError(f"{path}: no such lesson or folder")
-    if lang is not None:
-        path, db = in_language(path, lang), progress_db(path, db)  # the checks stay where the English class's go
+    language = None
+    if lang is not None:  # every language built beside the English lessons; the class starts in ``lang``
+        from ..i18n import LANG_ENV, SOURCE, check_language
+
+        db = progress_db(path, db)  # the checks stay where the English class's go
+        language = check_language(lang)
+        os.environ[LANG_ENV] = language  # the index, the teacher page and the kernels
+        root = class_folder(path)
+        path = ((root if language == SOURCE else root / language) / path.name) if path.is_file() else root
     hub = hub_service(single_user=hub_server)
     if hub_server and not hub:
         raise ValueError("--hub-server: JupyterHub did not start this server (JUPYTERHUB_USER, "
@@ -181,6 +189,8 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
     folder = path if path.is_dir() else path.parent
     chosen = find_lessons(folder, lessons) if lessons else first_lesson(folder)
     chosen = chosen if students and path.is_dir() else []
+    if language is not None and language != "en":  # the lessons of the day in the class's language
+        chosen = [f"{language}/{name}" for name in chosen]
     cmd, env = voila_command(path, port, db, ip=ip, code=code, students=students, lessons=chosen,
                              base_url=base_url, hub_login=bool(hub))
     shown = "127.0.0.1" if ip in LOOPBACK else ("<this machine's address>" if ip in EVERY_ADDRESS else ip)
@@ -225,25 +235,37 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
 
 
 def in_language(path: Path, lang: str) -> Path:
-    """The lesson (or folder of lessons) ``path`` built in ``lang`` (``lessons.translate``), in a
-    folder of its own: ``FOLDER/LANG`` where the folder may be written, else a cache of this user's.
-    The served process and its kernels then speak ``lang`` (``RUMMYLAB_LANG``)."""
+    """The lesson (or folder of lessons) ``path`` in ``lang``: built from its catalogs into
+    ``class_folder``'s LANG sub-folder (English: as it is). The process and its kernels then speak
+    ``lang`` (``RUMMYLAB_LANG``)."""
     from ..i18n import LANG_ENV, SOURCE, check_language
-    from ..i18n.catalogs import LOCALES_ENV
-    from ..lessons.translate import translate_folder
 
     code = check_language(lang)
     os.environ[LANG_ENV] = code
+    root = class_folder(path)
+    where = root if code == SOURCE else root / code
+    return where / path.name if path.is_file() else where
+
+
+def class_folder(path: Path) -> Path:
+    """The folder a class is served from: the lessons' own (or, where that may not be written, a copy
+    in this user's cache), with each language's lessons built in a sub-folder (``hi/``, ``ro/``:
+    ``lessons.translate``) for the students who choose it on the class's first page."""
+    from ..i18n.catalogs import LOCALES_ENV
+    from ..lessons.translate import lesson_languages, translate_folder
+
     folder = path if path.is_dir() else path.parent
     if (folder / "locale").is_dir():  # a teacher's own lessons bring their own catalogs
         os.environ[LOCALES_ENV] = os.pathsep.join(filter(None, [str(folder / "locale"), os.environ.get(LOCALES_ENV)]))
-    if code == SOURCE:
-        return path
-    target = folder / code
+    root = folder
     if not os.access(folder, os.W_OK):
-        target = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rummylab" / "lessons" / code
-    translate_folder(folder, code, target)
-    return target / path.name if path.is_file() else target
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rummylab" / "class"
+        root.mkdir(parents=True, exist_ok=True)
+        for nb in folder.glob("*.ipynb"):
+            shutil.copy2(nb, root / nb.name)
+    for code in lesson_languages():
+        translate_folder(root, code, root / code)
+    return root
 
 
 def render_for_class(folder: Path, path: Path, chosen: list[str], env: dict[str, str]) -> list[Path]:

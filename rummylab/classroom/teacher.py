@@ -12,8 +12,12 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _, ngettext
+
 CSV_PATH = "gradebook.csv"
 """The gradebook's CSV, beside the teacher page (a relative link: the page works under any prefix)."""
+REFRESH = 5
+"""Seconds between the teacher page's refreshes."""
 
 
 def _query(lesson: str | None, group: str | None) -> str:
@@ -34,7 +38,8 @@ def _class_rows(progress: Any, wanted: str, classes_of: Mapping[str, set[str]], 
         try:
             lesson = find_lesson(wanted, lessons)
         except ValueError as exc:
-            notes.append(f"{exc}: showing every lesson.")
+            # TRANSLATORS: {error} says why the lesson asked for is not shown ("lesson '07': no checks…").
+            notes.append(_("{error}: showing every lesson.").format(error=exc))
     rows = progress.rows(lesson=lesson)
     if chosen_class:
         rows = rows.filter(pl.col("hub_user").is_in(sorted(classes_of[chosen_class])))
@@ -51,6 +56,7 @@ def teacher_page(db: Path | str, wanted: str, class_url: str, groups: Mapping[st
     the report. Names and answers are escaped; a store that cannot be read is one sentence, never a
     traceback."""
     from ..progress import Progress, report_html
+    from ..progress.page import heading, page_language
 
     classes_of = {name: set(members) for name, members in (groups or {}).items()}
     chosen_class = wanted_class if wanted_class in classes_of else None
@@ -60,12 +66,12 @@ def teacher_page(db: Path | str, wanted: str, class_url: str, groups: Mapping[st
 
     notes = [note] if note else []
     if wanted_class and not chosen_class:
-        notes.append(f"No hub group {wanted_class!r}: showing every class.")
+        notes.append(_("No hub group {name}: showing every class.").format(name=repr(wanted_class)))
     classes = ""
     try:
         progress = Progress(db)
         if not progress.exists() and not progress.waiting():
-            raise ValueError("No answer has been checked yet.")
+            raise ValueError(_("No answer has been checked yet."))
         rows, lesson, lessons = _class_rows(progress, wanted, classes_of, chosen_class, notes)
         if classes_of:
             everyone = progress.rows() if lesson is not None or chosen_class else rows
@@ -74,15 +80,20 @@ def teacher_page(db: Path | str, wanted: str, class_url: str, groups: Mapping[st
         csv_link = CSV_PATH + (f"?{q}" if (q := _query(lesson, chosen_class)) else "")
         page = report_html(rows, lesson=lesson, lessons=lessons, link=link, csv_link=csv_link)
     except ValueError as exc:  # no database yet, or one that cannot be read
-        page = ("<!doctype html><html><head><meta charset='utf-8'></head><body><h1>Class report</h1>"
-                f"<p>{html.escape(str(exc))}</p></body></html>")
+        page = (f"<!doctype html><html lang='{page_language()}'><head><meta charset='utf-8'></head><body>"
+                f"<h1>{heading()}</h1><p>{html.escape(str(exc))}</p></body></html>")
     shown_notes = "".join(f"<p class='rl-note'>{html.escape(n)}</p>" for n in notes)
-    intro = (f"<h1>The class, live</h1><p>Students join at <b>{html.escape(class_url)}</b>; this page "
-             f"refreshes every 5 seconds.</p>{classes}{shown_notes}")
+    title = html.escape(_("The class, live"))
+    # TRANSLATORS: {url} is the class's address (shown in bold); {seconds}, how often the teacher page refreshes.
+    join = html.escape(ngettext("Students join at {url}; this page refreshes every {seconds} second.",
+                                "Students join at {url}; this page refreshes every {seconds} seconds.", REFRESH))
+    intro = (f"<h1>{title}</h1><p>{join.format(url=f'<b>{html.escape(class_url)}</b>', seconds=REFRESH)}</p>"
+             f"{classes}{shown_notes}")
     style = "<style>.rl-classes a[aria-current]{font-weight:bold;text-decoration:none;color:inherit}</style>"
-    return (page.replace("<head>", f"<head><meta http-equiv='refresh' content='5'>{style if classes else ''}", 1)
+    refresh = f"<meta http-equiv='refresh' content='{REFRESH}'>"
+    return (page.replace("<head>", f"<head>{refresh}{style if classes else ''}", 1)
             .replace("<body>", "<body class='rl-teacher-page' style='font-family:sans-serif'>", 1)
-            .replace("<h1>Class report</h1>", intro, 1))
+            .replace(f"<h1>{heading()}</h1>", intro, 1))
 
 
 def teacher_csv(db: Path | str, wanted: str, groups: Mapping[str, Iterable[str]] | None = None,
@@ -97,7 +108,7 @@ def teacher_csv(db: Path | str, wanted: str, groups: Mapping[str, Iterable[str]]
     progress = Progress(db)
     lesson, book = None, Gradebook([], [], [])
     if progress.exists() or progress.waiting():
-        rows, lesson, _ = _class_rows(progress, wanted, classes_of, chosen_class, [])
+        rows, lesson, _lessons = _class_rows(progress, wanted, classes_of, chosen_class, [])
         book = gradebook_of(rows)
     parts = ["gradebook", *(p for p in (lesson, chosen_class) if p)]
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(parts)) + ".csv"
@@ -117,7 +128,8 @@ def _classes_nav(groups: Mapping[str, set[str]], users: set[str], chosen: str | 
     shown = sorted(name for name, members in groups.items() if members & users or name == chosen)
     if not shown:
         return ""
-    items = [(None, "all classes"), *((name, name) for name in shown)]
-    return ("<nav class='rl-classes'>Class: " + " | ".join(
+    items = [(None, _("all classes")), *((name, name) for name in shown)]
+    label = html.escape(_("Class:"))
+    return (f"<nav class='rl-classes'>{label} " + " | ".join(
                 f"<a href='{e(link(name))}'{' aria-current=page' if name == chosen else ''}>{e(text)}</a>"
                 for name, text in items) + "</nav>")

@@ -112,14 +112,20 @@ class _Source:
 
 
 _ACCENTS = str.maketrans("aceinorsuyACEINORSUY", "àçéîñöŕšüýÀÇÉÎÑÖŔŠÜÝ")
-_KEEP = re.compile(r"(\{[^{}]*\}|%\(\w+\)[sd]|%[sd]|<[^>]*>|&\w+;)")
-"""Placeholders and markup, kept as they are in the pseudo-language."""
+_KEEP = re.compile(r"(\{[^{}]*\}|%\(\w+\)[sd]|%[sd]|<[^>]*>|&\w+;|`[^`]*`|\]\([^)]*\)|https?://\S+)")
+"""Placeholders, markup, `code and cards` and links, kept as they are in the pseudo-language."""
+
+
+_MARKDOWN_LEAD = re.compile(r"^\s*(#+\s+|[-*]\s+|\d+\.\s+|\|\s*)")
+"""A markdown heading's, list item's or table's first marks: kept before the pseudo-language's bracket."""
 
 
 def pseudo(message: str) -> str:
     """``message`` in the pseudo-language: accented and bracketed, placeholders and tags kept."""
-    parts = _KEEP.split(message)
-    return "⟦" + "".join(p if i % 2 else p.translate(_ACCENTS) for i, p in enumerate(parts)) + "⟧"
+    lead = _MARKDOWN_LEAD.match(message)
+    head, body = (message[:lead.end()], message[lead.end():]) if lead else ("", message)
+    parts = _KEEP.split(body)
+    return head + "⟦" + "".join(p if i % 2 else p.translate(_ACCENTS) for i, p in enumerate(parts)) + "⟧"
 
 
 class _Pseudo:

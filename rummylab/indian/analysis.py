@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -11,12 +12,16 @@ import numpy as np
 
 from ..cards import ACES, Card, CardsLike, cards_str, check_mask, parse_cards, two_deck_masks
 from ..display import chips, result_html
+from ..i18n import N_, _, ngettext
 from ..kernel import IMPOSSIBLE
 from ..kernel._wild_py import loser_count as _loser_count
 from ..kernel.wild_melds import WildMeld, melds_of
 from .rules import DEFAULT, HAND_SIZE, POINTS, Rules, wild_rank_index
 
 GroupKind = Literal["pure", "impure", "set"]
+GROUP_WORDS = {"pure": N_("a pure sequence"), "impure": N_("an impure sequence"), "set": N_("a set"),
+               None: N_("not a group")}
+"""What a group is, in words."""
 WildRank = str | Card | None
 
 
@@ -55,7 +60,7 @@ def _group(cards: tuple[Card, ...], w: int, rules: Rules) -> tuple[GroupKind | N
     n = len(cards)
     text = cards_str(cards)
     if n < 3:
-        return None, f"{text or 'an empty group'}: a group needs at least 3 cards"
+        return None, _("{cards}: a group needs at least 3 cards").format(cards=text or _("an empty group"))
     fixed = [c for c in cards if not c.is_joker and c.rank != w]
     wild = [c for c in cards if not c.is_joker and c.rank == w]
     printed = n - len(fixed) - len(wild)
@@ -64,7 +69,7 @@ def _group(cards: tuple[Card, ...], w: int, rules: Rules) -> tuple[GroupKind | N
     longest = rules.sequence_max_size
     if not printed and (rules.wild_natural_in_pure or not wild) and _is_sequence(fixed + wild, n, rules.ace_high,
                                                                                   longest):
-        return "pure", "a pure sequence"
+        return "pure", _("a pure sequence")
     # wild cards may stand for themselves (fewer jokers standing in) or for any card
     best: GroupKind | None = None
     for k in range(len(wild) + 1):
@@ -73,11 +78,11 @@ def _group(cards: tuple[Card, ...], w: int, rules: Rules) -> tuple[GroupKind | N
         if limit is not None and standing_in > limit:
             continue
         if naturals and _is_sequence(naturals, n, rules.ace_high, longest):
-            return "impure", "an impure sequence"
+            return "impure", _("an impure sequence")
         if _is_set(naturals, n, rules):
             best = "set"
     if best:
-        return best, "a set"
+        return best, _("a set")
     return None, _why_not(cards, fixed, w, rules)
 
 
@@ -98,26 +103,27 @@ def _why_not(cards: tuple[Card, ...], fixed: list[Card], w: int, rules: Rules) -
     limit = rules.max_jokers_per_group
     one_kind = len({c.rank for c in fixed}) <= 1 or len({c.suit for c in fixed}) == 1
     if limit is not None and jokers > limit and one_kind:
-        return f"{text}: more than {limit} joker{'s' if limit != 1 else ''} in one group"
+        return ngettext("{cards}: more than {limit} joker in one group",
+                        "{cards}: more than {limit} jokers in one group", limit).format(cards=text, limit=limit)
     if not fixed:
-        return f"{text}: a group of jokers only is not allowed"
+        return _("{cards}: a group of jokers only is not allowed").format(cards=text)
     if len({c.rank for c in fixed}) == 1:
         if len(set(fixed)) < len(fixed) and not rules.set_allow_duplicate_suits:
             twin = next(c for c in fixed if fixed.count(c) > 1)
-            return f"{text} is not a set: identical cards ({twin} twice)"
+            return _("{cards} is not a set: identical cards ({twin} twice)").format(cards=text, twin=twin)
         if rules.set_max_size is not None and n > rules.set_max_size:
-            return f"{text} is not a set: more than {rules.set_max_size} cards"
+            return _("{cards} is not a set: more than {n} cards").format(cards=text, n=rules.set_max_size)
     if len({c.suit for c in fixed}) == 1:
         ranks = {c.rank for c in fixed}
         if len(ranks) < len(fixed):
             twin = next(c for c in fixed if fixed.count(c) > 1)
-            return f"{text} is not a sequence: {twin} twice"
+            return _("{cards} is not a sequence: {twin} twice").format(cards=text, twin=twin)
         if 0 in ranks and 12 in ranks and 1 in ranks:
-            return f"{text} is not a sequence: K-A-2 does not wrap around"
+            return _("{cards} is not a sequence: K-A-2 does not wrap around").format(cards=text)
         if rules.sequence_max_size is not None and n > rules.sequence_max_size:
-            return f"{text} is not a sequence: more than {rules.sequence_max_size} cards"
-        return f"{text} is not a sequence: the gaps need more jokers than it holds"
-    return f"{text} is neither a sequence (one suit) nor a set (one rank)"
+            return _("{cards} is not a sequence: more than {n} cards").format(cards=text, n=rules.sequence_max_size)
+        return _("{cards} is not a sequence: the gaps need more jokers than it holds").format(cards=text)
+    return _("{cards} is neither a sequence (one suit) nor a set (one rank)").format(cards=text)
 
 
 def classify_group(cards: CardsLike, wild_rank: WildRank, rules: Rules = DEFAULT) -> GroupKind | None:
@@ -145,10 +151,11 @@ class Declaration:
     groups: tuple[tuple[Card, ...], ...]
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<div>{chips(g)} {t or 'not a group'}</div>" for g, t in zip(self.groups, self.types,
-                                                                                  strict=False))
+        rows = "".join(f"<div>{chips(g)} {html.escape(_(GROUP_WORDS[t]))}</div>"
+                       for g, t in zip(self.groups, self.types, strict=False))
         colour = "#1b5e20" if self.valid else "#b71c1c"
-        return f"<div class='rl-result-block'>{rows}<div style='color:{colour}'><b>{self.reason}</b></div></div>"
+        reason = html.escape(self.reason)
+        return f"<div class='rl-result-block'>{rows}<div style='color:{colour}'><b>{reason}</b></div></div>"
 
 
 def check_declaration(hand: CardsLike, groups: Iterable[CardsLike], wild_rank: WildRank,
@@ -161,20 +168,21 @@ def check_declaration(hand: CardsLike, groups: Iterable[CardsLike], wild_rank: W
     shown = tuple(tuple(parse_cards(g, copies=2, jokers=rules.printed_jokers)) for g in groups)
     _check_cover(cards, shown)
     found = [_group(g, w, rules) for g in shown]
-    types = tuple(kind for kind, _ in found)
+    types = tuple(kind for kind, _reason in found)
     for kind, reason in found:
         if kind is None:
             return Declaration(False, reason, types, shown)
     n = rules.min_life_length
     lives = [t for t, g in zip(types, shown, strict=True) if len(g) >= n]  # sequences long enough for a life
-    long = "" if n == 3 else f" of {n} or more cards"
     if "pure" not in lives:
-        return Declaration(False, f"no pure sequence{long}: the first life must be a sequence without jokers",
-                           types, shown)
+        why = (_("no pure sequence: the first life must be a sequence without jokers") if n == 3 else
+               _("no pure sequence of {n} or more cards: the first life must be a sequence without jokers").format(n=n))
+        return Declaration(False, why, types, shown)
     if sum(t in ("pure", "impure") for t in lives) < 2:
-        return Declaration(False, f"only one sequence{long}: a second sequence (pure or impure) is needed",
-                           types, shown)
-    return Declaration(True, "valid declaration", types, shown)
+        why = (_("only one sequence: a second sequence (pure or impure) is needed") if n == 3 else
+               _("only one sequence of {n} or more cards: a second sequence (pure or impure) is needed").format(n=n))
+        return Declaration(False, why, types, shown)
+    return Declaration(True, _("valid declaration"), types, shown)
 
 
 def _check_cover(cards: tuple[Card, ...], shown: tuple[tuple[Card, ...], ...]) -> None:

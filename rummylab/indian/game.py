@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import play
 from ..cards import DECK, JOKER, RANKS, Card, without
+from ..i18n import _
 from ..play import IllegalAction as IllegalAction
 from ..play import check_seed, evolve, replace_at, restock
 from ..sim import codes
@@ -185,7 +186,7 @@ def _deal(s: State, deal_no: int, dealer: int) -> State:
     start = s.seats.index(dealer)
     order = [s.seats[(start + 1 + i) % s.players] for i in range(s.players)]
     order = [p for p in order if p in playing]
-    hands: list[list[Card]] = [[] for _ in range(s.players)]
+    hands: list[list[Card]] = [[] for _player in range(s.players)]
     for i in range(HAND_SIZE * len(order)):
         hands[order[i % len(order)]].append(cards.pop())
     cut = cards.pop()
@@ -308,26 +309,26 @@ def _draw_stock(s: State) -> tuple[State, Card]:
 def _why_not_present(s: State, a: Action) -> str | None:
     """In the draw phase, a player who has left only misses turns (or reconnects)."""
     if s.left[s.to_play] and a.kind is not Kind.MISS_TURN:
-        return "this player has left: the table plays a missed turn, or the player reconnects"
+        return _("this player has left: the table plays a missed turn, or the player reconnects")
     return None
 
 
 def _why_not_reconnect(s: State, a: Action) -> str | None:
-    return None if s.left[s.to_play] else "only a player who has left reconnects"
+    return None if s.left[s.to_play] else _("only a player who has left reconnects")
 
 
 def _why_not_draw_stock(s: State, a: Action) -> str | None:
     if s.stock or len(s.discards) > 1:
         return _why_not_present(s, a)
-    return _why_not_present(s, a) or "the stock and the discard pile are empty"
+    return _why_not_present(s, a) or _("the stock and the discard pile are empty")
 
 
 def _why_not_draw_discard(s: State, a: Action) -> str | None:
     if not s.discards:
-        return "the discard pile is empty"
+        return _("the discard pile is empty")
     if not s.rules.joker_from_discard and is_joker(s, s.discards[-1]) and not _first_turn(s):
-        return (f"{s.discards[-1]} is a joker: a joker is never taken from the discard pile, "
-                "except the first upcard on the first player's first turn")
+        return _("{card} is a joker: a joker is never taken from the discard pile, except the first upcard on the "
+                 "first player's first turn").format(card=s.discards[-1])
     return _why_not_present(s, a)
 
 
@@ -367,7 +368,7 @@ _why_not_discard = play.discard_check("discard a card, or declare: a discard and
 def _why_not_declare(s: State, a: Action) -> str | None:
     why = _why_not_discard(s, a)
     if why is None and a.groups is None:
-        return "a declaration shows the other 13 cards in groups"
+        return _("a declaration shows the other 13 cards in groups")
     if why is None and a.card is not None and a.groups is not None:
         try:  # a malformed declaration (a card left out or extra) is refused; a wrong one is a wrong show
             check_declaration(tuple(without(s.hands[s.to_play], a.card)), a.groups, _rank(s), s.rules)

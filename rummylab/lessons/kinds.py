@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, parse_cards
-from ..i18n import N_, language, pgettext
+from ..i18n import N_, gettext, language, pgettext
 from ..i18n.card_names import parse_local
 
 Normal = Any
@@ -255,7 +255,7 @@ class Parts:
 
     @property
     def what(self) -> str:
-        return ", ".join(k.what for k in self.kinds) + ", split by commas"
+        return ", ".join(gettext(k.what) for k in self.kinds) + gettext(", split by commas")
 
     def read(self, x: Any) -> tuple[Any, ...]:
         parts = _tuple(x)

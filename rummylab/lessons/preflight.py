@@ -158,6 +158,19 @@ def undefined(run: LessonRun) -> list[str]:
     return found
 
 
+def untranslated_note(path: Path) -> list[str]:
+    """A lesson built in another language (``rummylab lessons translate``) with strings its catalog does
+    not translate yet: how many, shown in English in class."""
+    import json
+
+    meta = json.loads(Path(path).read_text(encoding="utf-8")).get("metadata", {}).get("rummylab", {})
+    missing = meta.get("untranslated", 0)
+    if not missing:
+        return []
+    return [f"{missing} of its strings have no {meta.get('lang')} translation yet: they show in English "
+            f"(rummylab lessons catalog; docs/translating.md)"]
+
+
 def preflight(folder: Path | str, variants: list[dict[str, str]] | None = None,
               progress: Any = None) -> list[Verdict]:
     """Run every lesson in ``folder`` under each of ``variants`` (default ``VARIANTS``) and judge it;
@@ -167,6 +180,7 @@ def preflight(folder: Path | str, variants: list[dict[str, str]] | None = None,
         for path in lessons_in(folder):
             runs = [run_lesson(client, path, env) for env in (variants or VARIANTS)]
             verdict = judge(runs)
+            verdict.notes += untranslated_note(path)
             if progress is not None:
                 progress(verdict)
             verdicts.append(verdict)

@@ -119,6 +119,14 @@ def catalog_template(folder: Path) -> Any:
     return out
 
 
+def lesson_languages() -> list[str]:
+    """The languages (not English) with a catalog of the lessons: shipped, or in ``RUMMYLAB_LOCALES``."""
+    from ..i18n import languages
+
+    return [code for code in languages() if code != catalogs.SOURCE
+            and any((base / code / "LC_MESSAGES" / f"{DOMAIN}.po").is_file() for base in catalogs.catalog_dirs())]
+
+
 def catalog_root(folder: Path) -> Path:
     """Where a folder's lesson catalogs live: the package's for the shipped lessons, else the
     folder's own ``locale`` (``rummylab serve`` and ``lessons translate`` find it there)."""
@@ -154,7 +162,8 @@ def _words(text: str) -> bool:
 
 def translate_notebook(notebook: Path, lang: str) -> dict[str, Any]:
     """The lesson in ``lang``: each text paragraph from the catalog (English where it has none), the
-    code as it is, the language in the notebook's metadata (``rummylab.lang``) with how many of its
+    code as it is after a first cell that sets the kernel's language (``language_cell``), the language
+    in the notebook's metadata (``rummylab.lang``) with how many of its
     strings are still English (``rummylab.untranslated``)."""
     lang = check_language(lang)
     nb = json.loads(notebook.read_text(encoding="utf-8"))
@@ -167,10 +176,22 @@ def translate_notebook(notebook: Path, lang: str) -> dict[str, Any]:
             text = "\n\n".join(pgettext(lesson, p) for p in paragraphs("".join(cell["source"])))
             lines = text.split("\n")
             cell["source"] = [line + "\n" for line in lines[:-1]] + [lines[-1]]
+    out["cells"].insert(0, language_cell(lang))
     meta = out.setdefault("metadata", {}).setdefault("rummylab", {})
     meta["lang"] = lang
     meta["untranslated"] = len(untranslated(notebook, lang))
     return out
+
+
+LANGUAGE_TAG = "rummylab-language"
+
+
+def language_cell(lang: str) -> dict[str, Any]:
+    """The one cell a built lesson adds before the English one's: its kernel speaks ``lang`` (opened
+    in JupyterLab as well as served)."""
+    return {"cell_type": "code", "execution_count": None, "id": "rummylab-language", "outputs": [],
+            "metadata": {"tags": [LANGUAGE_TAG], "jupyter": {"source_hidden": True}},
+            "source": [f"import rummylab.i18n\nrummylab.i18n.set_language({lang!r})  # this lesson's language"]}
 
 
 def translate_folder(folder: Path, lang: str, out: Path | None = None) -> list[Path]:

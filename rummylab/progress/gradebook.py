@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .mastery import STREAK, SkillState, skill_states
-from .report import person
+from .report import _, ngettext, person, pgettext
 
 SOLVED, TRIED, SENT = "solved", "tried", "sent"
 """A cell's state: any right answer; only wrong ones; only responses (neither right nor wrong)."""
@@ -105,17 +105,32 @@ STYLE = (".rl-gradebook{border-collapse:collapse}.rl-gradebook th,.rl-gradebook 
 _MARK = {SOLVED: "\u2714", TRIED: "\u2718"}
 
 
+def _not_tried() -> str:
+    """An empty cell: nothing tried, said in its tooltip."""
+    title = html.escape(_("not tried"))
+    return f"<td class='rl-none' title='{title}'></td>"
+
+
 def _cell_html(cell: Cell | None) -> str:
     """A gradebook cell: its state as a class, its checks ("✔ 2", "✘ 3", "sent"), its last answer as a tooltip."""
     if cell is None:
-        return "<td class='rl-none' title='not tried'></td>"
-    last = cell.last if cell.last is not None else "(not kept)"
+        return _not_tried()
+    last = cell.last if cell.last is not None else _("(not kept)")
     if len(last) > TITLE_MAX:
         last = last[:TITLE_MAX] + "\u2026"
-    what = {SOLVED: "solved", TRIED: "not solved", SENT: "a response"}[cell.state]
-    checks = f"{cell.attempts} {'check' if cell.attempts == 1 else 'checks'}"
-    title = html.escape(f"{what}, {checks}; last answer: {last}")
-    text = "sent" if cell.state == SENT else f"{_MARK[cell.state]} {cell.attempts}"
+    n = cell.attempts
+    if cell.state == SOLVED:
+        # TRANSLATORS: a gradebook cell's tooltip; {last} is the student's last answer as she typed it.
+        said = ngettext("solved, {n} check; last answer: {last}", "solved, {n} checks; last answer: {last}", n)
+    elif cell.state == TRIED:
+        # TRANSLATORS: a gradebook cell's tooltip; {last} is the student's last answer as she typed it.
+        said = ngettext("not solved, {n} check; last answer: {last}", "not solved, {n} checks; last answer: {last}", n)
+    else:
+        # TRANSLATORS: a gradebook cell's tooltip (a free response); {last} is the student's last response.
+        said = ngettext("a response, {n} check; last answer: {last}", "a response, {n} checks; last answer: {last}", n)
+    title = html.escape(said.format(n=n, last=last))
+    text = (html.escape(pgettext("gradebook cell", "sent")) if cell.state == SENT
+            else f"{_MARK[cell.state]} {cell.attempts}")
     return f"<td class='rl-{cell.state}' title='{title}'>{text}</td>"
 
 
@@ -123,41 +138,58 @@ def gradebook_html(book: Gradebook, csv_link: str | None = None) -> str:
     """The gradebook as an HTML section (every name, exercise and answer escaped): a row a student,
     the exercises under their lesson; ``csv_link``, where its CSV is downloaded."""
     e = html.escape
-    download = (f"<p class='rl-download'><a href='{e(csv_link)}' download>Download CSV</a> (a row a student, "
-                "a column an exercise: 1 solved, 0 tried; for a school's gradebook)</p>" if csv_link else "")
-    legend = ("<p class='rl-legend'><span class='rl-solved'>\u2714 solved</span> "
-              "<span class='rl-tried'>\u2718 tried, not solved</span> <span class='rl-sent'>sent: a response</span> "
-              "<span class='rl-none'>blank: not tried</span> &middot; the number: her checks; point at a cell "
-              "for her last answer</p>")
+    said = {key: e(text) for key, text in (
+        ("title", _("Gradebook")), ("none", _("No checks recorded yet.")), ("download", _("Download CSV")),
+        # TRANSLATORS: {link} is the link "Download CSV"; the gradebook's CSV file, for a school's gradebook import.
+        ("csv", _("{link} (a row a student, a column an exercise: 1 solved, 0 tried; for a school's gradebook)")),
+        ("solved", pgettext("gradebook legend", "solved")),
+        ("tried", pgettext("gradebook legend", "tried, not solved")),
+        ("sent", pgettext("gradebook legend", "sent: a response")),
+        ("blank", pgettext("gradebook legend", "blank: not tried")),
+        ("number", _("the number: her checks; point at a cell for her last answer")),
+        ("student", pgettext("table column", "student")), ("solved_n", pgettext("gradebook column", "solved")),
+        ("tried_n", pgettext("gradebook column", "tried")))}
+    link = f"<a href='{e(csv_link)}' download>{said['download']}</a>" if csv_link else ""
+    download = f"<p class='rl-download'>{said['csv'].format(link=link)}</p>" if csv_link else ""
+    legend = (f"<p class='rl-legend'><span class='rl-solved'>\u2714 {said['solved']}</span> "
+              f"<span class='rl-tried'>\u2718 {said['tried']}</span> <span class='rl-sent'>{said['sent']}</span> "
+              f"<span class='rl-none'>{said['blank']}</span> &middot; {said['number']}</p>")
     if not book.students:
-        return ("<section class='rl-gradebook-section'><h2>Gradebook</h2><p>No checks recorded yet.</p>"
+        return (f"<section class='rl-gradebook-section'><h2>{said['title']}</h2><p>{said['none']}</p>"
                 f"{download}</section>")
     lessons: list[tuple[str, int]] = []
-    for lesson, _ in book.exercises:
+    for lesson, _exercise in book.exercises:
         if lessons and lessons[-1][0] == lesson:
             lessons[-1] = (lesson, lessons[-1][1] + 1)
         else:
             lessons.append((lesson, 1))
-    head = ("<thead><tr><th rowspan='2' scope='col'>student</th>"
+    head = (f"<thead><tr><th rowspan='2' scope='col'>{said['student']}</th>"
             + "".join(f"<th colspan='{n}' scope='colgroup'>{e(lesson)}</th>" for lesson, n in lessons)
-            + "<th rowspan='2' scope='col'>solved</th><th rowspan='2' scope='col'>tried</th></tr><tr>"
-            + "".join(f"<th scope='col'>{e(exercise)}</th>" for _, exercise in book.exercises) + "</tr></thead>")
+            + f"<th rowspan='2' scope='col'>{said['solved_n']}</th><th rowspan='2' scope='col'>{said['tried_n']}</th>"
+            "</tr><tr>"
+            + "".join(f"<th scope='col'>{e(exercise)}</th>" for _lesson, exercise in book.exercises) + "</tr></thead>")
     body = "".join(
         f"<tr><th scope='row'>{e(s.shown)}</th>"
         + "".join(_cell_html(s.cells.get(key)) for key in book.exercises)
         + f"<td>{s.count(SOLVED)}</td><td>{s.count(SOLVED, TRIED)}</td></tr>" for s in book.students)
-    return (f"<section class='rl-gradebook-section'><h2>Gradebook</h2>{download}{legend}<div class='rl-scroll'>"
+    return (f"<section class='rl-gradebook-section'><h2>{said['title']}</h2>{download}{legend}<div class='rl-scroll'>"
             f"<table class='rl-students rl-gradebook'>{head}<tbody>{body}</tbody></table></div>"
             f"{skills_html(book)}</section>")
 
 
 def _skill_cell(state: SkillState | None) -> str:
     if state is None:
-        return "<td class='rl-none' title='not tried'></td>"
-    title = html.escape(f"{state.right} right of {state.tried} answers; {state.streak} in a row now")
+        return _not_tried()
+    # TRANSLATORS: a skill cell's tooltip: her right answers, all her answers, her right answers in a row now.
+    title = html.escape(ngettext("{right} right of {n} answer; {streak} in a row now",
+                                 "{right} right of {n} answers; {streak} in a row now", state.tried).format(
+        right=state.right, n=state.tried, streak=state.streak))
     if state.mastered:
-        return f"<td class='rl-solved' title='{title}'>\u2714 mastered</td>"
-    return f"<td class='rl-tried' title='{title}'>{state.streak} of {STREAK}</td>"
+        mastered = html.escape(pgettext("skill", "mastered"))
+        return f"<td class='rl-solved' title='{title}'>\u2714 {mastered}</td>"
+    # TRANSLATORS: a skill cell: her right answers in a row now, of those that master the skill ("1 of 3").
+    so_far = html.escape(_("{streak} of {needed}").format(streak=state.streak, needed=STREAK))
+    return f"<td class='rl-tried' title='{title}'>{so_far}</td>"
 
 
 def skills_html(book: Gradebook) -> str:
@@ -165,11 +197,16 @@ def skills_html(book: Gradebook) -> str:
     if not book.skills:
         return ""
     e = html.escape
-    head = "<tr><th scope='col'>student</th>" + "".join(f"<th scope='col'>{e(k)}</th>" for k in book.skills) + "</tr>"
+    student, skills = e(pgettext("table column", "student")), e(_("Skills"))
+    rule = e(ngettext("A skill is mastered after {needed} right answer in a row, each to a new question (another "
+                      "variant or exercise); point at a cell for her answers.",
+                      "A skill is mastered after {needed} right answers in a row, each to a new question (another "
+                      "variant or exercise); point at a cell for her answers.", STREAK).format(needed=STREAK))
+    head = (f"<tr><th scope='col'>{student}</th>" + "".join(f"<th scope='col'>{e(k)}</th>" for k in book.skills)
+            + "</tr>")
     body = "".join(f"<tr><th scope='row'>{e(s.shown)}</th>" + "".join(_skill_cell(s.skills.get(k)) for k in book.skills)
                    + "</tr>" for s in book.students)
-    return (f"<h3>Skills</h3><p class='rl-legend'>A skill is mastered after {STREAK} right answers in a row, each to "
-            "a new question (another variant or exercise); point at a cell for her answers.</p>"
+    return (f"<h3>{skills}</h3><p class='rl-legend'>{rule}</p>"
             f"<div class='rl-scroll'><table class='rl-gradebook rl-skills'><thead>{head}</thead><tbody>{body}</tbody>"
             "</table></div>")
 

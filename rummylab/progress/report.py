@@ -9,6 +9,31 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+try:  # rummylab's catalogs (``rummylab.i18n``), for this report, the gradebook, the reviews and the page
+    from ..i18n import NP_ as NP_
+    from ..i18n import PSEUDO as PSEUDO
+    from ..i18n import _ as _
+    from ..i18n import language as language
+    from ..i18n import ngettext as ngettext
+    from ..i18n import pgettext as pgettext
+except ImportError:  # the progress package alone (a student's kernel loads only it): English, as written
+    PSEUDO = "qps"
+
+    def _(message: str) -> str:
+        return message
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+    def pgettext(context: str, message: str) -> str:
+        return message
+
+    def NP_(context: str, message: str) -> str:
+        return message
+
+    def language() -> str:
+        return "en"
+
 
 def find_lesson(wanted: str, known: Iterable[str]) -> str:
     """The one of ``known`` that ``wanted`` names: itself, its number ("02") or its notebook file."""
@@ -16,8 +41,10 @@ def find_lesson(wanted: str, known: Iterable[str]) -> str:
     name = wanted.strip().removesuffix(".ipynb")
     hits = [k for k in known if k == name] or [k for k in known if k.startswith(f"{name}-")]
     if len(hits) != 1:
-        why = "no checks recorded for that lesson" if not hits else "more than one lesson"
-        raise ValueError(f"lesson {wanted!r}: {why} (lessons with checks: {', '.join(known) or 'none yet'})")
+        there = ", ".join(known) or _("none yet")
+        said = (_("lesson {lesson}: no checks recorded for that lesson (lessons with checks: {known})") if not hits
+                else _("lesson {lesson}: more than one lesson (lessons with checks: {known})"))
+        raise ValueError(said.format(lesson=repr(wanted), known=there))
     return hits[0]
 
 
@@ -105,6 +132,11 @@ def _kind(right: bool | None) -> str:
     return "response" if right is None else "right" if right else "wrong"
 
 
+KINDS = {"response": NP_("answer kind", "response"), "right": NP_("answer kind", "right"),
+         "wrong": NP_("answer kind", "wrong")}
+"""An answer's kind as the teacher page names it (the plain-text report and the page's classes keep the English)."""
+
+
 class _Exercise(NamedTuple):
     """One exercise's answers as shown: its counts (and ``summary``, a sentence of them), the right
     and wrong answers shown, (answers, times) of the wrong ones left out, the responses shown (who
@@ -129,16 +161,37 @@ def _per_exercise(rows: Any) -> list[_Exercise]:
         sent = mine(responses)
         rest = of["wrong"][WRONG_SHOWN:]
         shown = of["wrong"][:WRONG_SHOWN] + of["right"][:RIGHT_SHOWN]
-        students, checks = _count(ex["tried"], "student"), _count(ex["checks"], "check")
-        ex["summary"] = (f"{students} answered" if not of["wrong"] and not of["right"] else
-                         f"{students} tried, {ex['solved']} solved") + f" ({checks})"
+        ex["summary"] = _summary(ex["tried"], ex["solved"], ex["checks"], answered=not of["wrong"] and not of["right"])
         out.append(_Exercise(ex, shown, (len(rest), sum(a["times"] for a in rest)), sent[:RESPONSES_SHOWN],
                              max(0, len(sent) - RESPONSES_SHOWN)))
     return out
 
 
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'s' if n != 1 else ''}"
+def _summary(tried: int, solved: int, checks: int, *, answered: bool) -> str:
+    """An exercise's counts as a sentence: "3 students tried, 1 solved (4 checks)", or for an exercise
+    of responses only "2 students answered (3 checks)"."""
+    # TRANSLATORS: an exercise's checks (all answers sent), put in the parentheses of its counts: "4 checks".
+    checked = ngettext("{n} check", "{n} checks", checks).format(n=checks)
+    if answered:
+        # TRANSLATORS: an exercise of free responses: how many students answered it; {checks}: "3 checks".
+        said = ngettext("{n} student answered ({checks})", "{n} students answered ({checks})", tried)
+    else:
+        # TRANSLATORS: an exercise's counts: students who tried it, how many of them solved it; {checks}: "4 checks".
+        said = ngettext("{n} student tried, {solved} solved ({checks})",
+                        "{n} students tried, {solved} solved ({checks})", tried)
+    return said.format(n=tried, solved=solved, checks=checked)
+
+
+def _students(n: int) -> str:
+    return ngettext("{n} student", "{n} students", n).format(n=n)
+
+
+def _other_wrong(more: int, times: int) -> str:
+    """The wrong answers left out, in the plain-text report: "3 other wrong answers, 5 times"."""
+    given = ngettext("{n} time", "{n} times", times).format(n=times)
+    # TRANSLATORS: wrong answers not listed in the plain-text report; {times} is "5 times" (its own plural).
+    return ngettext("{n} other wrong answer, {times}", "{n} other wrong answers, {times}", more).format(
+        n=more, times=given)
 
 
 def _printable(text: str) -> str:
@@ -150,20 +203,22 @@ def answers_text(rows: Any) -> str:
     """The answers per exercise as plain text, from ``Progress.rows``; each response after the name
     of who sent it."""
     lines = []
+    not_kept = _("(not kept)")
     for ex, shown, (more, times), responses, more_responses in _per_exercise(rows):
         lines.append(f"{_printable(ex['lesson'])} / {_printable(ex['exercise'])}: {ex['summary']}")
         for a in shown:
-            answer = repr(_printable(a["answer"])) if a["answer"] else "(not kept)"
-            lines.append(f"  {_kind(a['right']):8}  {answer}  x{a['times']} ({_count(a['students'], 'student')})")
+            answer = repr(_printable(a["answer"])) if a["answer"] else not_kept
+            lines.append(f"  {_kind(a['right']):8}  {answer}  x{a['times']} ({_students(a['students'])})")
         if more:
-            lines.append(f"  ... {more} other wrong answers, {times} times")
+            lines.append(f"  ... {_other_wrong(more, times)}")
         for r in responses:
-            answer = repr(_printable(r["answer"])) if r["answer"] else "(not kept)"
+            answer = repr(_printable(r["answer"])) if r["answer"] else not_kept
             again = f"  x{r['times']}" if r["times"] > 1 else ""
             lines.append(f"  response  {_printable(r['student'])}: {answer}{again}")
         if more_responses:
-            lines.append(f"  ... {more_responses} other responses")
-    return "\n".join(lines) or "No checks recorded yet."
+            others = ngettext("{n} other response", "{n} other responses", more_responses).format(n=more_responses)
+            lines.append(f"  ... {others}")
+    return "\n".join(lines) or _("No checks recorded yet.")
 
 
 def table_text(table: Any) -> str:
@@ -195,28 +250,43 @@ def students_text(table: Any) -> str:
 def answers_html(rows: Any) -> str:
     """The answers per exercise as HTML (every name and answer escaped); the responses, each by who sent it."""
     e = html.escape
-    parts = ["<section class='rl-answers'><h2>Answers per exercise</h2>"]
+    said = {key: e(text) for key, text in (
+        ("title", _("Answers per exercise")), ("not_kept", _("(not kept)")),
+        ("answer", pgettext("table column", "answer")), ("times", pgettext("table column", "times")),
+        ("students", pgettext("table column", "students")), ("student", pgettext("table column", "student")),
+        ("response", pgettext("table column", "response")))}
+    parts = [f"<section class='rl-answers'><h2>{said['title']}</h2>"]
     for ex, shown, (more, times), responses, more_responses in _per_exercise(rows):
         parts.append(f"<div class='rl-exercise-answers'><h3>{e(ex['lesson'])} &middot; {e(ex['exercise'])}</h3>"
                      f"<p class='rl-counts'>{e(ex['summary'])}</p>")
         if shown:
-            parts.append("<table border='1'><tr><th>answer</th><th></th><th>times</th><th>students</th></tr>")
+            parts.append(f"<table border='1'><tr><th>{said['answer']}</th><th></th><th>{said['times']}</th>"
+                         f"<th>{said['students']}</th></tr>")
             for a in shown:
-                answer = f"<code>{e(a['answer'])}</code>" if a["answer"] else "<i>(not kept)</i>"
+                answer = f"<code>{e(a['answer'])}</code>" if a["answer"] else f"<i>{said['not_kept']}</i>"
                 kind = _kind(a["right"])
-                parts.append(f"<tr class='rl-{kind}'><td>{answer}</td><td>{kind}</td><td>{a['times']}</td>"
+                kind_shown = e(pgettext("answer kind", KINDS[kind]))
+                parts.append(f"<tr class='rl-{kind}'><td>{answer}</td><td>{kind_shown}</td><td>{a['times']}</td>"
                              f"<td>{a['students']}</td></tr>")
             parts.append("</table>")
         if more:
-            parts.append(f"<p>&hellip; and {more} other wrong answers, given {times} times.</p>")
+            given = ngettext("{n} time", "{n} times", times).format(n=times)
+            # TRANSLATORS: wrong answers not listed on the teacher page; {times} is "5 times" (its own plural).
+            others = ngettext("… and {n} other wrong answer, given {times}.",
+                              "… and {n} other wrong answers, given {times}.", more).format(n=more, times=given)
+            parts.append(f"<p>{e(others)}</p>")
         if responses:
-            parts.append("<table border='1' class='rl-responses'><tr><th>student</th><th>response</th></tr>")
+            parts.append(f"<table border='1' class='rl-responses'><tr><th>{said['student']}</th>"
+                         f"<th>{said['response']}</th></tr>")
             for r in responses:
-                answer = f"<code>{e(r['answer'])}</code>" if r["answer"] else "<i>(not kept)</i>"
-                again = f" <small>(sent {r['times']} times)</small>" if r["times"] > 1 else ""
+                answer = f"<code>{e(r['answer'])}</code>" if r["answer"] else f"<i>{said['not_kept']}</i>"
+                sent = e(ngettext("(sent {n} time)", "(sent {n} times)", r["times"]).format(n=r["times"]))
+                again = f" <small>{sent}</small>" if r["times"] > 1 else ""
                 parts.append(f"<tr class='rl-response'><td>{e(r['student'])}</td><td>{answer}{again}</td></tr>")
             parts.append("</table>")
         if more_responses:
-            parts.append(f"<p>&hellip; and {more_responses} other responses.</p>")
+            others = ngettext("… and {n} other response.", "… and {n} other responses.",
+                              more_responses).format(n=more_responses)
+            parts.append(f"<p>{e(others)}</p>")
         parts.append("</div>")
     return "".join(parts) + "</section>"

@@ -14,10 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .report import person
+from .report import NP_, _, person, pgettext
 
 RESPONSE = "hands_reviewed"
 """The response a review is kept as (``lessons.review_log``'s default name)."""
+MARKS = {"inaccuracy": NP_("review mark", "inaccuracy"), "mistake": NP_("review mark", "mistake"),
+         "blunder": NP_("review mark", "blunder")}
+"""The marks a review gives a decision, as the teacher page names them (kept in English in the summary)."""
 _SUMMARY = re.compile(r"^(\d+) decisions, the best move in (\d+); ([0-9.]+) points lost a decision"
                       r"(?: \(([^)]*)\))?; luck ([+-][0-9.]+)$")
 
@@ -47,10 +50,17 @@ def parse(text: str) -> Reviewed | None:
         return None
     marks = {}
     for part in (found.group(4) or "").split(","):
-        name, _, n = part.strip().rpartition(" ")
+        name, _space, n = part.strip().rpartition(" ")
         if name and n.isdigit():
             marks[name] = int(n)
     return Reviewed(int(found.group(1)), int(found.group(2)), float(found.group(3)), marks, float(found.group(5)))
+
+
+def _mark(mark: str, count: int) -> str:
+    """A mark and how many a student got, as the teacher page shows them: "mistake 2"."""
+    name = pgettext("review mark", MARKS[mark]) if mark in MARKS else mark
+    # TRANSLATORS: one of a student's review marks ("mistake", "blunder"…) and how many she got: "mistake 2".
+    return _("{mark} {count}").format(mark=name, count=count)
 
 
 def reviews_html(rows: Any) -> str:
@@ -74,15 +84,19 @@ def reviews_html(rows: Any) -> str:
         for r in hers:
             for m, n in r.marks.items():
                 marks[m] = marks.get(m, 0) + n
-        shown = ", ".join(f"{m} {n}" for m, n in sorted(marks.items())) or "none"
+        shown = ", ".join(_mark(m, n) for m, n in sorted(marks.items())) or _("none")
         best = sum(r.best for r in hers) / decisions if decisions else 0.0
         body.append(f"<tr><th scope='row'>{html.escape(who)}</th><td>{len(hers)}</td><td>{decisions}</td>"
                     f"<td>{best:.0%}</td><td>{lost:.2f}</td><td>{html.escape(shown)}</td>"
                     f"<td>{sum(r.luck for r in hers):+.1f}</td></tr>")
-    head = ("<tr><th scope='col'>student</th><th scope='col'>hands reviewed</th><th scope='col'>decisions</th>"
-            "<th scope='col'>best move</th><th scope='col'>points lost a decision</th><th scope='col'>marks</th>"
-            "<th scope='col'>luck</th></tr>")
-    return ("<section class='rl-reviews'><h2>Hands reviewed</h2><p class='rl-legend'>Each student's reviews over "
-            "the lesson: how often her move was the best, and the points she lost a decision (each decision "
-            "judged from what she knew then; marks: inaccuracy 3, mistake 6, blunder 12 points).</p>"
+    columns = (pgettext("table column", "student"), pgettext("table column", "hands reviewed"),
+               pgettext("table column", "decisions"), pgettext("table column", "best move"),
+               pgettext("table column", "points lost a decision"), pgettext("table column", "marks"),
+               pgettext("table column", "luck"))
+    head = "<tr>" + "".join(f"<th scope='col'>{html.escape(c)}</th>" for c in columns) + "</tr>"
+    title = html.escape(_("Hands reviewed"))
+    legend = html.escape(_("Each student's reviews over the lesson: how often her move was the best, and the points "
+                           "she lost a decision (each decision judged from what she knew then; marks: inaccuracy 3, "
+                           "mistake 6, blunder 12 points)."))
+    return (f"<section class='rl-reviews'><h2>{title}</h2><p class='rl-legend'>{legend}</p>"
             f"<table class='rl-gradebook'><thead>{head}</thead><tbody>{''.join(body)}</tbody></table></section>")

@@ -9,8 +9,9 @@ import ipywidgets as w
 
 from .. import gin
 from ..cards import DECK, SUIT_SYMBOLS, Card, CardsLike, parse_cards, random_hands, rng_from
+from ..i18n import _, pgettext
 from .discard_bars import discard_bars
-from .style import MELD_COLOURS, card_chip, deadwood_colour
+from .style import MELD_COLOURS, card_chip, deadwood_colour, fill, meld_word, text
 
 RED_SUITS = (1, 2)
 
@@ -40,21 +41,21 @@ class HandAnalyzer(w.VBox):
         self._syncing = False
         self.buttons = {c: card_button(c) for c in DECK}
         for c, b in self.buttons.items():
-            b.on_click(lambda _, c=c: self._clicked(c, c not in self.cards))
+            b.on_click(lambda _event, c=c: self._clicked(c, c not in self.cards))
         rows = [w.HBox([w.Label(SUIT_SYMBOLS[s], layout=w.Layout(width="18px"))] +
                        [self.buttons[Card(r, s)] for r in range(13)]) for s in range(4)]
-        self.text = w.Text(placeholder="or type a hand: AS 2S 3S 7H 7D 7C 9C TC JC KD",
+        self.text = w.Text(placeholder=_("or type a hand: {cards}").format(cards="AS 2S 3S 7H 7D 7C 9C TC JC KD"),
                            layout=w.Layout(width="460px"), continuous_update=False)
         self.text.add_class("rl-hand-input")
         self.text.observe(self._typed, names="value")
-        self.undo_button = self._button("Undo", "rl-undo", lambda _: self.undo())
-        self.deal10 = self._button("Deal 10", "rl-deal10", lambda _: self.deal(10))
-        self.deal11 = self._button("Deal 11", "rl-deal11", lambda _: self.deal(11))
-        self.clear_button = self._button("Clear", "rl-clear", lambda _: self.set_hand([]))
-        self.seen = w.Text(placeholder="cards seen: discards, the opponent's pick-ups", description="Seen",
+        self.undo_button = self._button(_("Undo"), "rl-undo", lambda _event: self.undo())
+        self.deal10 = self._button(pgettext("deal cards", "Deal {n}").format(n=10), "rl-deal10", lambda _event: self.deal(10))
+        self.deal11 = self._button(pgettext("deal cards", "Deal {n}").format(n=11), "rl-deal11", lambda _event: self.deal(11))
+        self.clear_button = self._button(_("Clear"), "rl-clear", lambda _event: self.set_hand([]))
+        self.seen = w.Text(placeholder=_("cards seen: discards, the opponent's pick-ups"), description=_("Seen"),
                            layout=w.Layout(width="460px"), continuous_update=False)
         self.seen.add_class("rl-seen")
-        self.seen.observe(lambda _: self._refresh(), names="value")
+        self.seen.observe(lambda _event: self._refresh(), names="value")
         # what a click changes goes out in two messages: the report (the grid's colours as one
         # <style>, a message, deadwood, verdict, melds) and the extras (the next draw's odds for
         # 10 cards, the discard chart for 11), not one message per line and per card
@@ -108,7 +109,8 @@ class HandAnalyzer(w.VBox):
         if selected == (card in self.cards):
             return
         if selected and len(self.cards) >= 11:
-            self._show(message="<i>A gin hand has at most 11 cards: remove one first.</i>")
+            full = text(_("A gin hand has at most 11 cards: remove one first."))
+            self._show(message=f"<i>{full}</i>")
             return
         self._undo.append(list(self.cards))
         self.cards = [c for c in self.cards if c != card] if not selected else self.cards + [card]
@@ -153,9 +155,10 @@ class HandAnalyzer(w.VBox):
 
     def _refresh(self) -> None:
         n = len(self.cards)
+        deadwood_label = text(_("Deadwood:"))
         if n not in (10, 11):
-            self._show({}, message="", deadwood=f"<b>Deadwood:</b> pick 10 or 11 cards ({n} picked)", verdict="",
-                       melds="")
+            pick = text(_("pick 10 or 11 cards ({n} picked)").format(n=n))
+            self._show({}, message="", deadwood=f"<b>{deadwood_label}</b> {pick}", verdict="", melds="")
             self._echo_hand()
             self.extras.value = ""
             return
@@ -165,25 +168,37 @@ class HandAnalyzer(w.VBox):
         for i, m in enumerate(a.melds):
             colour = MELD_COLOURS[i % len(MELD_COLOURS)]
             colours.update(dict.fromkeys(m.cards, colour))
-            chips.append(f"<span class='rl-meld'>{m.kind}: "
+            chips.append(f"<span class='rl-meld'>{text(meld_word(m.kind))}: "
                          + "".join(card_chip(c, colour) for c in m.cards) + "</span>")
         colours.update(dict.fromkeys(a.deadwood_cards, deadwood_colour()))
-        loose = "".join(card_chip(c, deadwood_colour()) for c in a.deadwood_cards) or "none"
-        melds = ("<div>" + ("<br>".join(chips) or "no melds yet")
-                 + f"</div><div>deadwood cards: {loose}</div>")
+        loose = "".join(card_chip(c, deadwood_colour()) for c in a.deadwood_cards) or text(_("none"))
+        loose_line = fill(_("deadwood cards: {cards}"), cards=loose)
+        melds = "<div>" + ("<br>".join(chips) or text(_("no melds yet"))) + f"</div><div>{loose_line}</div>"
         if n == 10:
-            deadwood = f"<b>Deadwood:</b> <span class='rl-dw'>{a.deadwood}</span>"
-            verdict = ("<b>Gin!</b> every card is melded" if a.deadwood == 0 else
-                       f"can knock (deadwood {a.deadwood} ≤ {self.knock_limit})" if a.deadwood <= self.knock_limit
-                       else f"cannot knock yet (deadwood {a.deadwood} > {self.knock_limit})")
+            deadwood = f"<b>{deadwood_label}</b> <span class='rl-dw'>{a.deadwood}</span>"
+            if a.deadwood == 0:
+                verdict = fill(_("{gin} every card is melded"), gin="<b>" + text(_("Gin!")) + "</b>")
+            elif a.deadwood <= self.knock_limit:
+                verdict = text(_("can knock (deadwood {deadwood} ≤ {limit})").format(deadwood=a.deadwood,
+                                                                                   limit=self.knock_limit))
+            else:
+                verdict = text(_("cannot knock yet (deadwood {deadwood} > {limit})").format(deadwood=a.deadwood,
+                                                                                          limit=self.knock_limit))
         else:
             b = gin.best_discards(self.cards, knock_limit=self.knock_limit)
             best = " ".join(str(c) for c in self.cards if c in b.discards)
-            deadwood = f"<b>Deadwood:</b> <span class='rl-dw'>{b.deadwood}</span> after discarding {best}"
-            verdict = ("<b>Big gin!</b> all 11 cards melded" if b.big_gin else
-                       "<b>Gin</b> after the discard" if b.gin else
-                       "can knock after the discard" if b.can_knock else
-                       f"cannot knock yet (best deadwood {b.deadwood} > {self.knock_limit})")
+            deadwood = f"<b>{deadwood_label}</b> " + fill(_("{deadwood} after discarding {cards}"),
+                                                           deadwood=f"<span class='rl-dw'>{b.deadwood}</span>",
+                                                           cards=best)
+            if b.big_gin:
+                verdict = fill(_("{big_gin} all 11 cards melded"), big_gin="<b>" + text(_("Big gin!")) + "</b>")
+            elif b.gin:
+                verdict = fill(_("{gin} after the discard"), gin="<b>" + text(_("Gin")) + "</b>")
+            elif b.can_knock:
+                verdict = text(_("can knock after the discard"))
+            else:
+                verdict = text(_("cannot knock yet (best deadwood {deadwood} > {limit})").format(
+                    deadwood=b.deadwood, limit=self.knock_limit))
         # what the student reads goes out first, then the typed hand, then the extras (the draw
         # odds are worked out only then)
         self._show(colours, message="", deadwood=deadwood, verdict=verdict, melds=melds)
@@ -198,9 +213,12 @@ class HandAnalyzer(w.VBox):
             d = draw_odds(self.cards, self.seen.value, knock_limit=self.knock_limit)
         except ValueError as exc:
             return f"<span style='color:#b71c1c'>{html.escape(str(exc))}</span>"
-        gin_outs = " ".join(str(c) for c in sorted(d.gin_cards)) or "none"
-        return (
-            f"<b>Next stock card</b> ({d.unseen} unseen): improves "
-            f"<span class='rl-p-improve'>{d.p_improve:.0%}</span> · lets you knock "
-            f"<span class='rl-p-knock'>{d.p_knock:.0%}</span> · makes gin "
-            f"<span class='rl-p-gin'>{d.p_gin:.1%}</span> (gin outs: {gin_outs})")
+        gin_outs = " ".join(str(c) for c in sorted(d.gin_cards)) or _("none")
+        next_card = text(_("Next stock card"))
+        return fill(
+            _("{next_card} ({unseen} unseen): improves {improve} · lets you knock {knock} · makes gin {gin} "
+              "(gin outs: {outs})"),
+            next_card=f"<b>{next_card}</b>", unseen=d.unseen,
+            improve=f"<span class='rl-p-improve'>{d.p_improve:.0%}</span>",
+            knock=f"<span class='rl-p-knock'>{d.p_knock:.0%}</span>",
+            gin=f"<span class='rl-p-gin'>{d.p_gin:.1%}</span>", outs=text(gin_outs))

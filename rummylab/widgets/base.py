@@ -8,7 +8,9 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..i18n import _
 from ..play import Game, IllegalAction
+from .style import text
 
 
 class GameTable(w.VBox):
@@ -27,8 +29,8 @@ class GameTable(w.VBox):
     # -- the game behind the table ------------------------------------------
 
     def player_name(self, state: Any) -> str:
-        """Who acts in ``state`` ("You" or a bot)."""
-        return "You" if state.to_play == 0 else f"Bot {state.to_play}"
+        """Who acts in ``state`` ("You" or a bot), in the language in use."""
+        return _("You") if state.to_play == 0 else _("Bot {n}").format(n=state.to_play)
 
     def bot_to_act(self) -> Any | None:
         """The bot whose turn it is (None: yours, or the game waits)."""
@@ -46,7 +48,7 @@ class GameTable(w.VBox):
 
     def bots_play(self, limit: int = 10_000) -> None:
         """Let the bots act until it is your turn or the game waits for you."""
-        for _ in range(limit):
+        for _turn in range(limit):
             bot = self.bot_to_act()
             if bot is None:
                 return
@@ -81,11 +83,12 @@ class GameTable(w.VBox):
     def button(label: str, css: str, on_click: Any) -> w.Button:
         b = w.Button(description=label)
         b.add_class(css)
-        b.on_click(lambda _: on_click())
+        b.on_click(lambda _event: on_click())
         return b
 
     def log_html(self, last: int = 40) -> str:
-        return "<details><summary>History</summary><ol>" + "".join(
+        history = text(_("History"))
+        return f"<details><summary>{history}</summary><ol>" + "".join(
             f"<li>{html.escape(x)}</li>" for x in self.moves[-last:]) + "</ol></details>"
 
 

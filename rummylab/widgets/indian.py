@@ -10,17 +10,20 @@ import ipywidgets as w
 
 from .. import indian
 from ..cards import RANKS, Card, cards_str, parse_cards
+from ..i18n import NP_, _, ngettext, pgettext
 from ..indian import game as g
 from ..indian.analysis import parse_hand
 from ..indian.players import GreedyBot
 from .base import GameTable
 from .review import show_review
-from .style import MELD_COLOURS, card_chip, deadwood_colour
+from .style import MELD_COLOURS, card_chip, deadwood_colour, fill, text
 
 GROUPS = 6
 """At most six groups, as on the common apps (the brief's group button)."""
 LESSON_HAND = "AS 2S 3S 5H 6H JK 9D 9C 9S KD QD 7C 7H"
-KIND_WORDS = {"pure": "pure sequence", "impure": "impure sequence", "set": "set", None: "not a group"}
+KIND_WORDS = {"pure": NP_("meld kind", "pure sequence"), "impure": NP_("meld kind", "impure sequence"),
+              "set": NP_("meld kind", "set"), None: NP_("meld kind", "not a group")}
+"""What a group is, in words (translated where it is shown)."""
 REVIEW_SAMPLES = 64
 """Worlds each option is played out in when a student reviews a deal at the table (a second or
 two of the kernel's time for a deal; ``indian.review``'s default plays four times as many)."""
@@ -35,26 +38,26 @@ class GroupingBoard(w.VBox):
         self.cards: list[Card] = list(parse_hand(hand, (13,), rules))
         self.groups_of = [0] * len(self.cards)  # 0: not in a group yet
         self.wild = w.Dropdown(options=list(RANKS), value=RANKS[indian.rules.wild_rank_index(wild_rank)],
-                               description="Wild joker", layout=w.Layout(width="180px"))
+                               description=_("Wild joker"), layout=w.Layout(width="180px"))
         self.wild.add_class("rl-wild-rank")
-        self.target = w.ToggleButtons(options=[(f"Group {i}", i) for i in range(1, GROUPS + 1)] + [("Ungroup", 0)],
-                                      value=1, style={"button_width": "72px"})
+        self.target = w.ToggleButtons(options=[(_("Group {n}").format(n=i), i) for i in range(1, GROUPS + 1)]
+                                      + [(_("Ungroup"), 0)], value=1, style={"button_width": "72px"})
         self.target.add_class("rl-group-target")
         self.buttons = []
         for i, c in enumerate(self.cards):
             b = w.Button(description=c.symbol, layout=w.Layout(width="46px"), tooltip=str(c))
             b.add_class("rl-card")
             b.add_class(f"rl-card-{i}")
-            b.on_click(lambda _, i=i: self._put(i))
+            b.on_click(lambda _event, i=i: self._put(i))
             self.buttons.append(b)
-        self.auto = w.Button(description="Group for me")
+        self.auto = w.Button(description=_("Group for me"))
         self.auto.add_class("rl-auto-group")
-        self.auto.on_click(lambda _: self.group_for_me())
-        self.clear = w.Button(description="Clear")
-        self.clear.on_click(lambda _: self.set_groups([]))
+        self.auto.on_click(lambda _event: self.group_for_me())
+        self.clear = w.Button(description=_("Clear"))
+        self.clear.on_click(lambda _event: self.set_groups([]))
         self.output = w.HTML()
         self.output.add_class("rl-declaration")
-        self.wild.observe(lambda _: self.refresh(), names="value")
+        self.wild.observe(lambda _event: self.refresh(), names="value")
         super().__init__([self.wild, self.target, w.HBox(self.buttons, layout=w.Layout(flex_flow="row wrap")),
                           w.HBox([self.auto, self.clear]), self.output])
         self.add_class("rl-grouping-board")
@@ -100,20 +103,24 @@ class GroupingBoard(w.VBox):
             colour = MELD_COLOURS[(k - 1) % len(MELD_COLOURS)] if kind else deadwood_colour()
             chips = "".join(card_chip(c, colour) for c in grp)
             note = "" if kind else f" — {html.escape(why)}"
-            rows.append(f"<div class='rl-group'>{chips} <b>{KIND_WORDS[kind]}</b>{note}</div>")
+            said = text(pgettext("meld kind", KIND_WORDS[kind]))
+            rows.append(f"<div class='rl-group'>{chips} <b>{said}</b>{note}</div>")
         loose = [c for c, k in zip(self.cards, self.groups_of, strict=True) if k == 0]
         if loose:
-            verdict = (f"{len(loose)} card{'s' if len(loose) > 1 else ''} not in a group yet: "
-                       + "".join(card_chip(c, deadwood_colour()) for c in loose))
+            verdict = fill(ngettext("{n} card not in a group yet: {cards}", "{n} cards not in a group yet: {cards}",
+                                    len(loose)), n=len(loose),
+                           cards="".join(card_chip(c, deadwood_colour()) for c in loose))
         else:
             d = indian.check_declaration(self.cards, self.groups(), wild, self.rules)
             colour = "#1b5e20" if d.valid else "#b71c1c"
             verdict = f"<span class='rl-verdict' style='color:{colour};font-weight:700'>{html.escape(d.reason)}</span>"
         lp = indian.loser_points(self.cards, wild, self.rules)
-        hint = (f"<div>If someone else declared now, this hand would lose <b class='rl-loser-points'>{lp.points}"
-                f"</b> points{'' if lp.lives else ' (no two lives: every card counts)'}.</div>")
-        self.output.value = (f"<div>Wild joker: every <b>{wild}</b>, and the printed jokers.</div>"
-                             + "".join(rows) + f"<div>{verdict}</div>" + hint)
+        lose = (_("If someone else declared now, this hand would lose {points} points.") if lp.lives else
+                _("If someone else declared now, this hand would lose {points} points (no two lives: every card "
+                  "counts)."))
+        hint = "<div>" + fill(lose, points=f"<b class='rl-loser-points'>{lp.points}</b>") + "</div>"
+        every = fill(_("Wild joker: every {rank}, and the printed jokers."), rank=f"<b>{wild}</b>")
+        self.output.value = f"<div>{every}</div>" + "".join(rows) + f"<div>{verdict}</div>" + hint
 
 
 class IndianTable(GameTable):
@@ -141,7 +148,9 @@ class IndianTable(GameTable):
         self.refresh()
 
     def player_name(self, state: Any) -> str:
-        return "You" if state.to_play == 0 or state.phase is g.Phase.DEAL_OVER else f"Bot {state.to_play}"
+        if state.to_play == 0 or state.phase is g.Phase.DEAL_OVER:
+            return _("You")
+        return _("Bot {n}").format(n=state.to_play)
 
     def bot_to_act(self) -> Any | None:
         s = self.state
@@ -151,8 +160,8 @@ class IndianTable(GameTable):
         """Declare: the table groups your 14 cards into a valid declaration if one exists."""
         groups = indian.best_declaration(self.state.hands[0], RANKS[self.state.wild_rank], self.state.rules)
         if groups is None:
-            self.moves.append("No valid declaration yet: a wrong show would cost "
-                              f"{self.state.rules.wrong_show_points}.")
+            self.moves.append(_("No valid declaration yet: a wrong show would cost {points}.").format(
+                points=self.state.rules.wrong_show_points))
             self.refresh()
             return
         held = list(self.state.hands[0])
@@ -177,59 +186,74 @@ class IndianTable(GameTable):
         s = self.state
         wild = RANKS[s.wild_rank]
         top = s.discards[-1] if s.discards else None
-        who = [("you" if p == 0 else f"bot {p}") for p in range(s.players)]
+        who = [(_("you") if p == 0 else _("bot {n}").format(n=p)) for p in range(s.players)]
+        joker = fill(_("wild joker {rank} (cut {cut})"), rank=f"<b>{wild}</b>", cut=s.cut)
         if s.deals:
-            head = (f"Deal {s.deal_no} of {s.deals} · wild joker <b>{wild}</b> (cut {s.cut}) · chips "
-                    + ", ".join(f"{who[p]} {v}" for p, v in enumerate(s.chips)) + " · deals rummy")
+            chips = ", ".join(f"{who[p]} {v}" for p, v in enumerate(s.chips))
+            parts = [text(_("Deal {n} of {deals}").format(n=s.deal_no, deals=s.deals)), joker,
+                     text(_("chips {players}").format(players=chips)), text(_("deals rummy"))]
         else:
-            head = (f"Deal {s.deal_no} · wild joker <b>{wild}</b> (cut {s.cut}) · scores "
-                    + ", ".join(f"{who[p]} {v}" for p, v in enumerate(s.scores))
-                    + (f" · pool {s.pool}" if s.pool else " · points rummy"))
+            scores = ", ".join(f"{who[p]} {v}" for p, v in enumerate(s.scores))
+            parts = [text(_("Deal {n}").format(n=s.deal_no)), joker, text(_("scores {players}").format(players=scores)),
+                     text(_("pool {pool}").format(pool=s.pool) if s.pool else _("points rummy"))]
+        head = " · ".join(parts)
         buttons: list[w.Widget] = []
         if s.phase is g.Phase.DISCARD and s.to_play == 0:
             cards = []
             for c in s.hands[0]:
-                b = w.Button(description=c.symbol, layout=w.Layout(width="46px"), tooltip=f"discard {c}")
+                b = w.Button(description=c.symbol, layout=w.Layout(width="46px"),
+                             tooltip=_("discard {card}").format(card=c))
                 b.add_class("rl-card")
-                b.on_click(lambda _, c=c: self.play(g.Action(g.Kind.DISCARD, c)))
+                b.on_click(lambda _event, c=c: self.play(g.Action(g.Kind.DISCARD, c)))
                 cards.append(b)
             self.replace_children(self.hand_box, cards)
-            show = w.Button(description="Show (declare)")
-            show.on_click(lambda _: self.show())
+            show = w.Button(description=_("Show (declare)"))
+            show.on_click(lambda _event: self.show())
             buttons.append(show)
-            note = "Click a card to discard it, or show."
+            note = _("Click a card to discard it, or show.")
         else:
             self.replace_children(self.hand_box, [w.HTML("".join(card_chip(c) for c in s.hands[0]))])
             note = ""
             if s.phase is g.Phase.DRAW and s.to_play == 0 and s.in_deal[0]:
-                for label, act in (("Draw from stock", g.DRAW_STOCK), (f"Take {top}", g.DRAW_DISCARD),
-                                   ("Drop", g.DROP)):
+                for label, act in ((_("Draw from stock"), g.DRAW_STOCK), (_("Take {card}").format(card=top),
+                                                                          g.DRAW_DISCARD), (_("Drop"), g.DROP)):
                     if act in g.legal_actions(s):
                         b = w.Button(description=label)
-                        b.on_click(lambda _, a=act: self.play(a))
+                        b.on_click(lambda _event, a=act: self.play(a))
                         buttons.append(b)
-                note = "Draw a card, or drop."
                 if top is not None and g.is_joker(s, top) and g.DRAW_DISCARD not in g.legal_actions(s):
-                    note += f" ({top} is a joker: a joker is never taken from the discard pile.)"
+                    note = _("Draw a card, or drop. ({card} is a joker: a joker is never taken from the discard "
+                             "pile.)").format(card=top)
+                else:
+                    note = _("Draw a card, or drop.")
             elif s.phase is g.Phase.DEAL_OVER:
                 shown = " | ".join(cards_str(grp) for grp in s.shown)
-                note = (f"Deal over: {'you' if s.winner == 0 else f'bot {s.winner}'} won the deal"
-                        + (f" ({shown})" if shown else "") + f". Points: {s.deal_points}.")
+                note = self._deal_over(s.winner, shown).format(n=s.winner, shown=shown, points=s.deal_points)
                 for act in g.legal_actions(s):
-                    label = {"next_deal": "Next deal", "finish": "Finish"}.get(act.kind.value, str(act))
-                    b = w.Button(description=label)
-                    b.on_click(lambda _, a=act: self.play(a))
+                    said = {"next_deal": _("Next deal"), "finish": _("Finish")}
+                    b = w.Button(description=said.get(act.kind.value, str(act)))
+                    b.on_click(lambda _event, a=act: self.play(a))
                     buttons.append(b)
             elif s.phase is g.Phase.GAME_OVER:
                 champion = s.game_winner
-                note = ("Game over: " + ("you win" if champion == 0 else "no winner" if champion is None
-                                         else f"bot {champion} wins") + ".")
+                note = (_("Game over: you win.") if champion == 0 else _("Game over: no winner.") if champion is None
+                        else _("Game over: bot {n} wins.").format(n=champion))
             if s.phase in (g.Phase.DEAL_OVER, g.Phase.GAME_OVER) and s.deal_history:
-                review = w.Button(description="Review this deal", disabled=bool(self.review.value))
+                review = w.Button(description=_("Review this deal"), disabled=bool(self.review.value))
                 review.add_class("rl-review-deal")
-                review.on_click(lambda _: self.review_deal())
+                review.on_click(lambda _event: self.review_deal())
                 buttons.append(review)
         self.replace_children(self.actions, buttons)
-        self.status.value = (f"<div>{head}</div><div>Top of the discard pile: {top or '-'}</div>"
+        pile = text(_("Top of the discard pile: {card}").format(card=top or "-"))
+        self.status.value = (f"<div>{head}</div><div>{pile}</div>"
                              f"<div class='rl-indian-note'>{html.escape(note)}</div>")
         self.log_box.value = "<br>".join(html.escape(m) for m in self.moves[-8:])
+
+    @staticmethod
+    def _deal_over(winner: int | None, shown: str) -> str:
+        """What is said when a deal is over: who won it, the groups shown and the points (a template)."""
+        if winner == 0:
+            return _("Deal over: you won the deal ({shown}). Points: {points}.") if shown else _(
+                "Deal over: you won the deal. Points: {points}.")
+        return _("Deal over: bot {n} won the deal ({shown}). Points: {points}.") if shown else _(
+            "Deal over: bot {n} won the deal. Points: {points}.")

@@ -12,8 +12,10 @@ import numpy as np
 from ..cards import parse_cards, rng_from
 from ..display import card_chip, chips
 from ..gin.puzzles import Puzzle, shipped
+from ..i18n import _, ngettext
 from ..ratings import Rating, pick, rate
 from .analyzer import card_button
+from .style import fill, text
 
 Log = Callable[[str, str, bool], str]
 """Keeps an answer for the teacher (``lessons.puzzle_log()``): (puzzle id, card, right) -> a note."""
@@ -23,24 +25,38 @@ def position_html(p: Puzzle) -> str:
     """What the student sees of a puzzle: her cards, the pile, what her opponent holds from it."""
     pile = parse_cards(p.pile, jokers=0)
     shown = " ".join(card_chip(c) for c in pile[-6:])
-    return (f"<div class='rl-puzzle-position'><p>You hold {chips(parse_cards(p.hand, jokers=0))}.</p>"
-            f"<p>The discard pile{' (its last six, top card last)' if len(pile) > 6 else ' (top card last)'}: "
-            f"{shown}; {p.stock} cards are left in the stock.</p>"
-            f"<p>Your opponent took from the pile and holds: {chips(parse_cards(p.picked, jokers=0))}.</p>"
-            "<p><b>Which card do you throw?</b></p></div>")
+    hold = fill(_("You hold {cards}."), cards=chips(parse_cards(p.hand, jokers=0)))
+    if len(pile) > 6:
+        said = ngettext("The discard pile (its last six, top card last): {pile}; {n} card is left in the stock.",
+                        "The discard pile (its last six, top card last): {pile}; {n} cards are left in the stock.",
+                        p.stock)
+    else:
+        said = ngettext("The discard pile (top card last): {pile}; {n} card is left in the stock.",
+                        "The discard pile (top card last): {pile}; {n} cards are left in the stock.", p.stock)
+    discards = fill(said, pile=shown, n=p.stock)
+    picked = fill(_("Your opponent took from the pile and holds: {cards}."),
+                  cards=chips(parse_cards(p.picked, jokers=0)))
+    question = text(_("Which card do you throw?"))
+    return (f"<div class='rl-puzzle-position'><p>{hold}</p><p>{discards}</p><p>{picked}</p>"
+            f"<p><b>{question}</b></p></div>")
 
 
 def verdict_html(p: Puzzle, card: str) -> str:
     """The answer to ``card``: right or how much it loses, why, and every discard's value."""
     values = {c: (v, se) for c, v, se in p.values}
     if card == p.best:
-        head = f"✔ Right: {card} is the best throw, {p.margin:.1f} ± {p.margin_se:.1f} points better than the next."
+        head = "✔ " + _("Right: {card} is the best throw, {margin} ± {se} points better than the next.").format(
+            card=card, margin=f"{p.margin:.1f}", se=f"{p.margin_se:.1f}")
     else:
         lost = values[p.best][0] - values[card][0]
-        head = f"✘ Not quite: {p.best} is the best throw; {card} gives up about {lost:.1f} points."
+        head = "✘ " + _("Not quite: {best} is the best throw; {card} gives up about {lost} points.").format(
+            best=p.best, card=card, lost=f"{lost:.1f}")
     rows = "".join(f"<tr><td>{html.escape(c)}</td><td>{v:+.1f} ± {se:.1f}</td></tr>" for c, v, se in p.values[:5])
-    return (f"<div class='rl-puzzle-verdict'><p>{html.escape(head)}</p><p>Why: {html.escape(p.reason)}.</p>"
-            f"<table><tr><th>throw</th><th>net points to the hand's end</th></tr>{rows}</table></div>")
+    why = fill(_("Why: {reason}."), reason=html.escape(p.reason))
+    said = {key: text(words) for key, words in (("throw", _("throw")),
+                                                 ("net", _("net points to the hand's end")))}
+    return (f"<div class='rl-puzzle-verdict'><p>{html.escape(head)}</p><p>{why}</p>"
+            f"<table><tr><th>{said['throw']}</th><th>{said['net']}</th></tr>{rows}</table></div>")
 
 
 class PuzzleTrainer(w.VBox):
@@ -58,9 +74,9 @@ class PuzzleTrainer(w.VBox):
         self.attempts: list[tuple[str, bool]] = [(i, r) for i, r in earlier if i in self.by_id]
         self.head, self.position, self.feedback = w.HTML(), w.HTML(), w.HTML()
         self.cards = w.HBox(layout=w.Layout(flex_flow="row wrap"))
-        self.next = w.Button(description="Next puzzle", layout=w.Layout(display="none"))
+        self.next = w.Button(description=_("Next puzzle"), layout=w.Layout(display="none"))
         self.next.add_class("rl-puzzle-next")
-        self.next.on_click(lambda _: self.show(self.choose()))
+        self.next.on_click(lambda _event: self.show(self.choose()))
         super().__init__([self.head, self.position, self.cards, self.feedback, self.next])
         self.add_class("rl-puzzles")
         self.show(self.choose())
@@ -71,18 +87,19 @@ class PuzzleTrainer(w.VBox):
 
     def choose(self) -> Puzzle:
         """The next puzzle: one she has not tried, near her rating."""
-        return pick(self.puzzles, self.rating().rating, (i for i, _ in self.attempts), self.rng)
+        return pick(self.puzzles, self.rating().rating, (i for i, _right in self.attempts), self.rng)
 
     def show(self, p: Puzzle) -> None:
         """Put puzzle ``p`` on the table."""
         self.puzzle, self.answered = p, False
-        self.head.value = (f"<p class='rl-puzzle-head'>Puzzle {html.escape(p.id)} (rated {p.rating:.0f}) · "
-                           f"your puzzle rating: {self.rating()}</p>")
+        head = fill(_("Puzzle {id} (rated {rating}) · your puzzle rating: {yours}"), id=html.escape(p.id),
+                    rating=f"{p.rating:.0f}", yours=self.rating())
+        self.head.value = f"<p class='rl-puzzle-head'>{head}</p>"
         self.position.value = position_html(p)
         buttons = []
         for card in parse_cards(p.hand, jokers=0):
             b = card_button(card)
-            b.on_click(lambda _, c=str(card): self.answer(c))
+            b.on_click(lambda _event, c=str(card): self.answer(c))
             buttons.append(b)
         self.cards.children = buttons
         self.feedback.value, self.next.layout.display = "", "none"

@@ -5,6 +5,13 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ..i18n import NP_, _, ngettext, pgettext
+from .style import fill, text
+
+MARK_WORDS = {"blunder": NP_("review mark", "blunder"), "mistake": NP_("review mark", "mistake"),
+              "inaccuracy": NP_("review mark", "inaccuracy")}
+"""A marked decision's mark (``decisions.marked``), in words."""
+
 
 def review_html(r: Any) -> str:
     """A hand's review for the student, short enough for a phone: how many best moves, each
@@ -12,22 +19,35 @@ def review_html(r: Any) -> str:
     lost = [d for d in r.decisions if d.loss > 0]
     marked = [d for d in lost if d.mark]
     best = len(r.decisions) - len(lost)
-    lines = [f"<p><b>Review</b>: the best move in <b class='rl-review-best'>{best}</b> of {len(r.decisions)} "
-             f"decisions; {r.loss:.1f} points given up in all.</p>"]
-    items = [f"<li><b class='rl-mark rl-mark-{d.mark}'>{d.mark}</b>: turn {d.turn + 1}, you chose "
-             f"<i>{html.escape(d.played)}</i>; better <b class='rl-review-better'>{html.escape(d.best)}</b> "
-             f"(−{d.loss:.1f} ± {d.loss_se:.1f} points). <span class='rl-review-reason'>{html.escape(d.reason)}"
-             f"</span></li>" for d in marked]
+    n = len(r.decisions)
+    review = text(_("Review"))
+    summary = fill(ngettext("the best move in {best} of {n} decision; {loss} points given up in all.",
+                            "the best move in {best} of {n} decisions; {loss} points given up in all.", n),
+                   best=f"<b class='rl-review-best'>{best}</b>", n=n, loss=f"{r.loss:.1f}")
+    lines = [f"<p><b>{review}</b>: {summary}</p>"]
+    items = []
+    for d in marked:
+        mark = text(pgettext("review mark", MARK_WORDS[d.mark]) if d.mark in MARK_WORDS else d.mark)
+        said = fill(_("{mark}: turn {turn}, you chose {played}; better {best} (−{loss} ± {se} points)."),
+                    mark=f"<b class='rl-mark rl-mark-{d.mark}'>{mark}</b>", turn=d.turn + 1,
+                    played=f"<i>{html.escape(d.played)}</i>",
+                    best=f"<b class='rl-review-better'>{html.escape(d.best)}</b>", loss=f"{d.loss:.1f}",
+                    se=f"{d.loss_se:.1f}")
+        items.append(f"<li>{said} <span class='rl-review-reason'>{html.escape(d.reason)}</span></li>")
     if items:
         lines.append(f"<ol class='rl-review-decisions'>{''.join(items)}</ol>")
     small = len(lost) - len(marked)
     if small:
-        lines.append(f"<p class='rl-review-small'>{small} other move{'s' if small > 1 else ''} gave up a little "
-                     f"({sum(d.loss for d in lost if not d.mark):.1f} points in all): close calls.</p>")
+        little = fill(ngettext("{n} other move gave up a little ({points} points in all): close calls.",
+                               "{n} other moves gave up a little ({points} points in all): close calls.", small),
+                      n=small, points=f"{sum(d.loss for d in lost if not d.mark):.1f}")
+        lines.append(f"<p class='rl-review-small'>{little}</p>")
     if r.draws:
         luck = " ".join(f"{html.escape(x.card)} {x.luck:+.1f}" for x in r.draws)
-        lines.append(f"<p>Your draws' luck (points): {luck}; in all {r.luck:+.1f}. Your result "
-                     f"{r.result:+d}, {r.adjusted:+.1f} without the luck.</p>")
+        said = fill(_("Your draws' luck (points): {luck}; in all {total}. Your result {result}, {adjusted} "
+                      "without the luck."), luck=luck, total=f"{r.luck:+.1f}", result=f"{r.result:+d}",
+                    adjusted=f"{r.adjusted:+.1f}")
+        lines.append(f"<p>{said}</p>")
     return "".join(lines)
 
 

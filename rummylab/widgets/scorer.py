@@ -8,35 +8,45 @@ import ipywidgets as w
 
 from .. import gin
 from ..cards import DECK, CardsLike, cards_str, rng_from
+from ..i18n import NP_, _, pgettext
 from .style import MELD_COLOURS, card_chip, deadwood_colour
+
+KINDS = {"knock": NP_("knock result", "knock"), "gin": NP_("knock result", "gin"),
+         "big_gin": NP_("knock result", "big gin"), "undercut": NP_("knock result", "undercut"),
+         "tie": NP_("knock result", "tie"), None: NP_("knock result", "invalid")}
+"""What a knock came to, as the scorer names it."""
 
 
 def explain(result: gin.KnockResult, rules: gin.Rules) -> list[str]:
-    """The scoring of a knock as short sentences, in order."""
+    """The scoring of a knock as short sentences, in order, in the language in use."""
     if not result.valid:
-        return [f"Not a legal knock: {result.reason}."]
-    steps = ["The knocker shows " + (", ".join(str(m) for m in result.knocker_melds) or "no melds")
-             + f" with deadwood {result.knocker_deadwood}."]
+        return [_("Not a legal knock: {reason}.").format(reason=result.reason)]
+    melds = ", ".join(str(m) for m in result.knocker_melds) or _("no melds")
+    steps = [_("The knocker shows {melds} with deadwood {deadwood}.").format(melds=melds,
+                                                                            deadwood=result.knocker_deadwood)]
     if result.kind in ("gin", "big_gin"):
-        steps.append("No layoffs against gin.")
+        steps.append(_("No layoffs against gin."))
     elif result.layoffs:
-        steps += [f"The defender lays off {c}." for c in result.layoffs]
+        steps += [_("The defender lays off {card}.").format(card=c) for c in result.layoffs]
     else:
-        steps.append("The defender has nothing to lay off.")
-    steps.append(f"The defender's deadwood is {result.defender_deadwood}.")
+        steps.append(_("The defender has nothing to lay off."))
+    steps.append(_("The defender's deadwood is {deadwood}.").format(deadwood=result.defender_deadwood))
     k, d = result.knocker_deadwood, result.defender_deadwood
     if result.kind == "big_gin":
-        steps.append(f"Big gin: {rules.big_gin_bonus} + {d} = {result.knocker_points} points to the knocker.")
+        steps.append(_("Big gin: {bonus} + {d} = {points} points to the knocker.").format(
+            bonus=rules.big_gin_bonus, d=d, points=result.knocker_points))
     elif result.kind == "gin":
-        steps.append(f"Gin: {rules.gin_bonus} + {d} = {result.knocker_points} points to the knocker.")
+        steps.append(_("Gin: {bonus} + {d} = {points} points to the knocker.").format(
+            bonus=rules.gin_bonus, d=d, points=result.knocker_points))
     elif result.kind == "undercut":
-        why = "a tie counts as an undercut" if k == d else f"{d} is less than {k}"
-        steps.append(f"Undercut ({why}): {rules.undercut_bonus} + {k - d} = {result.defender_points} "
-                     "points to the defender.")
+        why = _("a tie counts as an undercut") if k == d else _("{d} is less than {k}").format(d=d, k=k)
+        steps.append(_("Undercut ({why}): {bonus} + {diff} = {points} points to the defender.").format(
+            why=why, bonus=rules.undercut_bonus, diff=k - d, points=result.defender_points))
     elif result.kind == "tie":
-        steps.append("A tie, and under these rules it is no undercut: nobody wins the hand, 0 points.")
+        steps.append(_("A tie, and under these rules it is no undercut: nobody wins the hand, 0 points."))
     else:
-        steps.append(f"Knock: {d} − {k} = {result.knocker_points} points to the knocker.")
+        steps.append(_("Knock: {d} − {k} = {points} points to the knocker.").format(d=d, k=k,
+                                                                                  points=result.knocker_points))
     return steps
 
 
@@ -48,19 +58,19 @@ class KnockScorer(w.VBox):
                  seed: int = 0):
         self.rules = rules
         self.rng = rng_from(seed)
-        self.knocker = w.Text(value=cards_str(_cards(knocker)), description="Knocker",
+        self.knocker = w.Text(value=cards_str(_cards(knocker)), description=_("Knocker"),
                               layout=w.Layout(width="520px"), continuous_update=False)
-        self.defender = w.Text(value=cards_str(_cards(defender)), description="Defender",
+        self.defender = w.Text(value=cards_str(_cards(defender)), description=_("Defender"),
                                layout=w.Layout(width="520px"), continuous_update=False)
         self.knocker.add_class("rl-knocker")
         self.defender.add_class("rl-defender")
-        self.example = w.Button(description="Deal an example")
+        self.example = w.Button(description=_("Deal an example"))
         self.example.add_class("rl-example")
-        self.example.on_click(lambda _: self.deal_example())
+        self.example.on_click(lambda _event: self.deal_example())
         self.output = w.HTML()
         self.output.add_class("rl-score")
         for t in (self.knocker, self.defender):
-            t.observe(lambda _: self.refresh(), names="value")
+            t.observe(lambda _event: self.refresh(), names="value")
         super().__init__([self.knocker, self.defender, self.example, self.output])
         self.add_class("rl-knock-scorer")
         self.result: gin.KnockResult | None = None
@@ -85,19 +95,25 @@ class KnockScorer(w.VBox):
         self.result = r
         melds = " ".join("".join(card_chip(c, MELD_COLOURS[i % len(MELD_COLOURS)]) for c in m.cards) + " "
                          for i, m in enumerate(r.knocker_melds))
-        lay = "".join(card_chip(c, "#fff59d") for c in r.layoffs) or "none"
+        none = html.escape(_("none"))
+        lay = "".join(card_chip(c, "#fff59d") for c in r.layoffs) or none
         steps = "".join(f"<li>{html.escape(s)}</li>" for s in explain(r, self.rules))
-        kind = r.kind or "invalid"
+        kind = html.escape(pgettext("knock result", KINDS.get(r.kind, r.kind or "")))
+        knocker, defender = html.escape(_("knocker")), html.escape(_("defender"))
+        said = {key: html.escape(text) for key, text in (
+            ("melds", _("Knocker’s melds:")), ("layoffs", _("Layoffs:")), ("deadwood", _("Deadwood:")),
+            ("rule", _("Rule:")), ("points", _("points")),
+            ("chose", _("The knocker’s choice of melds changed the result.")))}
         self.output.value = (
-            f"<div><b>Knocker's melds:</b> {melds or 'none'}</div>"
-            f"<div><b>Layoffs:</b> {lay}</div>"
-            f"<div><b>Deadwood:</b> knocker <span class='rl-k-dw'>{r.knocker_deadwood}</span>, defender "
-            f"<span class='rl-d-dw'>{r.defender_deadwood}</span></div>"
-            f"<div><b>Rule:</b> <span class='rl-kind'>{kind}</span> — <b>points</b>: knocker "
-            f"<span class='rl-k-pts'>{r.knocker_points}</span>, defender "
-            f"<span class='rl-d-pts'>{r.defender_points}</span></div><ol>{steps}</ol>"
-            + (f"<div style='color:{deadwood_colour()}'>The knocker's choice of melds changed the result."
-               "</div>" if r.arrangement_sensitive else ""))
+            f"<div><b>{said['melds']}</b> {melds or none}</div>"
+            f"<div><b>{said['layoffs']}</b> {lay}</div>"
+            f"<div><b>{said['deadwood']}</b> {knocker} <span class='rl-k-dw'>{r.knocker_deadwood}</span>, "
+            f"{defender} <span class='rl-d-dw'>{r.defender_deadwood}</span></div>"
+            f"<div><b>{said['rule']}</b> <span class='rl-kind' data-kind='{r.kind or 'invalid'}'>{kind}"
+            f"</span> — <b>{said['points']}</b>: {knocker} <span class='rl-k-pts'>{r.knocker_points}</span>, "
+            f"{defender} <span class='rl-d-pts'>{r.defender_points}</span></div><ol>{steps}</ol>"
+            + (f"<div style='color:{deadwood_colour()}'>{said['chose']}</div>"
+               if r.arrangement_sensitive else ""))
 
 
 def _cards(cards: CardsLike) -> tuple:

@@ -1,11 +1,35 @@
-"""Colours and small HTML pieces shared by the widgets (the same as ``rummylab.display``)."""
+"""Colours and small HTML pieces shared by the widgets (the same as ``rummylab.display``), and the
+words the widgets share, translated where they are shown."""
 
 from __future__ import annotations
 
-from ..display import DEADWOOD_COLOUR, MELD_COLOURS, card_chip
+import html
 
-__all__ = ["MELD_COLOURS", "card_chip", "deadwood_colour"]
+from ..display import DEADWOOD_COLOUR, MELD_COLOURS, card_chip
+from ..i18n import NP_, pgettext
+
+__all__ = ["MELD_COLOURS", "MELD_WORDS", "card_chip", "deadwood_colour", "fill", "meld_word", "text"]
+
+MELD_WORDS = {"set": NP_("meld kind", "set"), "run": NP_("meld kind", "run"), "pure": NP_("meld kind", "pure"),
+              "wild": NP_("meld kind", "wild")}
+"""What a meld is (``Meld.kind``, ``WildMeld.kind``), in words."""
 
 
 def deadwood_colour() -> str:
     return DEADWOOD_COLOUR
+
+
+def meld_word(kind: str) -> str:
+    """A meld's kind in the language in use (a kind with no word is shown as it is)."""
+    return pgettext("meld kind", MELD_WORDS[kind]) if kind in MELD_WORDS else kind
+
+
+def text(message: str) -> str:
+    """Translated text as HTML between tags (never in an attribute): ``&`` and ``<`` escaped, quotes
+    and ``>`` kept as they are (the English text is the same bytes as before it was translated)."""
+    return html.escape(message, quote=False).replace("&gt;", ">")
+
+
+def fill(template: str, **fields: object) -> str:
+    """A translated template as HTML: its words escaped, then its fields put in (HTML already, or numbers)."""
+    return text(template).format(**fields)

@@ -14,18 +14,23 @@ from ..gin import three_handed as th
 from ..gin.advice import advise
 from ..gin.players import Bot
 from ..gin.rollout_bot import make_bot
+from ..i18n import N_, _, ngettext, pgettext
 from .base import GameTable
 from .review import show_review
-from .scorer import explain
-from .style import card_chip
+from .scorer import KINDS, explain
+from .style import card_chip, fill, text
 
 YOU = "You"
-PHASE_WORDS = {g.Phase.FIRST_UPCARD: "first turn: take the upcard or pass", g.Phase.DRAW: "draw a card",
-               g.Phase.DISCARD: "discard a card (or knock)"}
+"""Your name in the three-handed game's state (shown as ``NAMES`` says)."""
+NAMES = {YOU: N_("You"), "Bot A": N_("Bot A"), "Bot B": N_("Bot B")}
+"""The three-handed game's players, as the table names them."""
+PHASE_WORDS = {g.Phase.FIRST_UPCARD: N_("first turn: take the upcard or pass"), g.Phase.DRAW: N_("draw a card"),
+               g.Phase.DISCARD: N_("discard a card (or knock)")}
 """What the player to act does, in words."""
-OPPONENT_WORDS = {"random": "random (any legal move)", "greedy": "greedy (knocks as soon as it may)",
-                  "strong": "strong (looks one draw ahead)", "expert": "expert (reads your hand)",
-                  "rollout": "rollout (plays each option out)"}
+OPPONENT_WORDS = {"random": N_("random (any legal move)"), "greedy": N_("greedy (knocks as soon as it may)"),
+                  "strong": N_("strong (looks one draw ahead)"), "expert": N_("expert (reads your hand)"),
+                  "rollout": N_("rollout (plays each option out)")}
+"""The opponents to choose from, in words."""
 REVIEW_SAMPLES = 1024
 """Worlds an option is played in at most when a student reviews a hand (a quarter of a second or
 so of the kernel's time; ``gin.review``'s default plays four times as many)."""
@@ -54,11 +59,11 @@ class GinTable(GameTable):
         self.pile.add_class("rl-pile")
         self.hand_box = w.HBox()
         self.hand_box.add_class("rl-hand")
-        self.knock_mode = w.ToggleButton(description="Knock", tooltip="then click the card to discard face down")
+        self.knock_mode = w.ToggleButton(description=_("Knock"), tooltip=_("then click the card to discard face down"))
         self.knock_mode.add_class("rl-knock-mode")
-        self.hint_toggle = w.Checkbox(description="Show hint", value=False)
+        self.hint_toggle = w.Checkbox(description=_("Show hint"), value=False)
         self.hint_toggle.add_class("rl-hint-toggle")
-        self.hint_toggle.observe(lambda _: self.refresh(), names="value")
+        self.hint_toggle.observe(lambda _event: self.refresh(), names="value")
         self.hint = w.HTML()
         self.hint.add_class("rl-hint")
         self.actions = w.HBox()
@@ -77,11 +82,12 @@ class GinTable(GameTable):
                 raise ValueError("opponents=: the three-handed table's bots are fixed (no opponent to choose)")
             for name in opponents:
                 make_bot(name, 0)  # an unknown name is refused here
-            self.choice = w.Dropdown(options=[(OPPONENT_WORDS.get(n, n), n) for n in opponents], value=opponent
-                                     if opponent in opponents else opponents[0], description="Opponent",
+            self.choice = w.Dropdown(options=[(_(OPPONENT_WORDS[n]) if n in OPPONENT_WORDS else n, n)
+                                              for n in opponents], value=opponent
+                                     if opponent in opponents else opponents[0], description=_("Opponent"),
                                      layout=w.Layout(width="auto"), style={"description_width": "initial"})
             self.choice.add_class("rl-opponent")
-            top = [w.HBox([self.choice, self.button("New game", "rl-new-game", self.new_game)])]
+            top = [w.HBox([self.choice, self.button(_("New game"), "rl-new-game", self.new_game)])]
         super().__init__([*top, self.status, self.roles, self.pile, self.hand_box, self.actions,
                           w.HBox([self.knock_mode, self.hint_toggle]), self.hint, self.result, self.review,
                           self.history], "rl-gin-table")
@@ -112,10 +118,11 @@ class GinTable(GameTable):
         return self._name(self.hand_state.to_play)
 
     def _name(self, seat: int) -> str:
+        """Who sits in ``seat`` of the hand, in the language in use."""
         if not self.three:
-            return YOU if seat == 0 else f"Bot ({self.bot.name})"
+            return _("You") if seat == 0 else _("Bot ({name})").format(name=self.bot.name)
         r = self.state.roles
-        return r.box if seat == 0 else r.captain  # type: ignore[no-any-return]
+        return _shown(r.box if seat == 0 else r.captain)
 
     def bot_to_act(self) -> Bot | None:
         """The bot, until it is your turn, the hand ends or the game ends (while you sit out,
@@ -161,7 +168,7 @@ class GinTable(GameTable):
 
     def sit_out_hand(self) -> None:
         """While you sit out: the bots play the hand to its end."""
-        for _ in range(10_000):
+        for _turn in range(10_000):
             s = self.hand_state
             if self.over or s.phase is g.Phase.HAND_OVER:
                 break
@@ -176,21 +183,32 @@ class GinTable(GameTable):
     def refresh(self) -> None:
         s = self.hand_state
         seat = self.seat
+        said = {key: text(words) for key, words in (
+            ("box", _("Box:")), ("captain", _("Captain:")), ("out", _("Sitting out:")), ("scores", _("Scores:")),
+            ("pile", _("Discard pile:")), ("stock", _("Stock:")), ("yours", _("Your deadwood:")))}
         if self.three:
             r = self.state.roles
-            scores = ", ".join(f"{p} {v}" for p, v in self.state.scores.items())
-            self.roles.value = (f"<b>Box:</b> {r.box} (deals) · <b>Captain:</b> {r.captain} · "
-                                f"<b>Sitting out:</b> {r.sitting_out}")
+            scores = ", ".join(f"{text(_shown(p))} {v}" for p, v in self.state.scores.items())
+            box = text(_("{name} (deals)").format(name=_shown(r.box)))
+            self.roles.value = (f"<b>{said['box']}</b> {box} · <b>{said['captain']}</b> {text(_shown(r.captain))} · "
+                                f"<b>{said['out']}</b> {text(_shown(r.sitting_out))}")
         else:
-            scores = f"You {s.scores[0]}, Bot {s.scores[1]}"
+            scores = text(_("You {you}, Bot {bot}").format(you=s.scores[0], bot=s.scores[1]))
             self.roles.value = ""
-        turn = ("game over" if self.over else "hand over" if s.phase is g.Phase.HAND_OVER
-                else "your turn" if s.to_play == seat else f"{self._name(s.to_play)} to play")
-        step = "" if self.over or s.phase is g.Phase.HAND_OVER else PHASE_WORDS[s.phase]
-        self.status.value = (f"<b>{turn}</b>" + (f" · <span class='rl-phase'>{step}</span>" if step else "")
-                             + f" · <b>Scores:</b> <span class='rl-scores'>{scores}</span>")
-        top = card_chip(s.discards[-1]) if s.discards else "empty"
-        self.pile.value = f"<b>Discard pile:</b> {top} · <b>Stock:</b> {len(s.stock)} cards"
+        if self.over:
+            turn = _("game over")
+        elif s.phase is g.Phase.HAND_OVER:
+            turn = _("hand over")
+        elif s.to_play == seat:
+            turn = _("your turn")
+        else:
+            turn = _("{name} to play").format(name=self._name(s.to_play))
+        step = "" if self.over or s.phase is g.Phase.HAND_OVER else text(_(PHASE_WORDS[s.phase]))
+        self.status.value = (f"<b>{text(turn)}</b>" + (f" · <span class='rl-phase'>{step}</span>" if step else "")
+                             + f" · <b>{said['scores']}</b> <span class='rl-scores'>{scores}</span>")
+        top = card_chip(s.discards[-1]) if s.discards else text(_("empty"))
+        stock = text(ngettext("{n} card", "{n} cards", len(s.stock)).format(n=len(s.stock)))
+        self.pile.value = f"<b>{said['pile']}</b> {top} · <b>{said['stock']}</b> {stock}"
         mine = s.hand(seat) if seat is not None else ()
         my_turn = seat is not None and s.to_play == seat and not self.over
         buttons = []
@@ -199,46 +217,60 @@ class GinTable(GameTable):
                          disabled=not (my_turn and s.phase is g.Phase.DISCARD and c != s.taken))
             b.add_class("rl-hand-card")
             b.add_class(f"rl-hand-card-{c}")
-            b.on_click(lambda _, c=c: self._card_click(c))
+            b.on_click(lambda _event, c=c: self._card_click(c))
             buttons.append(b)
         self.replace_children(self.hand_box, buttons)
         if mine and len(mine) in (10, 11):
             from .. import gin
             dw = gin.deadwood(mine)
-            note = " after your best discard" if len(mine) == 11 else ""
-            self.pile.value += f" · <b>Your deadwood:</b> <span class='rl-your-dw'>{dw}</span>{note}"
+            yours = f"<span class='rl-your-dw'>{dw}</span>"
+            if len(mine) == 11:
+                yours = fill(_("{deadwood} after your best discard"), deadwood=yours)
+            self.pile.value += f" · <b>{said['yours']}</b> {yours}"
         acts: list[w.Button] = []
         if my_turn:
-            labels = {"take_upcard": "Take upcard", "pass": "Pass", "draw_stock": "Draw from stock",
-                      "draw_discard": "Take the discard", "big_gin": "Big gin!"}
+            labels = {"take_upcard": _("Take upcard"), "pass": _("Pass"), "draw_stock": _("Draw from stock"),
+                      "draw_discard": _("Take the discard"), "big_gin": _("Big gin!")}
             for a in g.legal_actions(s):
                 if a.kind in labels:
                     acts.append(self.button(labels[a.kind], f"rl-{a.kind.replace('_', '-')}",
                                              lambda a=a: self.play(a)))
         if s.phase in (g.Phase.HAND_OVER, g.Phase.GAME_OVER) and not self.over:
-            acts.append(self.button("Next hand", "rl-next-hand", self.next_hand))
+            acts.append(self.button(_("Next hand"), "rl-next-hand", self.next_hand))
         if not self.three and s.phase in (g.Phase.HAND_OVER, g.Phase.GAME_OVER, g.Phase.MATCH_OVER):
-            review = self.button("Review this hand", "rl-review-hand", self.review_hand)
+            review = self.button(_("Review this hand"), "rl-review-hand", self.review_hand)
             review.disabled = bool(self.review.value)  # shown already
             acts.append(review)
         if self.three and seat is None and s.phase not in (g.Phase.HAND_OVER,) and not self.over:
-            acts.append(self.button("Watch the hand (you sit out)", "rl-sit-out", self.sit_out_hand))
+            acts.append(self.button(_("Watch the hand (you sit out)"), "rl-sit-out", self.sit_out_hand))
         self.replace_children(self.actions, acts)
         self.hint.value = ""
         if self.hint_toggle.value and my_turn:
             advice = advise(s, top=1, seed=self.hint_seed)
-            self.hint.value = (f"Hint: <b class='rl-hint-action'>{html.escape(str(advice.choice))}</b>: "
-                               f"<span class='rl-hint-reason'>{html.escape(advice.options[0].reason)}</span>")
+            action, reason = html.escape(str(advice.choice)), html.escape(advice.options[0].reason)
+            self.hint.value = fill(_("Hint: {action}: {reason}"), action=f"<b class='rl-hint-action'>{action}</b>",
+                                   reason=f"<span class='rl-hint-reason'>{reason}</span>")
         rec = s.last_record if s.phase is g.Phase.HAND_OVER or self.over else None
         if rec is None:
             self.result.value = ""
         elif rec.kind == "dead":
-            self.result.value = "<b>Dead hand</b>: two stock cards left without a knock; the same dealer deals again."
+            dead = text(_("Dead hand"))
+            self.result.value = fill(
+                _("{dead_hand}: two stock cards left without a knock; the same dealer deals again."),
+                dead_hand=f"<b>{dead}</b>")
         else:
             steps = "".join(f"<li>{html.escape(x)}</li>" for x in explain(rec.score, self.rules)) if rec.score else ""
-            winner = self._name(rec.winner) if rec.winner is not None else "nobody"
-            self.result.value = (f"<b>{rec.kind}</b>: {winner} scores <span class='rl-points'>{rec.points}</span>"
-                                 f"<ol>{steps}</ol>")
+            winner = self._name(rec.winner) if rec.winner is not None else _("nobody")
+            kind = text(pgettext("knock result", KINDS[rec.kind]) if rec.kind in KINDS else rec.kind)
+            said_score = fill(_("{kind}: {winner} scores {points}"), kind=f"<b>{kind}</b>", winner=text(winner),
+                              points=f"<span class='rl-points'>{rec.points}</span>")
+            self.result.value = f"{said_score}<ol>{steps}</ol>"
         if self.over:
-            self.result.value += "<div class='rl-game-over'><b>Game over.</b></div>"
+            game_over = text(_("Game over."))
+            self.result.value += f"<div class='rl-game-over'><b>{game_over}</b></div>"
         self.history.value = self.log_html(60)
+
+
+def _shown(name: str) -> str:
+    """A three-handed player's name (``YOU``, ``"Bot A"``…) in the language in use."""
+    return _(NAMES[name]) if name in NAMES else name
