@@ -21,7 +21,7 @@ from typing import Any
 
 from ..i18n import N_, _, language, pgettext
 from ..progress import ANSWER_MAX
-from .kinds import TEXT, YES_NO, AnyKind, kind_of
+from .kinds import TEXT, YES_NO, AnyKind, in_her_words, kind_of
 
 APP_ENV = "RUMMYLAB_APP"
 """Set (by ``rummylab serve``) in the kernels of a served class: the lesson shows without its code."""
@@ -39,6 +39,8 @@ def in_app() -> bool:
 
 NAME_NOTE = N_("Type your name at the top of the lesson, so this answer counts for your teacher.")
 """Said under an answer checked before the student gave her name; taken away once she gives it."""
+EXERCISE_WORD = N_("Exercise.")
+"""The word before an exercise's question."""
 WHEN_NAMED: list[Callable[[], None]] = []
 """Feedback shown with ``NAME_NOTE``, each a function that redraws it without: called (and
 forgotten) when the student gives her name."""
@@ -142,10 +144,10 @@ class Exercise:
 
     def _repr_html_(self) -> str:
         text = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(self.prompt))  # `AS 2S` as in markdown
-        return f"<div class='rl-prompt rl-exercise-prompt'><b>{html.escape(_('Exercise.'))}</b> {text}</div>"
+        return f"<div class='rl-prompt rl-exercise-prompt'><b>{html.escape(_(EXERCISE_WORD))}</b> {text}</div>"
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(f"{_('Exercise.')} {self.prompt}")
+        printer.text(f"{_(EXERCISE_WORD)} {self.prompt}")
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
@@ -153,7 +155,7 @@ class Exercise:
         if self.variant is not None and PROMPT_VIEW:  # a live prompt: her variant, and the next one
             display(PROMPT_VIEW[0](self.name))
         else:
-            display({"text/plain": f"{_('Exercise.')} {self.prompt}", "text/html": self._repr_html_()}, raw=True)
+            display({"text/plain": f"{_(EXERCISE_WORD)} {self.prompt}", "text/html": self._repr_html_()}, raw=True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -478,11 +480,12 @@ def verdict(ex: Exercise, answer: Any) -> tuple[Feedback, str | None]:
             error=exc, what=_(ex.kind.what))), None
     typed = ex.kind.show(given)
     if ex.kind.right(given, ex.answer):
-        return Feedback(True, ex.explain or _("{answer} is right.").format(answer=ex.shown), ex.name), typed
+        return Feedback(True, ex.explain or _("{answer} is right.").format(answer=in_her_words(ex.shown)),
+                        ex.name), typed
     if given in ex.mistakes:
         return Feedback(False, ex.mistakes[given], ex.name), typed
     hint = " " + _("Hint: {hint}").format(hint=ex.hint) if ex.hint else ""
-    return Feedback(False, _("{answer} is not it.").format(answer=typed) + hint, ex.name), typed
+    return Feedback(False, _("{answer} is not it.").format(answer=in_her_words(typed)) + hint, ex.name), typed
 
 
 def _log(message: str) -> None:

@@ -114,6 +114,14 @@ def _typed(word: str) -> set[str]:
     return {f.strip().lower() for f in pgettext("typed word", word).split("|") if f.strip()}
 
 
+def in_her_words(text: str) -> str:
+    """An answer in its normal form as the student's language says it: "yes, 12" is "da, 12" in
+    Romanian (what is recorded stays the normal form)."""
+    if language() == "en":
+        return text
+    return re.sub(r"\b(yes|no)\b", lambda m: pgettext("typed word", m.group(1)).split("|")[0].strip(), text)
+
+
 def _yes_no(x: Any) -> bool:
     if isinstance(x, bool):
         return x

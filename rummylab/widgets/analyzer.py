@@ -49,8 +49,9 @@ class HandAnalyzer(w.VBox):
         self.text.add_class("rl-hand-input")
         self.text.observe(self._typed, names="value")
         self.undo_button = self._button(_("Undo"), "rl-undo", lambda _event: self.undo())
-        self.deal10 = self._button(pgettext("deal cards", "Deal {n}").format(n=10), "rl-deal10", lambda _event: self.deal(10))
-        self.deal11 = self._button(pgettext("deal cards", "Deal {n}").format(n=11), "rl-deal11", lambda _event: self.deal(11))
+        deal = pgettext("deal cards", "Deal {n}")
+        self.deal10 = self._button(deal.format(n=10), "rl-deal10", lambda _event: self.deal(10))
+        self.deal11 = self._button(deal.format(n=11), "rl-deal11", lambda _event: self.deal(11))
         self.clear_button = self._button(_("Clear"), "rl-clear", lambda _event: self.set_hand([]))
         self.seen = w.Text(placeholder=_("cards seen: discards, the opponent's pick-ups"), description=_("Seen"),
                            layout=w.Layout(width="460px"), continuous_update=False)
