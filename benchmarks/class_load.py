@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from rummylab.classroom.class_kernel import is_kernel  # noqa: E402
 from rummylab.classroom.serve import free_port, wait_for_http  # noqa: E402
+from rummylab.i18n import _, using  # noqa: E402
 
 BASE_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -167,7 +168,7 @@ async def run_class(url: str, n: int, clicks: int, chromium: str, args: list[str
                                    "code page": [], "lesson page": []}
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, args=args)
-        await asyncio.gather(*(student(browser, url, clicks, out) for _ in range(n)))
+        await asyncio.gather(*(student(browser, url, clicks, out) for _student in range(n)))
         await browser.close()
     return out
 
@@ -204,7 +205,9 @@ def main() -> None:
     try:
         wait_for_http(f"http://127.0.0.1:{port}/voila/static/voila.js")
         # the teacher starts the class before the students arrive: wait for the warm kernels
-        while "class ready" not in log.read_text() and time.perf_counter() - t_start < 900:
+        with using(args.lang):  # the teacher's terminal speaks the class's language
+            ready_line = _("class ready: {warm} warm kernel(s){failed}, {mb} MB each").split("{")[0]
+        while ready_line not in log.read_text() and time.perf_counter() - t_start < 900:
             time.sleep(1)  # each warm kernel has run the lesson ahead of time
         ready = time.perf_counter() - t_start
         idle = tree_rss(proc)

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import BACKEND, __version__, gin
 from .cards import cards_str, parse_cards
+from .i18n import _, ngettext
 
 
 def _analyze(args: argparse.Namespace) -> str:
@@ -368,11 +369,13 @@ def _lessons(args: argparse.Namespace) -> str:
         folder = Path(args.folder) if args.folder else lessons_dir()
         if args.lessons_command == "catalog":
             written = update_catalogs(folder)
-            return "rummylab: " + ("; ".join(f"wrote {p}" for p in written) or "every catalog was up to date")
+            return "rummylab: " + ("; ".join(_("wrote {path}").format(path=p) for p in written)
+                                   or _("every catalog was up to date"))
         from .lessons.translate import translate_folder
 
         built = translate_folder(folder, args.lang, Path(args.out) if args.out else None)
-        return f"rummylab: {len(built)} lessons built in {args.lang} into {built[0].parent if built else args.out}"
+        return "rummylab: " + _("{n} lessons built in {lang} into {folder}").format(
+            n=len(built), lang=args.lang, folder=built[0].parent if built else args.out)
     if getattr(args, "lang", None):
         from .classroom.serve import in_language, lessons_dir
 
@@ -381,15 +384,16 @@ def _lessons(args: argparse.Namespace) -> str:
         from .classroom.serve import copy_lessons
 
         written = copy_lessons(args.folder, args.force)
-        kept = "" if args.force else " (lessons already there were kept; --force overwrites)"
-        return f"rummylab: {len(written)} lessons copied to {args.folder}{kept}"
+        kept = "" if args.force else " " + _("(lessons already there were kept; --force overwrites)")
+        return "rummylab: " + _("{n} lessons copied to {folder}").format(n=len(written), folder=args.folder) + kept
 
     if args.lessons_command == "new":
         from .lessons.starter import new_lesson
 
         path = new_lesson(args.path, args.title)
-        return (f"rummylab: wrote {path}: open it in JupyterLab, make it yours, then "
-                f"`rummylab lessons check {path.parent}` and `rummylab serve {path.parent} --lesson {path.stem}`")
+        return "rummylab: " + _("wrote {path}: open it in JupyterLab, make it yours, then {check} and {serve}").format(
+            path=path, check=f"`rummylab lessons check {path.parent}`",
+            serve=f"`rummylab serve {path.parent} --lesson {path.stem}`")
     if args.lessons_command == "check":
         from .lessons.preflight import CLASS_PAGE, VARIANTS, preflight
 
@@ -397,9 +401,12 @@ def _lessons(args: argparse.Namespace) -> str:
                              progress=lambda v: print(v, flush=True))
         failed = [v.lesson for v in verdicts if not v.ok]
         if failed:
-            print(f"rummylab: {len(failed)} of {len(verdicts)} lessons would go wrong in class: {', '.join(failed)}")
+            print("rummylab: " + _("{n} of {total} lessons would go wrong in class: {lessons}").format(
+                n=len(failed), total=len(verdicts), lessons=", ".join(failed)))
             raise SystemExit(1)
-        return f"rummylab: ready for class: {len(verdicts)} lesson{'s' if len(verdicts) != 1 else ''}, all checked"
+        ready = ngettext("ready for class: {n} lesson, all checked", "ready for class: {n} lessons, all checked",
+                         len(verdicts))
+        return "rummylab: " + ready.format(n=len(verdicts))
     from .lessons.key import for_student, key, key_html, key_text
 
     found = key(args.folder, args.lesson)
@@ -481,7 +488,7 @@ def _serve(args: argparse.Namespace) -> str:
                    base_url=args.base_url, hub_server=args.hub_server, lang=args.lang)
     if status:
         raise SystemExit(status)
-    return "rummylab: stopped"
+    return "rummylab: " + _("stopped")
 
 
 def _hub(args: argparse.Namespace) -> str:

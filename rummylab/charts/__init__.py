@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, SeedLike, random_hands
+from ..i18n import _
 
 if TYPE_CHECKING:
     import polars as pl
@@ -206,12 +207,14 @@ def line_chart(data: Any, x: str, y: str, *, color: str | None = None, title: st
                    "mark": {"type": "line", "point": True}, "encoding": encoding})
 
 
-def count_chart(data: Any, x: str, *, title: str, x_title: str | None = None, y_title: str = "count",
+def count_chart(data: Any, x: str, *, title: str, x_title: str | None = None, y_title: str | None = None,
                 width: int = 420, height: int = 220) -> Any:
     """Bars of how many rows have each value of ``x`` (ascending)."""
     from collections import Counter
 
     from .svg import rows
+
+    y_title = _("count") if y_title is None else y_title
 
     counts = Counter(r[x] for r in rows(data, [x]))
     values = [{x: v, "count": n} for v, n in sorted(counts.items())]
@@ -233,14 +236,17 @@ def dealt_deadwood(n: int, seed: SeedLike, size: int = 10) -> pl.DataFrame:
     return df.filter(pl.col("hands") > 0).with_columns(share=pl.col("hands") / n)
 
 
-def deadwood_histogram(df: Any, *, title: str = "Deadwood of a dealt hand") -> Any:
+def deadwood_histogram(df: Any, *, title: str | None = None) -> Any:
     """Bars of hands by deadwood (columns deadwood, hands, share), with the knock limit marked."""
     from .svg import rows
 
+    title = _("Deadwood of a dealt hand") if title is None else title
+    deadwood, share = _("deadwood"), _("share of hands")
     bars = {"mark": "bar", "encoding": {
-        "x": channel("deadwood", title="deadwood", bin={"step": 1}),
-        "y": channel("share", title="share of hands", axis={"format": "%"}),
-        "tooltip": [channel("deadwood"), channel("hands"), channel("share", format=".2%")]}}
+        "x": channel("deadwood", title=deadwood, bin={"step": 1}),
+        "y": channel("share", title=share, axis={"format": "%"}),
+        "tooltip": [channel("deadwood", title=deadwood), channel("hands", title=_("hands")),
+                    channel("share", title=share, format=".2%")]}}
     rule = {"data": {"values": [{"limit": 10.5}]}, "mark": {"type": "rule", "color": "firebrick", "strokeDash": [4, 3]},
             "encoding": {"x": channel("limit")}}
     return figure({"title": title, "width": 420, "height": 220,
@@ -252,7 +258,7 @@ def discard_frame(after_discard: Iterable[tuple[Card, int]]) -> pl.DataFrame:
     import polars as pl
 
     pairs = list(after_discard)
-    return pl.DataFrame({"card": [str(c) for c, _ in pairs], "deadwood": [dw for _, dw in pairs]},
+    return pl.DataFrame({"card": [str(c) for c, _dw in pairs], "deadwood": [dw for _c, dw in pairs]},
                         schema={"card": pl.Utf8, "deadwood": pl.Int64})
 
 
@@ -264,21 +270,22 @@ def discard_chart(df: Any) -> Any:
     best = min((r["deadwood"] for r in values), default=0)
     for r in values:
         r["best"] = r["deadwood"] == best
-    x = channel("card", "N", sort=None, title="discard")
-    y = channel("deadwood", title="deadwood after the discard")
+    x = channel("card", "N", sort=None, title=_("discard"))
+    y = channel("deadwood", title=_("deadwood after the discard"))
     bars = {"mark": "bar", "encoding": {
-        "x": x, "y": y, "tooltip": [channel("card", "N"), channel("deadwood")],
+        "x": x, "y": y, "tooltip": [channel("card", "N", title=_("discard")), channel("deadwood", title=_("deadwood"))],
         "color": channel("best", "N", scale={"domain": [True, False], "range": ["#2e7d32", "#9e9e9e"]},
-                         legend={"title": "best discard"})}}
+                         legend={"title": _("best discard")})}}
     labels = {"mark": {"type": "text", "dy": -6, "fontSize": 11},
               "encoding": {"x": x, "y": y, "text": channel("deadwood")}}
-    return figure({"title": "Deadwood after each discard", "width": 380, "height": 200, "data": {"values": values},
+    return figure({"title": _("Deadwood after each discard"), "width": 380, "height": 200, "data": {"values": values},
                    "layer": [bars, labels]})
 
 
 def score_progress(df: Any) -> Any:
     """Running scores by hand: a frame with columns hand, player, score."""
-    return line_chart(df, "hand", "score", color="player", title="Score progress", width=380, height=200)
+    return line_chart(df, "hand", "score", color="player", title=_("Score progress"), width=380, height=200,
+                      x_title=_("hand"), y_title=_("score"), color_title=_("player"))
 
 
 def running_scores(hands: Any, names: Sequence[str], game: int = 0) -> Any:
@@ -306,13 +313,17 @@ def convergence(sizes: Iterable[int], seed: int, *, statistic: str = "P(knock po
     return pl.DataFrame(rows)
 
 
-def convergence_chart(df: Any, exact: float, *, title: str = "Monte Carlo converges to the exact value",
-                      x_title: str = "hands sampled", y_title: str = "estimate", log: bool = True,
-                      zero: bool = True, exact_color: str = "firebrick") -> Any:
+def convergence_chart(df: Any, exact: float, *, title: str | None = None, x_title: str | None = None,
+                      y_title: str | None = None, log: bool = True, zero: bool = True,
+                      exact_color: str = "firebrick") -> Any:
     """Estimates (columns hands, estimate, low, high) with their bars against the sample size (a
     log scale, or each size in its place when not ``log``), the exact value as a line; ``zero``:
     the estimate's axis starts at 0."""
     from .svg import rows
+
+    title = _("Monte Carlo converges to the exact value") if title is None else title
+    x_title = _("hands sampled") if x_title is None else x_title
+    y_title = _("estimate") if y_title is None else y_title
 
     x = channel("hands", title=x_title, scale={"type": "log"}) if log else channel("hands", "O", title=x_title)
     y_scale: dict[str, Any] = {} if zero else {"scale": {"zero": False}}
@@ -320,7 +331,7 @@ def convergence_chart(df: Any, exact: float, *, title: str = "Monte Carlo conver
                                              "y2": {"field": "high"}}}
     points = {"mark": {"type": "point", "filled": True}, "encoding": {
         "x": x, "y": channel("estimate", title=y_title, **y_scale),
-        "tooltip": [channel("hands", title="hands"), channel("estimate", title="estimate", format=".3%")]}}
+        "tooltip": [channel("hands", title=x_title), channel("estimate", title=y_title, format=".3%")]}}
     line = {"data": {"values": [{"exact": float(exact)}]}, "mark": {"type": "rule", "color": exact_color},
             "encoding": {"y": channel("exact", title=y_title, **y_scale)}}
     return figure({"title": title, "width": 420, "height": 220,

@@ -39,19 +39,19 @@ LEFT_AFTER = float(os.environ.get("RUMMYLAB_LEFT_AFTER", "60"))
 its kernel is shut down; a page that reconnects sooner keeps it."""
 
 LOGIN_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>rummylab: class code</title>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{{font-family:sans-serif;max-width:28em;margin:4em auto;padding:0 1em;color:#263238}}
 input{{font-size:1.4em;letter-spacing:.15em;width:9em;text-transform:uppercase}}
 button{{font-size:1.2em}} .error{{color:#b71c1c;font-weight:700}}</style></head>
-<body class="rl-class-login"><h1>rummylab lessons</h1>
-<p>Type the <b>class code</b> your teacher reads out, then press <b>Join</b>.</p>
+<body class="rl-class-login"><h1>{heading}</h1>
+<p>{ask}</p>
 {error}
 <form action="{action}" method="post">{xsrf}
 <input type="hidden" name="next" value="{next}">
-<input name="password" id="class-code" autocomplete="off" autofocus aria-label="class code">
-<button type="submit" id="join">Join</button></form>
-<p><small>Without the code no lesson opens, and nothing runs for you.</small></p>
+<input name="password" id="class-code" autocomplete="off" autofocus aria-label="{code}">
+<button type="submit" id="join">{join}</button></form>
+<p><small>{note}</small></p>
 </body></html>"""
 
 
@@ -72,10 +72,22 @@ class ClassCodeLogin(VoilaLoginHandler):
     login page under the class's base URL (``--base-url``: where the browser sees it)."""
 
     def _render(self, message: dict[str, str] | None = None) -> None:
-        error = ("<p class='error' id='wrong-code'>That is not the class code: ask your teacher.</p>"
-                 if message and message.get("error") else "")
+        from ..i18n import PSEUDO, _, language, languages, using
+        from .lesson_index import LANG_COOKIE
+
+        kept = self.get_cookie(LANG_COOKIE)
+        with using(kept if kept in languages() else None):  # her language, else the class's
+            said = {"title": _("rummylab: class code"), "heading": _("rummylab lessons"),
+                    "code": _("class code"), "join": _("Join"),
+                    "note": _("Without the code no lesson opens, and nothing runs for you."),
+                    "wrong": _("That is not the class code: ask your teacher.")}
+            ask = _("Type the <b>class code</b> your teacher reads out, then press <b>Join</b>.")  # markup kept
+            lang = language() if language() != PSEUDO else "en"
+        words = {k: html.escape(v) for k, v in said.items()}
+        error = f"<p class='error' id='wrong-code'>{words['wrong']}</p>" if message and message.get("error") else ""
         self.write(LOGIN_PAGE.format(error=error, action=html.escape(url_path_join(self.base_url, "login")),
-                                     xsrf=self.xsrf_form_html(),
+                                     xsrf=self.xsrf_form_html(), lang=lang, ask=ask,
+                                     **{k: v for k, v in words.items() if k != "wrong"},
                                      next=html.escape(self.get_argument("next", default=self.base_url))))
 
 

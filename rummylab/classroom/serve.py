@@ -193,17 +193,19 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
         chosen = [f"{language}/{name}" for name in chosen]
     cmd, env = voila_command(path, port, db, ip=ip, code=code, students=students, lessons=chosen,
                              base_url=base_url, hub_login=bool(hub))
-    shown = "127.0.0.1" if ip in LOOPBACK else ("<this machine's address>" if ip in EVERY_ADDRESS else ip)
-    class_url = f"the hub's {base_url} (its login)" if hub else f"http://{shown}:{port}{base_url}"
+    from ..i18n import _
+
+    shown = "127.0.0.1" if ip in LOOPBACK else (_("<this machine's address>") if ip in EVERY_ADDRESS else ip)
+    class_url = _("the hub's {path} (its login)").format(path=base_url) if hub else f"http://{shown}:{port}{base_url}"
     tport = teacher_port or next_free_port(port, ip)
-    print(f"rummylab: serving {path} at {class_url} (Ctrl+C stops)", flush=True)
+    print("rummylab: " + _("serving {path} at {url} (Ctrl+C stops)").format(path=path, url=class_url), flush=True)
     if code:
-        print(f"  class code: {code}   (students type it on the first page)", flush=True)
+        print("  " + _("class code: {code}   (students type it on the first page)").format(code=code), flush=True)
     if chosen:
-        print(f"  warming {', '.join(chosen)}: {students} kernel(s) each, about "
-              f"{KERNEL_MB * students * len(chosen) / 1000:.1f} GB; each lesson is run ahead of time", flush=True)
+        print("  " + _("warming {lessons}: {n} kernel(s) each, about {gb} GB; each lesson is run ahead of time").format(
+            lessons=", ".join(chosen), n=students, gb=f"{KERNEL_MB * students * len(chosen) / 1000:.1f}"), flush=True)
     if not hub_server:
-        print(f"  teacher page: http://{shown}:{tport}/?token={teacher_token}", flush=True)
+        print("  " + _("teacher page: {url}").format(url=f"http://{shown}:{tport}/?token={teacher_token}"), flush=True)
     else:  # a student's own server: Voilà in this process (no second one to hold), its warm kernel not
         from .voila_patches import ONE_KERNEL_ENV
 

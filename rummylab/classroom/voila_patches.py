@@ -217,8 +217,11 @@ async def announce_when_warm(pools: dict[str, list[Any]]) -> None:
     kernels = kernel_processes(os.getpid())
     each = sum(p.memory_info().rss for p in kernels) / max(len(kernels), 1) / 2**20
     warm = sum(map(lesson_run, filled()))
-    failed = f" ({len(filled()) - warm} failed to start)" if warm < len(filled()) else ""
-    print(f"rummylab: class ready: {warm} warm kernel(s){failed}, {each:.0f} MB each", flush=True)
+    from ..i18n import _
+
+    failed = " " + _("({n} failed to start)").format(n=len(filled()) - warm) if warm < len(filled()) else ""
+    print("rummylab: " + _("class ready: {warm} warm kernel(s){failed}, {mb} MB each").format(
+        warm=warm, failed=failed, mb=f"{each:.0f}"), flush=True)
 
 
 ONE_KERNEL_ENV = "RUMMYLAB_ONE_KERNEL"

@@ -58,8 +58,10 @@ def language() -> str:
 
 
 def set_language(lang: str) -> str:
-    """Use ``lang`` from now on in this kernel (or thread of control); returns its code."""
+    """Use ``lang`` from now on in this kernel or process (its ``RUMMYLAB_LANG``: a notebook's next
+    cell may run in a context of its own); returns its code."""
     code = check_language(lang)
+    os.environ[LANG_ENV] = code
     _CURRENT.set(code)
     return code
 

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..i18n import PSEUDO, _, language
 from .exercises import ASKED, EXERCISES, SOURCES, Exercise, verdict
 
 
@@ -131,7 +132,7 @@ def key(folder: Path | str | None = None, lesson: str | None = None, sample: int
         if not paths:
             raise ValueError(f"--lesson {lesson}: no such lesson in {folder or 'the packaged lessons'}")
     found: list[KeyEntry] = []
-    for _, of_lesson in key_runs(paths, sample):
+    for _path, of_lesson in key_runs(paths, sample):
         if isinstance(of_lesson, ValueError):
             raise of_lesson
         found += of_lesson
@@ -187,33 +188,39 @@ def _variant_note(e: KeyEntry) -> str:
     if not e.variants:
         return ""
     if len(e.variants) == 1:
-        return f" (variant {e.variants[0].number})"
-    return f" ({len(e.variants)} variants, each student her own: the class's first shown)"
+        return " " + _("(variant {n})").format(n=e.variants[0].number)
+    return " " + _("({n} variants, each student her own: the class's first shown)").format(n=len(e.variants))
 
 
 def key_text(found: list[KeyEntry]) -> str:
     """The answer key as plain text."""
     out = []
+    said = {"q": _("Q: {prompt}"), "a": _("A: {answer}"), "why": _("Why: {why}"), "hint": _("Hint: {hint}"),
+            "says": _("If a student says {typed}: {why}")}
     for e in found:
-        block = [f"[{e.lesson}] {e.name}{_variant_note(e)}", f"  Q: {e.prompt}", f"  A: {e.answer}"]
-        block += [f"  Why: {e.explanation}"] if e.explanation else []
-        block += [f"  Hint: {e.hint}"] if e.hint else []
-        block += [f"  If a student says {typed}: {why}" for typed, why in e.mistakes.items()]
+        block = [f"[{e.lesson}] {e.name}{_variant_note(e)}", "  " + said["q"].format(prompt=e.prompt),
+                 "  " + said["a"].format(answer=e.answer)]
+        block += ["  " + said["why"].format(why=e.explanation)] if e.explanation else []
+        block += ["  " + said["hint"].format(hint=e.hint)] if e.hint else []
+        block += ["  " + said["says"].format(typed=typed, why=why) for typed, why in e.mistakes.items()]
         out.append("\n".join(block))
-    return "\n\n".join(out) if out else "No exercises: these lessons define none (lessons.exercise)."
+    return "\n\n".join(out) if out else _("No exercises: these lessons define none (lessons.exercise).")
 
 
 def key_html(found: list[KeyEntry]) -> str:
     """The answer key as a standalone HTML page (no scripts, nothing fetched)."""
     esc = html.escape
+    said = {k: esc(v) for k, v in (("answer", _("Answer:")), ("why", _("Why:")), ("hint", _("Hint:")),
+                                   ("wrong", _("Common wrong answers:")), ("title", _("rummylab: the teacher's key")))}
     rows = []
     for e in found:
         wrong = "".join(f"<li><b>{esc(typed)}</b>: {esc(why)}</li>" for typed, why in e.mistakes.items())
         rows.append(f"<section><h2>{esc(e.lesson)} · {esc(e.name)}{esc(_variant_note(e))}</h2>"
-                    f"<p>{esc(e.prompt)}</p><p><b>Answer:</b> {esc(e.answer)}</p>"
-                    + (f"<p><b>Why:</b> {esc(e.explanation)}</p>" if e.explanation else "")
-                    + (f"<p><b>Hint:</b> {esc(e.hint)}</p>" if e.hint else "")
-                    + (f"<p>Common wrong answers:</p><ul>{wrong}</ul>" if wrong else "") + "</section>")
-    return ("<!doctype html><html><head><meta charset='utf-8'><title>rummylab: the teacher's key</title>"
+                    f"<p>{esc(e.prompt)}</p><p><b>{said['answer']}</b> {esc(e.answer)}</p>"
+                    + (f"<p><b>{said['why']}</b> {esc(e.explanation)}</p>" if e.explanation else "")
+                    + (f"<p><b>{said['hint']}</b> {esc(e.hint)}</p>" if e.hint else "")
+                    + (f"<p>{said['wrong']}</p><ul>{wrong}</ul>" if wrong else "") + "</section>")
+    lang = esc(language() if language() != PSEUDO else "en")
+    return (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{said['title']}</title>"
             "<style>body{font-family:sans-serif;max-width:50em;margin:auto}section{border-top:1px solid #ccc}</style>"
-            "</head><body><h1>rummylab: the teacher's key</h1>" + "".join(rows) + "</body></html>")
+            f"</head><body><h1>{said['title']}</h1>" + "".join(rows) + "</body></html>")

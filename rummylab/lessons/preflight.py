@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _, ngettext
 from .exercises import did_you_mean
 from .rendered import check_rendered_once
 from .runner import LessonRun, cell_label, kernel, lessons_in, run_lesson
@@ -38,8 +39,9 @@ class Verdict:
         return not self.problems
 
     def __str__(self) -> str:
-        head = (f"{'ok  ' if self.ok else 'FAIL'} {self.lesson} ({self.seconds:.0f} s; exercises: "
-                f"{', '.join(self.exercises) or 'none'})")
+        mark = "ok  " if self.ok else "FAIL"
+        head = f"{mark} {self.lesson} " + _("({seconds} s; exercises: {exercises})").format(
+            seconds=f"{self.seconds:.0f}", exercises=", ".join(self.exercises) or _("none"))
         return "\n".join([head, *(f"  ✘ {p}" for p in self.problems), *(f"  · {n}" for n in self.notes)])
 
 
@@ -73,24 +75,26 @@ def judge(runs: list[LessonRun]) -> Verdict:
     report = first.report
     verdict.exercises = [e["name"] for e in report.get("exercises", [])]
     verdict.problems += undefined(first)
-    verdict.problems += [f"an answer is shipped typed in ({t}): exercises ship blank, answer = ..."
-                         for t in typed_in(first.notebook)]
+    shipped = _("an answer is shipped typed in ({typed}): exercises ship blank, answer = ...")
+    verdict.problems += [shipped.format(typed=t) for t in typed_in(first.notebook)]
     verdict.problems += check_rendered_once(first.notebook.cells)
     for e in report.get("exercises", []):
         if not e["answer_accepted"]:
-            verdict.problems.append(f"{e['name']}: the right answer typed as {e['typed']!r} is marked wrong")
-        verdict.problems += [f"{e['name']}: the mistake {t!r} does not get its explanation" for t in e["unexplained"]]
+            verdict.problems.append(_("{exercise}: the right answer typed as {typed} is marked wrong").format(
+                exercise=e["name"], typed=repr(e["typed"])))
+        verdict.problems += [_("{exercise}: the mistake {typed} does not get its explanation").format(
+            exercise=e["name"], typed=repr(t)) for t in e["unexplained"]]
         verdict.problems += variant_problems(e)
         if e.get("variants"):
-            verdict.notes.append(f"{e['name']}: {len(e['variants'])} variants checked")
+            verdict.notes.append(_("{exercise}: {n} variants checked").format(exercise=e["name"], n=len(e["variants"])))
     drawn = page_models()
     for module, model in report.get("widgets", []):
         if module in CORE_MODULES or module == "anywidget":
             if model not in drawn and model != "LayoutModel" and not model.endswith("StyleModel"):
-                verdict.problems.append(f"the class page cannot draw the widget {model}")
+                verdict.problems.append(_("the class page cannot draw the widget {model}").format(model=model))
         elif not module.startswith("rummylab"):
-            verdict.notes.append(f"the widget {model} ({module}) has a front end of its own: the lesson is served "
-                                 "with Voilà's own page")
+            verdict.notes.append(_("the widget {model} ({module}) has a front end of its own: the lesson is served "
+                                   "with Voilà's own page").format(model=model, module=module))
     return verdict
 
 
@@ -103,25 +107,28 @@ def variant_problems(entry: dict[str, Any]) -> list[str]:
     that cannot be made or asked, a right answer refused, a mistake not explained."""
     found = []
     for v in entry.get("variants", []):
-        what = f"{entry['name']} variant {v['number']}"
+        what = _("{exercise} variant {n}").format(exercise=entry["name"], n=v["number"])
         if v.get("error"):
             found.append(f"{what}: {v['error']}")
             continue
         if "kind" in entry and v.get("kind", entry["kind"]) != entry["kind"]:
-            found.append(f"{what}: its answer {v['answer']!r} is read as {v['kind']}, the exercise's as "
-                         f"{entry['kind']}: give every variant's answer the same kind (kind=…)")
+            found.append(_("{what}: its answer {answer} is read as {kind}, the exercise's as {kinds}: give every "
+                           "variant's answer the same kind (kind=…)").format(what=what, answer=repr(v["answer"]),
+                                                                           kind=v["kind"], kinds=entry["kind"]))
             continue
         if not v["answer_accepted"]:
-            found.append(f"{what}: the right answer {v['answer']!r} is marked wrong")
-        found += [f"{what}: the mistake {t!r} does not get its explanation" for t in v["unexplained"]]
+            found.append(_("{what}: the right answer {answer} is marked wrong").format(what=what,
+                                                                                      answer=repr(v["answer"])))
+        found += [_("{exercise}: the mistake {typed} does not get its explanation").format(exercise=what, typed=repr(t))
+                  for t in v["unexplained"]]
     if len(found) > SHOWN_VARIANTS:
-        found = found[:SHOWN_VARIANTS] + [f"{entry['name']}: and {len(found) - SHOWN_VARIANTS} more problems "
-                                          "in its variants"]
+        found = found[:SHOWN_VARIANTS] + [_("{exercise}: and {n} more problems in its variants").format(
+            exercise=entry["name"], n=len(found) - SHOWN_VARIANTS)]
     return found
 
 
 def _settings(run: LessonRun) -> str:
-    return ", ".join(f"{k}={v}" for k, v in run.env.items() if k != "RUMMYLAB_LESSON") or "its defaults"
+    return ", ".join(f"{k}={v}" for k, v in run.env.items() if k != "RUMMYLAB_LESSON") or _("its defaults")
 
 
 def errors(runs: list[LessonRun]) -> list[str]:
@@ -131,9 +138,10 @@ def errors(runs: list[LessonRun]) -> list[str]:
     for run in runs:
         for e in run.errors:
             under.setdefault(str(e), []).append(_settings(run))
-    said = [f"under {'every setting' if len(runs) > 1 and len(where) == len(runs) else ' and '.join(where)}: {e}"
-            for e, where in under.items()]
-    return said + [f"under {_settings(run)}: the lesson did not run to its end"
+    said = [_("under {settings}: {error}").format(
+        settings=_("every setting") if len(runs) > 1 and len(where) == len(runs) else _(" and ").join(where), error=e)
+        for e, where in under.items()]
+    return said + [_("under {settings}: the lesson did not run to its end").format(settings=_settings(run))
                    for run in runs if not run.report and not run.errors]
 
 
@@ -167,8 +175,10 @@ def untranslated_note(path: Path) -> list[str]:
     missing = meta.get("untranslated", 0)
     if not missing:
         return []
-    return [f"{missing} of its strings have no {meta.get('lang')} translation yet: they show in English "
-            f"(rummylab lessons catalog; docs/translating.md)"]
+    return [ngettext("{n} of its strings has no {lang} translation yet: it shows in English (rummylab lessons "
+                     "catalog; docs/translating.md)",
+                     "{n} of its strings have no {lang} translation yet: they show in English (rummylab lessons "
+                     "catalog; docs/translating.md)", missing).format(n=missing, lang=meta.get("lang"))]
 
 
 def preflight(folder: Path | str, variants: list[dict[str, str]] | None = None,
