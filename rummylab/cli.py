@@ -164,6 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "it); either way she holds one kernel")
     hb.add_argument("--lab", action="store_true", help="each student gets JupyterLab (a coding class) instead of "
                     "the lessons as an app only; she still reaches no secret and no grade")
+    hb.add_argument("--lang", default=None, help="the class's language: en, hi or ro (each student may choose another "
+                    "on the lessons' first page; the teacher page speaks it)")
     hb.add_argument("--ip", default="127.0.0.1", help="the address the hub listens on")
     hb.add_argument("--port", type=int, default=8000)
     hb.add_argument("--state-dir", default="rummylab-hub", help="the hub's own files (its database, cookie secret)")
@@ -504,7 +506,8 @@ def _hub(args: argparse.Namespace) -> str:
     from .classroom.serve import LOOPBACK
 
     options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
-                                   args.port, args.state_dir, args.spawner, args.classes, args.warm, args.lab)
+                                   args.port, args.state_dir, args.spawner, args.classes, args.warm, args.lab,
+                                   args.lang)
     lesson = options["lesson"]
     password = made_up or f"passwords: from {PASSWORD_ENV} and {TEACHER_PASSWORD_ENV}"
     service_secrets(Path(options["state_dir"]), options["db"])  # PGPASSWORD: for the service alone, in a file

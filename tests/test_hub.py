@@ -118,6 +118,24 @@ def test_a_student_server_is_the_app_and_holds_no_secret(tmp_path: Path, monkeyp
     assert "PGPASSFILE" not in lab.JupyterHub.services[0]["environment"]  # SQLite has no password
 
 
+def test_a_hub_class_in_a_language(tmp_path: Path) -> None:
+    """``rummylab hub --lang hi``: each student's server starts the lessons in Hindi (built beside the
+    English ones, each student may choose another on the first page), her kernels and the teacher
+    page speak it; a language there is no catalog for is refused by name."""
+    from traitlets.config import Config
+
+    c = Config()
+    hub.configure(c, lessons=str(lessons_dir()), lesson="08", db=f"sqlite:///{tmp_path / 'p.sqlite'}",
+                  password="a-class-password", teacher_password="t" * 32, state_dir=str(tmp_path), lang="hi")
+    assert c.Spawner.cmd[-2:] == ["--lesson=08-pure-sequence.ipynb", "--lang=hi"]
+    assert c.Spawner.default_url == "/voila/render/hi/08-pure-sequence.ipynb"
+    assert c.Spawner.environment["RUMMYLAB_LANG"] == "hi"
+    assert c.JupyterHub.services[0]["environment"]["RUMMYLAB_LANG"] == "hi"
+    with pytest.raises(ValueError, match="'xx'"):
+        hub.configure(Config(), lessons=str(lessons_dir()), lesson="08", db=f"sqlite:///{tmp_path / 'p.sqlite'}",
+                      password="a-class-password", teacher_password="t" * 32, state_dir=str(tmp_path), lang="xx")
+
+
 def test_a_hub_refuses_what_would_leak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     """A password in ``--db`` (every account reads a command line), and the simple spawner as root

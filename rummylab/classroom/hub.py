@@ -139,7 +139,7 @@ MAX_WARM = 1
 while she has it (``serve --hub-server``), so she costs one kernel whatever she does."""
 
 
-def app_command(lesson: str, warm: int = 0) -> list[str]:
+def app_command(lesson: str, warm: int = 0, lang: str | None = None) -> list[str]:
     """A student's server that serves the lessons as the app and nothing else: ``rummylab serve``
     on her home (where the lessons are copied), as a hub server (``serve --hub-server``: the hub's
     port, prefix and login, her own kernels' hub login, no teacher page), with ``warm`` kernels that
@@ -147,7 +147,7 @@ def app_command(lesson: str, warm: int = 0) -> list[str]:
     if not 0 <= warm <= MAX_WARM:
         raise ValueError(f"--warm {warm}: 0 or {MAX_WARM} (a kernel that has run the lesson before she opens it)")
     return [sys.executable, "-m", "rummylab.cli", "serve", ".", "--hub-server", f"--students={warm}",
-            f"--lesson={lesson}"]
+            f"--lesson={lesson}", *([f"--lang={lang}"] if lang else [])]
 
 
 
@@ -210,7 +210,7 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
               students: int = 0,
               teacher_group: str = TEACHER_GROUP, ip: str = "127.0.0.1", port: int = 8000,
               state_dir: str = ".", spawner: str = "local", classes: dict[str, list[str]] | None = None,
-              warm: int = 0, lab: bool = False, hashes: dict[str, str] | None = None) -> None:
+              warm: int = 0, lab: bool = False, hashes: dict[str, str] | None = None, lang: str | None = None) -> None:
     """Fill the JupyterHub config ``c``: students ``student01``… (``students``) log in each with her
     own password (``hashes``: ``hub_auth.hashed`` of each), or with ``students=0`` anyone under any
     name with the class ``password``; the hub user ``teacher`` (an admin, in ``teacher_group``) with
@@ -220,11 +220,15 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
     group's name -> its students, and any made on the hub's admin page) for the teacher page's
     classes. Each student's server serves the lessons as the app only (``app_command``, with ``warm``
     kernels run ahead), or with ``lab`` JupyterLab with Voilà (``singleuser_args``). The service
-    grades checks from ``lessons`` and alone holds the database (``service_secrets``). Internal
-    ports are picked at start."""
+    grades checks from ``lessons`` and alone holds the database (``service_secrets``). With ``lang``
+    the class starts in that language (each student may choose another on its first page), and the
+    teacher page speaks it. Internal ports are picked at start."""
+    from ..i18n import LANG_ENV, check_language
     from .class_code import find_lessons
     from .serve import EVERY_ADDRESS, LOOPBACK
 
+    lang = check_language(lang) if lang is not None else None
+    language = {LANG_ENV: lang} if lang else {}
     folder = Path(lessons).resolve()
     if not folder.is_dir():
         raise ValueError(f"{folder}: no such folder of lessons")
@@ -276,17 +280,17 @@ def configure(c: Any, *, lessons: str, lesson: str, db: str, password: str, teac
         "name": SERVICE, "url": f"http://127.0.0.1:{_free_port()}",
         "command": [sys.executable, "-m", "rummylab.classroom.hub_service"],
         "environment": {**service_secrets(state, db), "RUMMYLAB_CLASS_URL": f"http://{public}:{port}/",
-                        LESSONS_ENV: str(folder), LESSON_OF_THE_DAY_ENV: chosen},
+                        LESSONS_ENV: str(folder), LESSON_OF_THE_DAY_ENV: chosen, **language},
         "cwd": str(state), "oauth_no_confirm": True, "display": False}]  # its key-cache/ is in the state folder
     c.JupyterHub.spawner_class = SPAWNERS[spawner]
     if spawner == "simple":
         c.SimpleLocalProcessSpawner.home_dir_template = str(state / "homes" / "{username}")
     c.Spawner.pre_spawn_hook = copy_lessons_hook(folder)
-    c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"] if lab else app_command(chosen, warm)
-    c.Spawner.default_url = f"/voila/render/{chosen}"
+    c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"] if lab else app_command(chosen, warm, lang)
+    c.Spawner.default_url = f"/voila/render/{lang}/{chosen}" if lang and not lab else f"/voila/render/{chosen}"
     c.Spawner.args = singleuser_args() if lab else []
     # the kernels know the service's URL and nothing else of the class (env_keep passes no secret)
-    c.Spawner.environment = {"RUMMYLAB_DB": f"rummylab+{service_url}", **CLASS_SETTINGS,
+    c.Spawner.environment = {"RUMMYLAB_DB": f"rummylab+{service_url}", **CLASS_SETTINGS, **language,
                              "JUPYTER_PATH": str(templates), OUTPUTS_ENV: str(outputs_folder(state))}
     c.Spawner.http_timeout = 120
 
@@ -347,7 +351,7 @@ def write_config(path: Path | str, **options: Any) -> Path:
 def hub_options(lessons: str | None, lesson: str | None, students: int, db: str | None, teacher_group: str,
                 ip: str, port: int, state_dir: str, spawner: str,
                 classes: list[str] | None = None, warm: int = 0,
-                lab: bool = False) -> tuple[dict[str, Any], str | None]:
+                lab: bool = False, lang: str | None = None) -> tuple[dict[str, Any], str | None]:
     """The options of ``configure`` from the command line, and the passwords made up, to print
     (None when the environment gave both). ValueError names a bad option."""
     from .class_code import find_lessons, first_lesson
@@ -388,6 +392,10 @@ def hub_options(lessons: str | None, lesson: str | None, students: int, db: str 
         options["warm"] = warm
     if lab:
         options["lab"] = True
+    if lang is not None:
+        from ..i18n import check_language
+
+        options["lang"] = check_language(lang)
     made_up = [f"class password: {password} (set {PASSWORD_ENV} to choose it)"] if not given and not names else []
     made_up += [f"teacher password: {teacher_password} (set {TEACHER_PASSWORD_ENV} to choose it)"] \
         if not teacher_given else []

@@ -121,7 +121,8 @@ def offered_languages(folder: Path) -> list[str]:
     """The languages a class served from ``folder`` offers: English, and each built beside it (LANG/)."""
     from ..i18n import languages
 
-    return ["en", *(code for code in languages() if code != "en" and any((folder / code).glob("*.ipynb")))]
+    return ["en", *(code for code in languages() if code != "en" and any((folder / code).glob("*.ipynb")))] \
+        if any((folder / "en").glob("*.ipynb")) else ["en"]
 
 
 def language_name(code: str) -> str:
@@ -134,7 +135,7 @@ def language_name(code: str) -> str:
 
 def lessons_for(folder: Path, lang: str) -> list[Lesson]:
     """The lessons a student reading ``lang`` is offered: those built in it (LANG/), else the English ones."""
-    if lang != "en" and any((folder / lang).glob("*.ipynb")):
+    if any((folder / lang).glob("*.ipynb")):
         return [Lesson(path=f"{lang}/{lesson.path}", title=lesson.title, exercises=lesson.exercises)
                 for lesson in lessons_in(folder / lang)]
     return lessons_in(folder)

@@ -166,13 +166,13 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
         raise ValueError(f"{path}: no such lesson or folder")
     language = None
     if lang is not None:  # every language built beside the English lessons; the class starts in ``lang``
-        from ..i18n import LANG_ENV, SOURCE, check_language
+        from ..i18n import LANG_ENV, check_language
 
         db = progress_db(path, db)  # the checks stay where the English class's go
         language = check_language(lang)
         os.environ[LANG_ENV] = language  # the index, the teacher page and the kernels
         root = class_folder(path)
-        path = ((root if language == SOURCE else root / language) / path.name) if path.is_file() else root
+        path = root / language / path.name if path.is_file() else root
     hub = hub_service(single_user=hub_server)
     if hub_server and not hub:
         raise ValueError("--hub-server: JupyterHub did not start this server (JUPYTERHUB_USER, "
@@ -189,7 +189,7 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
     folder = path if path.is_dir() else path.parent
     chosen = find_lessons(folder, lessons) if lessons else first_lesson(folder)
     chosen = chosen if students and path.is_dir() else []
-    if language is not None and language != "en":  # the lessons of the day in the class's language
+    if language is not None:  # the lessons of the day in the class's language
         chosen = [f"{language}/{name}" for name in chosen]
     cmd, env = voila_command(path, port, db, ip=ip, code=code, students=students, lessons=chosen,
                              base_url=base_url, hub_login=bool(hub))
@@ -238,14 +238,13 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
 
 def in_language(path: Path, lang: str) -> Path:
     """The lesson (or folder of lessons) ``path`` in ``lang``: built from its catalogs into
-    ``class_folder``'s LANG sub-folder (English: as it is). The process and its kernels then speak
-    ``lang`` (``RUMMYLAB_LANG``)."""
-    from ..i18n import LANG_ENV, SOURCE, check_language
+    ``class_folder``'s LANG sub-folder (English too, with its language cell). The process and its
+    kernels then speak ``lang`` (``RUMMYLAB_LANG``)."""
+    from ..i18n import LANG_ENV, check_language
 
     code = check_language(lang)
     os.environ[LANG_ENV] = code
-    root = class_folder(path)
-    where = root if code == SOURCE else root / code
+    where = class_folder(path) / code
     return where / path.name if path.is_file() else where
 
 
@@ -265,7 +264,7 @@ def class_folder(path: Path) -> Path:
         root.mkdir(parents=True, exist_ok=True)
         for nb in folder.glob("*.ipynb"):
             shutil.copy2(nb, root / nb.name)
-    for code in lesson_languages():
+    for code in ("en", *lesson_languages()):  # English too: each lesson then sets its kernel's language
         translate_folder(root, code, root / code)
     return root
 

@@ -25,7 +25,7 @@ RENDERED_ONCE = "rendered-once"
 """The tag of a cell whose outputs are the same for every student."""
 OUTPUTS_ENV = "RUMMYLAB_OUTPUTS"
 """The folder of a class's rendered outputs (set by ``rummylab serve`` and the hub for Voilà)."""
-SETTINGS = ("RUMMYLAB_SEED", "RUMMYLAB_N", "RUMMYLAB_CHARTS", "RUMMYLAB_APP")
+SETTINGS = ("RUMMYLAB_SEED", "RUMMYLAB_N", "RUMMYLAB_CHARTS", "RUMMYLAB_APP", "RUMMYLAB_LANG")
 """The settings a lesson's outputs depend on."""
 
 
