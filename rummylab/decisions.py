@@ -18,6 +18,18 @@ from typing import Any
 import numpy as np
 
 from .cards import SeedLike, rng_from
+from .i18n import N_, NP_, _, ngettext, pgettext
+
+MARK_WORDS = {"blunder": NP_("review mark", "blunder"), "mistake": NP_("review mark", "mistake"),
+              "inaccuracy": NP_("review mark", "inaccuracy")}
+"""A decision's mark (``marked``: the key stays English) in words: ``pgettext("review mark", …)``."""
+PART_WORDS = {"hand": NP_("review part", "hand"), "deal": NP_("review part", "deal"),
+              "round": NP_("review part", "round")}
+"""What a family calls a hand (``Review.part``), in words: ``pgettext("review part", …)``."""
+MARKED = {"hand": N_("hand {hand} turn {turn}: {mark}, {played} (−{loss} ± {se}): {reason}"),
+          "deal": N_("deal {hand} turn {turn}: {mark}, {played} (−{loss} ± {se}): {reason}"),
+          "round": N_("round {hand} turn {turn}: {mark}, {played} (−{loss} ± {se}): {reason}")}
+"""A marked decision in a review's text, by what the family calls a hand."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -61,11 +73,15 @@ class Evaluation:
         return o.label, o.value, o.diff_se
 
     def __str__(self) -> str:
-        lines = [f"player {self.seat} to act ({self.phase.value}); {self.unit} ({self.worlds} worlds)"]
+        """The options, best first, in the language in use (``unit``: English, marked with ``N_``)."""
+        lines = [ngettext("player {seat} to act ({phase}); {unit} ({worlds} world)",
+                          "player {seat} to act ({phase}); {unit} ({worlds} worlds)", self.worlds).format(
+            seat=self.seat, phase=self.phase.value, unit=_(self.unit), worlds=self.worlds)]
+        exact, best = _("exact"), _("best")
         for o in self.options:
-            err = "exact" if o.exact else f"± {o.se:.1f}"
-            diff = "best" if o is self.best else f"{o.diff:+.1f}" + ("" if o.exact and self.best.exact
-                                                                     else f" ± {o.diff_se:.1f}")
+            err = exact if o.exact else f"± {o.se:.1f}"
+            diff = best if o is self.best else f"{o.diff:+.1f}" + ("" if o.exact and self.best.exact
+                                                                   else f" ± {o.diff_se:.1f}")
             lines.append(f"  {o.label:<22} {o.value:+7.1f} {err:<8} {diff}")
         return "\n".join(lines)
 
@@ -105,7 +121,7 @@ def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, unit: s
     the action, each with its world's seed (one call for every option and world)."""
     samples = check_samples(samples)
     rng = rng_from(seed)
-    worlds = [(world(state, rng), int(rng.integers(2**31))) for _ in range(samples)]
+    worlds = [(world(state, rng), int(rng.integers(2**31))) for _i in range(samples)]
     played: dict[Any, float | np.ndarray] = {}
     rolled = []
     for action in actions:
@@ -115,8 +131,8 @@ def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, unit: s
         else:
             played[action] = known
     if rolled:
-        after = [apply(w, a) for a in rolled for w, _ in worlds]
-        values = np.asarray(played_out(after, [s for _ in rolled for _, s in worlds]), dtype=float)
+        after = [apply(w, a) for a in rolled for w, _seed in worlds]
+        values = np.asarray(played_out(after, [s for _action in rolled for _world, s in worlds]), dtype=float)
         played.update(zip(rolled, values.reshape(len(rolled), samples), strict=True))
     means = {a: float(np.mean(v)) for a, v in played.items()}
     order = list(actions)
@@ -240,32 +256,45 @@ class Review:
                                     "reason": pl.Utf8})
 
     def __str__(self) -> str:
-        lines = [f"player {self.seat}: {len(self.decisions)} decisions, {self.loss:.1f} points lost "
-                 f"({self.error_rate:.2f} a decision); result {self.result:+d}, luck {self.luck:+.1f}, "
-                 f"luck-adjusted {self.adjusted:+.1f}"]
+        """The review in the language in use: the totals, then each marked decision."""
+        n = len(self.decisions)
+        lines = [ngettext("player {seat}: {n} decision, {loss} points lost ({rate} a decision); result {result}, "
+                          "luck {luck}, luck-adjusted {adjusted}",
+                          "player {seat}: {n} decisions, {loss} points lost ({rate} a decision); result {result}, "
+                          "luck {luck}, luck-adjusted {adjusted}", n).format(
+            seat=self.seat, n=n, loss=f"{self.loss:.1f}", rate=f"{self.error_rate:.2f}", result=f"{self.result:+d}",
+            luck=f"{self.luck:+.1f}", adjusted=f"{self.adjusted:+.1f}")]
+        template = _(MARKED[self.part]) if self.part in MARKED else (
+            _("{part} {hand} turn {turn}: {mark}, {played} (−{loss} ± {se}): {reason}"))
         for d in self.decisions:
             if d.mark:
-                lines.append(f"  {self.part} {d.hand} turn {d.turn}: {d.mark}, {d.played} "
-                             f"(−{d.loss:.1f} ± {d.loss_se:.1f}): {d.reason}")
+                lines.append("  " + template.format(part=self.part, hand=d.hand, turn=d.turn, mark=_mark(d.mark),
+                                                    played=d.played, loss=f"{d.loss:.1f}", se=f"{d.loss_se:.1f}",
+                                                    reason=d.reason))
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr class='rl-mark-{d.mark or 'none'}'><td>{d.hand}</td><td>{d.turn}</td><td>{html.escape(d.played)}</td>"
-            f"<td>{html.escape(d.best)}</td><td>{d.loss:.1f} ± {d.loss_se:.1f}</td><td>{d.mark or ''}</td>"
-            f"<td>{html.escape(d.reason)}</td></tr>" for d in self.decisions)
+            f"<td>{html.escape(d.best)}</td><td>{d.loss:.1f} ± {d.loss_se:.1f}</td>"
+            f"<td>{html.escape(_mark(d.mark)) if d.mark else ''}</td><td>{html.escape(d.reason)}</td></tr>"
+            for d in self.decisions)
         head = html.escape(str(self).splitlines()[0])
-        return (f"<div class='rl-review'><p>{head}</p><table><tr><th>{self.part}</th><th>turn</th><th>played</th>"
-                f"<th>best</th><th>points lost</th><th>mark</th><th>why</th></tr>{rows}</table></div>")
+        part = pgettext("review part", PART_WORDS[self.part]) if self.part in PART_WORDS else self.part
+        said = [html.escape(word) for word in (part, _("turn"), _("played"), _("best"), _("points lost"), _("mark"),
+                                                _("why"))]
+        heads = "".join(f"<th>{word}</th>" for word in said)
+        return f"<div class='rl-review'><p>{head}</p><table><tr>{heads}</tr>{rows}</table></div>"
 
     def page(self) -> str:
-        """The review as a whole HTML page."""
+        """The review as a whole HTML page, in the language in use."""
         style = ("body{font-family:system-ui,sans-serif;margin:2em}td,th{padding:.2em .6em;text-align:left;"
                  "vertical-align:top}.rl-mark-blunder{background:#fdd}.rl-mark-mistake{background:#fec}"
                  ".rl-mark-inaccuracy{background:#ffe}")
-        return (f"<!doctype html><html><head><meta charset='utf-8'><title>rummylab: review of player {self.seat}"
-                f"</title><style>{style}</style></head><body><h1>Review of player {self.seat}</h1>"
-                f"{self._repr_html_()}</body></html>")
+        title = html.escape(_("rummylab: review of player {seat}").format(seat=self.seat))
+        heading = html.escape(_("Review of player {seat}").format(seat=self.seat))
+        return (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title><style>{style}</style>"
+                f"</head><body><h1>{heading}</h1>{self._repr_html_()}</body></html>")
 
 
 
@@ -299,7 +328,7 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
     draws: list[Draw] = []
     hands: list[HandReview] = []
     pending: tuple[Option, Counter[Any]] | None = None  # before her stock draw: its value, her hand
-    count, loss, luck, tally = 0, 0.0, 0.0, {m: 0 for m, _ in reviewer.marks}
+    count, loss, luck, tally = 0, 0.0, 0.0, {m: 0 for m, _points in reviewer.marks}
     turn = -1  # her turns in the hand so far, less one
     for state, action in steps:
         if reviewer.hand_no(state) < first:
@@ -309,7 +338,7 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
             if not hands or hands[-1].hand != reviewer.hand_no(state):
                 hands.append(HandReview(hand=reviewer.hand_no(state), result=result, decisions=count, loss=loss,
                                         luck=luck, marks=tally))
-                count, loss, luck, tally = 0, 0.0, 0.0, {m: 0 for m, _ in reviewer.marks}
+                count, loss, luck, tally = 0, 0.0, 0.0, {m: 0 for m, _points in reviewer.marks}
                 turn = -1
             pending = None
         if action is None:
@@ -343,6 +372,11 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
         count += 1
         loss += lost
     return Review(seat=seat, decisions=tuple(decisions), draws=tuple(draws), hands=tuple(hands), part=reviewer.part)
+
+
+def _mark(mark: str) -> str:
+    """A decision's mark in words, in the language in use."""
+    return pgettext("review mark", MARK_WORDS[mark]) if mark in MARK_WORDS else mark
 
 
 def marks(inaccuracy: float, mistake: float, blunder: float) -> tuple[tuple[str, float], ...]:

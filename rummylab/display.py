@@ -8,9 +8,19 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from .i18n import NP_, _, pgettext
+
 MELD_COLOURS = ("#a5d6a7", "#90caf9", "#ffe082", "#ce93d8", "#80cbc4")
 """One colour per meld, in order."""
 DEADWOOD_COLOUR = "#ef9a9a"
+MELD_WORDS = {"set": NP_("meld kind", "set"), "run": NP_("meld kind", "run"), "pure": NP_("meld kind", "pure"),
+              "wild": NP_("meld kind", "wild")}
+"""What a meld is (``Meld.kind``, ``WildMeld.kind``), in words."""
+
+
+def meld_word(kind: str) -> str:
+    """A meld's kind in the language in use (a kind with no word is shown as it is)."""
+    return pgettext("meld kind", MELD_WORDS[kind]) if kind in MELD_WORDS else kind
 
 
 def card_chip(card: Any, colour: str = "#eeeeee") -> str:
@@ -23,19 +33,23 @@ def card_chip(card: Any, colour: str = "#eeeeee") -> str:
 
 def chips(cards: Iterable[Any], colour: str = "#eeeeee") -> str:
     """Cards as chips; "none" for no cards."""
-    return "".join(card_chip(c, colour) for c in cards) or "<i>none</i>"
+    none = html.escape(_("none"))
+    return "".join(card_chip(c, colour) for c in cards) or f"<i>{none}</i>"
 
 
 def result_html(title: str, melds: Iterable[Any] = (), left: Iterable[Any] = (), lines: Iterable[str] = (),
-                left_label: str = "deadwood") -> str:
-    """A result as a small block: melds in colours, the cards left over, then plain sentences."""
+                left_label: str | None = None) -> str:
+    """A result as a small block: melds in colours, the cards left over (``left_label``: "deadwood"),
+    then plain sentences, in the language in use."""
     rows = [f"<div><b>{html.escape(title)}</b></div>"]
     for i, m in enumerate(melds):
-        note = f" <i>(wild as {html.escape(' '.join(m.stands_for))})</i>" if getattr(m, "stands_for", ()) else ""
-        rows.append(f"<div>{html.escape(str(getattr(m, 'kind', 'meld')))}: "
-                    f"{chips(m.cards, MELD_COLOURS[i % len(MELD_COLOURS)])}{note}</div>")
+        stands = getattr(m, "stands_for", ())
+        note = " <i>" + html.escape(_("(wild as {cards})").format(cards=" ".join(stands))) + "</i>" if stands else ""
+        kind = html.escape(meld_word(str(getattr(m, "kind", "meld"))))
+        rows.append(f"<div>{kind}: {chips(m.cards, MELD_COLOURS[i % len(MELD_COLOURS)])}{note}</div>")
     left = tuple(left)
-    rows.append(f"<div>{html.escape(left_label)}: {chips(left, DEADWOOD_COLOUR)}</div>")
+    label = html.escape(_("deadwood") if left_label is None else left_label)
+    rows.append(f"<div>{label}: {chips(left, DEADWOOD_COLOUR)}</div>")
     rows += [f"<div>{html.escape(line)}</div>" for line in lines]
     return "<div class='rl-result-block'>" + "".join(rows) + "</div>"
 

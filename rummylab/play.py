@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from . import chance
 from .cards import Card
+from .i18n import _
 
 S = TypeVar("S")
 
@@ -231,6 +232,11 @@ def _no_reason(state: Any, action: Any) -> str | None:
     return None
 
 
+def _where(state: Any) -> str:
+    """Where a game is (its phase and the player to act), in words for the player."""
+    return _("{phase}, player {player}").format(phase=state.phase.value, player=state.to_play)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Move(Generic[S]):
     """One kind of action in one phase: what to offer, why not now, and what it does."""
@@ -258,8 +264,10 @@ class Game(Generic[S]):
     """What besides rules and seed a history needs to start the game again."""
     rules_type: type | None = None
     hints: Mapping[Any, str] = field(default_factory=dict)
-    """Per phase, what to do there, for an action of a kind the phase does not take."""
-    where: Callable[[S], str] = field(default=lambda s: f"{s.phase.value}, player {s.to_play}")  # type: ignore[attr-defined]
+    """Per phase, what to do there, for an action of a kind the phase does not take (English,
+    marked with ``N_``: said in the language in use)."""
+    where: Callable[[S], str] = field(default=lambda s: _where(s))
+    """Where in the game a state is, in words (for an illegal action's message)."""
     phase: Callable[[S], Any] = field(default=lambda s: s.phase)  # type: ignore[attr-defined]
 
     def _move(self, state: S, action: Any) -> tuple[Move[S] | None, str | None]:
@@ -270,7 +278,11 @@ class Game(Generic[S]):
             if m.kind is action.kind:
                 return m, m.verify(state, action)
         hint = self.hints.get(phase)
-        return None, hint or f"the legal actions are {', '.join(map(str, self.legal_actions(state))) or 'none'}"
+        if hint:
+            return None, _(hint)
+        legal = ", ".join(map(str, self.legal_actions(state)))
+        return None, (_("the legal actions are {actions}").format(actions=legal) if legal
+                      else _("there is no legal action"))
 
     def verify(self, state: S, action: Any) -> str | None:
         """The rule ``action`` breaks in ``state``, or None when it is legal."""
@@ -290,7 +302,8 @@ class Game(Generic[S]):
         (a replay's); they follow the action in the history."""
         move, why = self._move(state, action)
         if move is None or why is not None:
-            raise IllegalAction(f"{action} is illegal ({self.where(state)}): {why}")
+            raise IllegalAction(_("{action} is illegal ({where}): {why}").format(action=action,
+                                                                                  where=self.where(state), why=why))
         with recording(outcomes) as rec:
             new = move.do(state, action)
         made = tuple(rec.made) if rec is not None else ()
@@ -305,7 +318,7 @@ class Game(Generic[S]):
 
     def replay(self, data: Mapping[str, Any]) -> S:
         """The state a ``history`` describes (older histories without the tag too)."""
-        *_, (last, _) = self.steps(data)
+        *_steps, (last, _none) = self.steps(data)
         return last
 
     def steps(self, data: Mapping[str, Any]) -> Iterator[tuple[S, Any]]:
@@ -338,7 +351,7 @@ def play_out(game: Game[S], state: S, act: Callable[[S], Any], done: Callable[[S
              max_actions: int = 200_000) -> S:
     """Apply ``act(state)`` (a bot's choice) until ``done(state)``. Bots never cycle, so a game
     that does not end within ``max_actions`` is a bug: RuntimeError names the game and its seed."""
-    for _ in range(max_actions):
+    for _i in range(max_actions):
         if done(state):
             return state
         state = game.apply(state, act(state))
@@ -394,12 +407,13 @@ def each_card(action: type[Action], kind: Kind) -> Callable[[Any], list[Action]]
 
 def discard_check(missing: str) -> Callable[[Any, Action], str | None]:
     """A verify for a discard from the hand of the player to act (a tuple of cards); ``missing``
-    says what to do when the action names no card."""
+    says what to do when the action names no card (English, marked with ``N_``: said in the
+    language in use)."""
     def why_not(s: Any, a: Action) -> str | None:
         if a.card is None:
-            return missing
+            return _(missing)
         if a.card not in s.hands[s.to_play]:
-            return f"{a.card} is not in the hand"
+            return _("{card} is not in the hand").format(card=a.card)
         return None
     return why_not
 

@@ -7,6 +7,7 @@ import html
 from dataclasses import dataclass
 
 from ..cards import BIT_CARD, SeedLike, bits_of, rng_from
+from ..i18n import _, ngettext
 from .analysis import gin_kernel
 from .expert import (
     SAMPLES,
@@ -83,7 +84,7 @@ def advise(state: State, top: int = 3, seed: SeedLike = 0) -> Advice:
         options = _draw_options(state, v, hold)
     first = [o for o in options if o.action == choice]
     rest = [o for o in options if o.action != choice]
-    return Advice(choice, tuple((first or [Option(choice, float("nan"), "deadwood", "the expert's choice")])
+    return Advice(choice, tuple((first or [Option(choice, float("nan"), "deadwood", _("the expert's choice"))])
                                 + rest)[:top])
 
 
@@ -91,25 +92,42 @@ def _draw_options(state: State, v: View, hold: dict[int, float]) -> list[Option]
     k = gin_kernel()
     if state.phase is Phase.DRAW and state.passes == 2:
         return [Option(DRAW_STOCK, stock_deadwood(v.hand, hold), "deadwood",
-                       "after both players pass the upcard, the non-dealer draws from the stock")]
+                       _("after both players pass the upcard, the non-dealer draws from the stock"))]
     now = k.deadwood(v.hand)
     with_top, thrown = k.best_removal(v.hand | v.top, v.top)
     stock = stock_deadwood(v.hand, hold)
     top = _name(v.top)
     partners = v.hand & sum(b for b in bits_of(v.hand) if related(b, v.top) == 1.0)
-    if with_top < now:
-        why = (f"takes {top}: with {_names(partners)} it lowers the deadwood from {now} to {with_top} "
-               f"(throwing {_name(thrown)}), where a stock draw leaves about {stock:.1f}" if partners else
-               f"takes {top}: it lowers the deadwood from {now} to {with_top}, where a stock draw leaves about "
-               f"{stock:.1f}")
+    about = f"{stock:.1f}"
+    if with_top < now and partners:
+        why = _("takes {top}: with {partners} it lowers the deadwood from {now} to {after} (throwing {thrown}), "
+                "where a stock draw leaves about {stock}").format(top=top, partners=_names(partners), now=now,
+                                                                  after=with_top, thrown=_name(thrown), stock=about)
+    elif with_top < now:
+        why = _("takes {top}: it lowers the deadwood from {now} to {after}, where a stock draw leaves about "
+                "{stock}").format(top=top, now=now, after=with_top, stock=about)
     else:
-        why = f"takes {top}: but it does not lower the deadwood ({now})"
+        why = _("takes {top}: but it does not lower the deadwood ({now})").format(top=top, now=now)
     take = TAKE_UPCARD if state.phase is Phase.FIRST_UPCARD else DRAW_DISCARD
     leave = PASS if state.phase is Phase.FIRST_UPCARD else DRAW_STOCK
     unseen = v.unseen.bit_count()
-    leave_why = (f"{'passes' if leave is PASS else 'draws from the stock'}: one of {unseen} unseen cards is expected "
-                 f"to leave deadwood {stock:.1f}" + (f", against {with_top} with {top}" if with_top < now else
-                                                    f"; {top} does not help"))
+    if leave is PASS and with_top < now:
+        said = ngettext("passes: one of {unseen} unseen card is expected to leave deadwood {stock}, against {after} "
+                        "with {top}", "passes: one of {unseen} unseen cards is expected to leave deadwood {stock}, "
+                        "against {after} with {top}", unseen)
+    elif leave is PASS:
+        said = ngettext("passes: one of {unseen} unseen card is expected to leave deadwood {stock}; {top} does not "
+                        "help", "passes: one of {unseen} unseen cards is expected to leave deadwood {stock}; {top} "
+                        "does not help", unseen)
+    elif with_top < now:
+        said = ngettext("draws from the stock: one of {unseen} unseen card is expected to leave deadwood {stock}, "
+                        "against {after} with {top}", "draws from the stock: one of {unseen} unseen cards is "
+                        "expected to leave deadwood {stock}, against {after} with {top}", unseen)
+    else:
+        said = ngettext("draws from the stock: one of {unseen} unseen card is expected to leave deadwood {stock}; "
+                        "{top} does not help", "draws from the stock: one of {unseen} unseen cards is expected to "
+                        "leave deadwood {stock}; {top} does not help", unseen)
+    leave_why = said.format(unseen=unseen, stock=about, after=with_top, top=top)
     return [Option(take, float(with_top), "deadwood", why), Option(leave, stock, "deadwood", leave_why)]
 
 
@@ -118,22 +136,33 @@ def _discard_options(state: State, v: View, w: dict[int, int], hold: dict[int, f
     out = []
     if state.rules.big_gin_bonus is not None and k.deadwood(v.hand) == 0:
         out.append(Option(BIG_GIN, float(state.rules.big_gin_bonus), "points",
-                          f"big gin: all eleven cards meld ({state.rules.big_gin_bonus} bonus)"))
+                          _("big gin: all eleven cards meld ({bonus} bonus)").format(
+                              bonus=state.rules.big_gin_bonus)))
     ranked = discards(v, hold)
     best = knock_card(ranked) if ranked else None
     if best is not None and best.deadwood <= state.rules.knock_limit:
         if best.deadwood == 0:
             out.append(Option(Action(Kind.KNOCK, BIT_CARD[best.card]), float(state.rules.gin_bonus), "points",
-                              f"gin: throw {_name(best.card)} and all ten cards meld ({state.rules.gin_bonus} bonus)"))
+                              _("gin: throw {card} and all ten cards meld ({bonus} bonus)").format(
+                                  card=_name(best.card), bonus=state.rules.gin_bonus)))
         else:
             ev, undercuts = knock_value(v, v.hand & ~best.card, w, state.rules, rng_from(seed))
             margin = knock_margin(state.rules)
+            if ev > margin:
+                said = ngettext("knocks with deadwood {deadwood}: over {samples} opponent hands drawn from what they "
+                                "showed it wins {ev} points on average ({undercuts} undercut)",
+                                "knocks with deadwood {deadwood}: over {samples} opponent hands drawn from what they "
+                                "showed it wins {ev} points on average ({undercuts} undercuts)", undercuts)
+            else:
+                said = ngettext("knocks with deadwood {deadwood}: over {samples} opponent hands drawn from what they "
+                                "showed it wins {ev} points on average ({undercuts} undercut); playing on for gin or "
+                                "an undercut is worth more than a knock that wins {margin} or less",
+                                "knocks with deadwood {deadwood}: over {samples} opponent hands drawn from what they "
+                                "showed it wins {ev} points on average ({undercuts} undercuts); playing on for gin or "
+                                "an undercut is worth more than a knock that wins {margin} or less", undercuts)
             out.append(Option(Action(Kind.KNOCK, BIT_CARD[best.card]), ev, "points",
-                              f"knocks with deadwood {best.deadwood}: over {SAMPLES} opponent hands drawn from "
-                              f"what they showed it wins {ev:+.1f} points on average ({undercuts} undercut"
-                              f"{'' if undercuts == 1 else 's'})"
-                              + ("" if ev > margin else f"; playing on for gin or an undercut is worth more "
-                                 f"than a knock that wins {margin:g} or less")))
+                              said.format(deadwood=best.deadwood, samples=SAMPLES, ev=f"{ev:+.1f}",
+                                          undercuts=undercuts, margin=f"{margin:g}")))
     out += [Option(Action(Kind.DISCARD, BIT_CARD[d.card]), d.key, "deadwood", _discard_reason(v, d, i == 0))
             for i, d in enumerate(ranked)]
     return out
@@ -141,38 +170,45 @@ def _discard_options(state: State, v: View, w: dict[int, int], hold: dict[int, f
 
 def _discard_reason(v: View, d: Discard, chosen: bool) -> str:
     card = _name(d.card)
-    after = f"deadwood {d.deadwood}, about {d.ahead:.1f} after the next draw"
+    after = _("deadwood {deadwood}, about {ahead} after the next draw").format(deadwood=d.deadwood,
+                                                                             ahead=f"{d.ahead:.1f}")
     feeders = [b for b in bits_of(v.picked) if related(b, d.card)]
     near = [b for b in bits_of(v.thrown | v.declined) if related(b, d.card) == 1.0]
     partners = [b for b in bits_of(v.hand & ~d.card) if related(b, d.card) == 1.0]
     if feeders:
         picked = " ".join(_name(b) for b in feeders)
-        why = (f"{card} leaves the least deadwood, though the opponent picked up {picked}" if chosen
-               else f"{card} is risky: the opponent picked up {picked}")
+        why = (_("{card} leaves the least deadwood, though the opponent picked up {picked}") if chosen
+               else _("{card} is risky: the opponent picked up {picked}")).format(card=card, picked=picked)
     elif near and d.danger < 0.5:
         threw = " ".join(_name(b) for b in near if b & v.thrown)
         passed = " ".join(_name(b) for b in near if not b & v.thrown)
-        said = " and ".join(x for x in (f"threw {threw}" if threw else "", f"passed {passed}" if passed else "") if x)
-        why = f"{card} is safe: the opponent {said}"
+        safe = (_("{card} is safe: the opponent threw {threw} and passed {passed}") if threw and passed else
+                _("{card} is safe: the opponent threw {threw}") if threw else
+                _("{card} is safe: the opponent passed {passed}"))
+        why = safe.format(card=card, threw=threw, passed=passed)
     elif partners:
-        why = f"{card} breaks up {card} {' '.join(_name(b) for b in partners)}"
+        why = _("{card} breaks up {meld}").format(card=card, meld=" ".join([card, *(_name(b) for b in partners)]))
     elif d.danger >= 0.5:
-        why = f"{card} is unmatched, though the opponent may meld it (about {min(d.danger, 1.0):.0%})"
+        why = _("{card} is unmatched, though the opponent may meld it (about {chance})").format(
+            card=card, chance=f"{min(d.danger, 1.0):.0%}")
     else:
-        why = f"{card} is unmatched"
+        why = _("{card} is unmatched").format(card=card)
     kept = _open_run(v, v.hand & ~d.card) if chosen else ""
-    return f"{why}{kept} ({after})"
+    if kept:
+        return _("{why}; {kept} ({after})").format(why=why, kept=kept, after=after)
+    return _("{why} ({after})").format(why=why, after=after)
 
 
 def _open_run(v: View, left: int) -> str:
-    """"; it keeps 7♥ 8♥ open: ..." for the first two-card run of ``left`` outside its melds."""
+    """"it keeps 7♥ 8♥ open: ..." for the first two-card run of ``left`` outside its melds ("": none)."""
     for lo in bits_of(left):
         rank, hi = (lo.bit_length() - 1) & 15, lo << 1
         if rank < 12 and left & hi and not _in_meld(left, lo) and not _in_meld(left, hi):
             outs = ([lo >> 1] if rank > 0 else []) + ([hi << 1] if rank + 1 < 12 else [])
             unseen = sum(1 for b in outs if b & v.unseen)
-            return (f"; it keeps {_name(lo)} {_name(hi)} open: {unseen} of the {len(outs)} cards that finish the run "
-                    f"{'is' if unseen == 1 else 'are'} unseen")
+            return ngettext("it keeps {cards} open: {unseen} of the {outs} cards that finish the run is unseen",
+                            "it keeps {cards} open: {unseen} of the {outs} cards that finish the run are unseen",
+                            unseen).format(cards=f"{_name(lo)} {_name(hi)}", unseen=unseen, outs=len(outs))
     return ""
 
 

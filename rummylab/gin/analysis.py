@@ -11,6 +11,7 @@ import numpy as np
 
 from ..cards import FULL_DECK, Card, CardsLike, parse_cards
 from ..display import result_html
+from ..i18n import _, ngettext
 from ..kernel.melds import Meld, MeldRules, melds_of
 
 GIN_MELDS = MeldRules()
@@ -48,9 +49,11 @@ class HandAnalysis:
         return self.deadwood == 0
 
     def _repr_html_(self) -> str:
-        verdict = "gin: every card melded" if self.gin else (
-            "can knock" if self.deadwood <= KNOCK_LIMIT else "cannot knock yet")
-        return result_html(f"Deadwood {self.deadwood} ({verdict})", self.melds, self.deadwood_cards)
+        title = (_("Deadwood {deadwood} (gin: every card melded)") if self.gin else
+                 _("Deadwood {deadwood} (can knock)") if self.deadwood <= KNOCK_LIMIT else
+                 _("Deadwood {deadwood} (cannot knock yet)"))
+        return result_html(title.format(deadwood=self.deadwood), self.melds, self.deadwood_cards,
+                           left_label=_("deadwood"))
 
 
 @dataclass(frozen=True)
@@ -70,12 +73,18 @@ class DiscardAnalysis:
         return self.deadwood <= self.knock_limit
 
     def _repr_html_(self) -> str:
-        best = " or ".join(str(c) for c in sorted(self.discards))
-        lines = [f"Discard {best}: deadwood {self.deadwood} after the discard"
-                 + ("; big gin (all 11 cards melded)" if self.big_gin else
-                    "; gin" if self.deadwood == 0 else "; can knock" if self.can_knock else "; cannot knock yet")]
-        return result_html(f"{len(self.cards)} cards: {' '.join(map(str, self.cards))}", lines=lines,
-                           left=sorted(self.discards), left_label="best discards")
+        cards = sorted(self.discards)
+        either = str(cards[0])
+        for c in cards[1:]:
+            either = _("{cards} or {card}").format(cards=either, card=c)
+        said = (_("Discard {cards}: deadwood {deadwood} after the discard; big gin (all 11 cards melded)")
+                if self.big_gin else _("Discard {cards}: deadwood {deadwood} after the discard; gin")
+                if self.deadwood == 0 else _("Discard {cards}: deadwood {deadwood} after the discard; can knock")
+                if self.can_knock else _("Discard {cards}: deadwood {deadwood} after the discard; cannot knock yet"))
+        line = said.format(cards=either, deadwood=self.deadwood)
+        title = ngettext("{n} card: {cards}", "{n} cards: {cards}", len(self.cards)).format(
+            n=len(self.cards), cards=" ".join(map(str, self.cards)))
+        return result_html(title, lines=[line], left=cards, left_label=_("best discards"))
 
     @property
     def gin(self) -> bool:
@@ -107,7 +116,7 @@ def best_discards(hand: CardsLike, *, knock_limit: int = KNOCK_LIMIT) -> Discard
     cards, mask = _hand(hand, (11,))
     kernel = gin_kernel()
     after = tuple((c, int(kernel.deadwood(mask & ~c.bit))) for c in cards)
-    best = min(dw for _, dw in after)
+    best = min(dw for _card, dw in after)
     return DiscardAnalysis(cards=cards, deadwood=best,
                            discards=frozenset(c for c, dw in after if dw == best),
                            big_gin=kernel.deadwood(mask) == 0, after_discard=after,

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from .. import chance, play
 from ..cards import DECK, SeedLike, rng_from
+from ..i18n import N_
 from ..play import check_seed
 from . import game as g
 from .players import Bot, make_bot
@@ -220,8 +221,8 @@ GAME: play.Game[State] = play.Game(
     moves={**{phase: tuple(_on_hand(m) for m in moves) for phase, moves in g.GAME.moves.items()
               if phase not in (g.Phase.HAND_OVER, g.Phase.GAME_OVER)},
            g.Phase.HAND_OVER: (play.Move(kind=g.Kind.NEXT_HAND, do=_next_hand),)},
-    hints={**g.GAME.hints, g.Phase.GAME_OVER: "the game is over",
-           g.Phase.HAND_OVER: "the hand is over, the next action is next_hand"},
+    hints={**g.GAME.hints, g.Phase.GAME_OVER: N_("the game is over"),
+           g.Phase.HAND_OVER: N_("the hand is over, the next action is next_hand")},
     where=lambda s: g.GAME.where(s.hand),
 )
 

@@ -21,6 +21,7 @@ from typing import Literal
 import numpy as np
 
 from ..cards import SeedLike, rng_from
+from ..i18n import N_, NP_, _, ngettext, pgettext
 from ..play import check_seed
 from . import equity
 from .analysis import gin_kernel
@@ -89,33 +90,45 @@ class Evaluation:
         raise ValueError(f"{action} is not an option of this decision")
 
     def __str__(self) -> str:
-        what = {"hand": "net points to the end of the hand", "game": "the chance of winning the game",
-                "match": "the chance of winning the match"}[self.horizon]
-        lines = [f"player {self.seat} to act ({self.phase.value}); {what}"
-                 + (", exact" if self.exact else ", ± one standard error")]
+        what = _(_HORIZON_WORDS[self.horizon])
+        head = (_("player {seat} to act ({phase}); {what}, exact") if self.exact else
+                _("player {seat} to act ({phase}); {what}, ± one standard error"))
+        lines = [head.format(seat=self.seat, phase=self.phase.value, what=what)]
         show = (lambda x: f"{x:+7.2f}") if self.horizon == "hand" else (lambda x: f"{x:7.1%}")
+        best = _("best")
         for o in self.options:
             err = "" if self.exact else f" ± {show(o.se).strip()}"
-            diff = "best" if o is self.best else show(o.diff).strip() + ("" if self.exact else
-                                                                         f" ± {show(o.diff_se).strip()}")
-            lines.append(f"  {o.label:<24} {show(o.value)}{err}   {diff}   ({o.worlds} worlds)")
+            diff = best if o is self.best else show(o.diff).strip() + ("" if self.exact else
+                                                                       f" ± {show(o.diff_se).strip()}")
+            worlds = ngettext("({n} world)", "({n} worlds)", o.worlds).format(n=o.worlds)
+            lines.append(f"  {o.label:<24} {show(o.value)}{err}   {diff}   {worlds}")
         return "\n".join(lines)
 
 
+_HORIZON_WORDS = {"hand": N_("net points to the end of the hand"), "game": N_("the chance of winning the game"),
+                  "match": N_("the chance of winning the match")}
+"""What an evaluation's values are, by its horizon."""
+
+
 def label(state: State, action: Action) -> str:
-    """An option in words: "gin, discarding 5H", "knock, discarding 5H", "discard KS", ..."""
+    """An option in words, in the language in use: "gin, discarding 5H", "knock, discarding 5H",
+    "discard KS", ..."""
     if action.kind is Kind.KNOCK and action.card is not None:
         left = state.hands[state.to_play] & ~action.card.bit
-        word = "gin" if gin_kernel().deadwood(left) == 0 else "knock"
-        return f"{word}, discarding {action.card}"
+        if gin_kernel().deadwood(left) == 0:
+            return _("gin, discarding {card}").format(card=action.card)
+        return _("knock, discarding {card}").format(card=action.card)
     if action.kind is Kind.DISCARD:
-        return f"discard {action.card}"
-    return _WORDS.get(action.kind, str(action))
+        return _("discard {card}").format(card=action.card)
+    word = _WORDS.get(action.kind)
+    return pgettext("option", word) if word else str(action)
 
 
-_WORDS: dict[object, str] = {Kind.TAKE_UPCARD: "take the upcard", Kind.PASS: "pass",
-                             Kind.DRAW_STOCK: "draw from the stock", Kind.DRAW_DISCARD: "take the discard",
-                             Kind.BIG_GIN: "big gin"}
+_WORDS: dict[object, str] = {Kind.TAKE_UPCARD: NP_("option", "take the upcard"),
+                             Kind.PASS: NP_("option", "pass"),
+                             Kind.DRAW_STOCK: NP_("option", "draw from the stock"),
+                             Kind.DRAW_DISCARD: NP_("option", "take the discard"),
+                             Kind.BIG_GIN: NP_("option", "big gin")}
 
 
 def _check(state: State, horizon: str, policy: tuple[str, str], model: str, samples: int | None,
@@ -214,7 +227,7 @@ def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[s
     sure, then the others' differences as far as the budget goes."""
     cap = len(worlds)
     target_se, option_se = (TARGET_SE, OPTION_SE) if horizon == "hand" else (TARGET_SE_GAME, OPTION_SE_GAME)
-    played: list[np.ndarray] = [np.empty(0) for _ in actions]
+    played: list[np.ndarray] = [np.empty(0) for _action in actions]
     kept = {i for i, a in enumerate(actions) if a in keep}
 
     def grow(i: int, size: int) -> None:
@@ -275,9 +288,10 @@ def _evaluation(state: State, options: list[OptionValue], exact: bool, seats: tu
     return Evaluation(seat=state.to_play, phase=state.phase, options=tuple(ranked), exact=exact,
                       policy=(seats[state.to_play], seats[1 - state.to_play]), model=model, horizon=horizon)
 
-ENDINGS = ("you go gin", "you knock and win", "your knock is undercut", "the opponent goes gin",
-           "the opponent knocks and wins", "you undercut the opponent", "the hand is dead", "a tie")
-"""How a hand can end, as the player to act sees it (``endings``)."""
+ENDINGS = (N_("you go gin"), N_("you knock and win"), N_("your knock is undercut"), N_("the opponent goes gin"),
+           N_("the opponent knocks and wins"), N_("you undercut the opponent"), N_("the hand is dead"), N_("a tie"))
+"""How a hand can end, as the player to act sees it (``endings``: the keys stay English; ``_`` says
+one in the language in use)."""
 ENDING_WORLDS = 256
 """Worlds ``endings`` plays an option in."""
 
@@ -294,7 +308,7 @@ def endings(state: State, action: Action, *, samples: int = ENDING_WORLDS, seed:
     rng = rng_from(seed)
     worlds = sample(state, samples, rng, model)
     rngs = tuple(np.random.default_rng(rng.integers(2**63)) if policy in ("random", "expert") else None
-                 for _ in range(2))
+                 for _seat in range(2))
     rows = with_hidden(state_row(state), 1 - seat, worlds.hands, worlds.stocks)
     out = rollout(rows, [action] * samples, (policy, policy), state, rngs)
     kind = [ENDS[k] for k in out.kind]

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import play
 from ..cards import DECK, Card, mask_cards, parse_cards, to_mask
+from ..i18n import N_, _
 from ..play import IllegalAction as IllegalAction
 from ..play import check_seed
 from .analysis import gin_kernel
@@ -224,19 +225,22 @@ def _draw_stock(s: State, a: Action) -> State:
 
 def _why_not_draw_discard(s: State, a: Action) -> str | None:
     if s.passes == 2:
-        return "both players passed the upcard, so the non-dealer draws from the stock"
+        return _("both players passed the upcard, so the non-dealer draws from the stock")
     return None
+
+
+_AFTER_DRAWING = N_("after drawing, discard a card (or knock, or go big gin)")
 
 
 def _why_not_discard(s: State, a: Action) -> str | None:
     if a.card is None:
-        return "after drawing, discard a card (or knock, or go big gin)"
+        return _(_AFTER_DRAWING)
     if a.card.is_joker:
-        return "gin is played without jokers"
+        return _("gin is played without jokers")
     if not s.hands[s.to_play] & a.card.bit:
-        return f"{a.card} is not in the hand"
+        return _("{card} is not in the hand").format(card=a.card)
     if a.card == s.taken:
-        return f"{a.card} was taken from the discard pile this turn and cannot be discarded"
+        return _("{card} was taken from the discard pile this turn and cannot be discarded").format(card=a.card)
     return None
 
 
@@ -245,15 +249,16 @@ def _why_not_knock(s: State, a: Action) -> str | None:
     if why is None and a.card is not None:
         dw = _kernel_dw(s.hands[s.to_play] & ~a.card.bit)
         if dw > s.rules.knock_limit:
-            return f"deadwood {dw} after discarding {a.card} is over the knock limit {s.rules.knock_limit}"
+            return _("deadwood {deadwood} after discarding {card} is over the knock limit {limit}").format(
+                deadwood=dw, card=a.card, limit=s.rules.knock_limit)
     return why
 
 
 def _why_not_big_gin(s: State, a: Action) -> str | None:
     if s.rules.big_gin_bonus is None:
-        return "big gin is not played under these rules"
+        return _("big gin is not played under these rules")
     if _kernel_dw(s.hands[s.to_play]) != 0:
-        return "big gin needs all 11 cards melded"
+        return _("big gin needs all 11 cards melded")
     return None
 
 
@@ -372,7 +377,7 @@ GAME: play.Game[State] = play.Game(
         Phase.HAND_OVER: (play.Move(kind=Kind.NEXT_HAND, do=lambda s, a: _next_hand(s)),),
         Phase.GAME_OVER: (play.Move(kind=Kind.NEXT_GAME, do=_next_game),),
     },
-    hints={Phase.FIRST_UPCARD: "on the first turn a player may only take the upcard or pass",
-           Phase.DRAW: "draw first: from the stock or the discard pile",
-           Phase.DISCARD: "after drawing, discard a card (or knock, or go big gin)"},
+    hints={Phase.FIRST_UPCARD: N_("on the first turn a player may only take the upcard or pass"),
+           Phase.DRAW: N_("draw first: from the stock or the discard pile"),
+           Phase.DISCARD: _AFTER_DRAWING},
 )

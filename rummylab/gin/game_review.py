@@ -18,6 +18,7 @@ import numpy as np
 
 from ..cards import SeedLike
 from ..decisions import Decision, Draw, HandReview, Review, marked
+from ..i18n import _
 from .advice import advise
 from .evaluation import ENDINGS, POLICY, Evaluation, endings, evaluate
 from .game import GAME, Action, Kind, Phase, State, history_json
@@ -50,15 +51,19 @@ def reason(state: State, e: Evaluation, played: Action, seed: SeedLike) -> str:
     """Why the best move is better: how the hand ends after each (``endings``: the greatest
     difference), then the expert's words for the better move."""
     if played == e.best.action:
-        return "the best move"
+        return _("the best move")
     best, mine = e.best, e.of(played)
     after_best = endings(state, best.action, seed=seed, policy=e.policy[0])
     after_mine = endings(state, played, seed=seed, policy=e.policy[0])
     ending = max(ENDINGS, key=lambda k: abs(after_mine[k] - after_best[k]))
-    out = (f"after {mine.label}, {ending} in {after_mine[ending]:.0%} of the ways the hidden cards can lie "
-           f"(after {best.label}: {after_best[ending]:.0%})")
+    said = {"played": mine.label, "ending": _(ending), "share": f"{after_mine[ending]:.0%}", "best": best.label,
+            "best_share": f"{after_best[ending]:.0%}"}
     why_best = {o.action: o.reason for o in advise(state, top=40, seed=seed).options}.get(best.action, "")
-    return out + (f"; the expert on {best.label}: {why_best}" if why_best else "")
+    if why_best:
+        return _("after {played}, {ending} in {share} of the ways the hidden cards can lie (after {best}: "
+                 "{best_share}); the expert on {best}: {why}").format(**said, why=why_best)
+    return _("after {played}, {ending} in {share} of the ways the hidden cards can lie (after {best}: "
+             "{best_share})").format(**said)
 
 
 def judge(state: State, action: Action, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,
@@ -90,7 +95,7 @@ def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0
     draws: list[Draw] = []
     hands: list[HandReview] = []
     pending: tuple[State, float, float] | None = None  # a stock draw: (state after, value before, its error)
-    hand_no, hand_decisions, hand_loss, hand_luck, marks = 0, 0, 0.0, 0.0, {m: 0 for m, _ in MARKS}
+    hand_no, hand_decisions, hand_loss, hand_luck, marks = 0, 0, 0.0, 0.0, {m: 0 for m, _t in MARKS}
     first = sum(1 for a in data["actions"] if a.get("kind") in ("next_hand", "next_game")) if last_hand else 0
     for state, action in GAME.steps(data):
         if hand_no < first:  # a hand before the one reviewed
@@ -117,7 +122,7 @@ def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0
                 result = 0 if last.winner is None else last.points if last.winner == seat else -last.points
                 hands.append(HandReview(hand=hand_no, result=result, decisions=hand_decisions, loss=hand_loss,
                                         luck=hand_luck, marks=marks))
-            hand_no, hand_decisions, hand_loss, hand_luck, marks = hand_no + 1, 0, 0.0, 0.0, {m: 0 for m, _ in MARKS}
+            hand_no, hand_decisions, hand_loss, hand_luck, marks = hand_no + 1, 0, 0.0, 0.0, {m: 0 for m, _t in MARKS}
         if action is None:
             break
         if state.phase not in DECISIONS or state.to_play != seat:

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..cards import SeedLike, cards_str, mask_cards, parse_cards
+from ..i18n import SOURCE, using
 from ..play import check_seed
 from .evaluation import evaluate
 from .game import Action, Kind, Phase, State, apply, legal_actions, new_game, position
@@ -63,6 +64,8 @@ class Puzzle:
     values: tuple[tuple[str, float, float], ...]
     """Each discard, best first: (card, expected net points to the hand's end, its error)."""
     reason: str
+    """Why the best throw is better (``game_review.reason``), in the language in use where the
+    puzzle was cut: English in the shipped set."""
     rating: float
 
     def state(self) -> State:
@@ -173,12 +176,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=PUZZLES)
     args = ap.parse_args(argv)
     found = []
-    for puzzle in cut(args.seed):
-        found.append(puzzle)
-        print(f"{len(found)}/{args.count} {puzzle.id}: throw {puzzle.best} (+{puzzle.margin} ± {puzzle.margin_se}), "
-              f"rated {puzzle.rating:.0f}", flush=True)
-        if len(found) == args.count:
-            break
+    with using(SOURCE):  # the shipped reasons are in English, whatever the language of this command
+        for puzzle in cut(args.seed):
+            found.append(puzzle)
+            print(f"{len(found)}/{args.count} {puzzle.id}: throw {puzzle.best} (+{puzzle.margin} ± "
+                  f"{puzzle.margin_se}), rated {puzzle.rating:.0f}", flush=True)
+            if len(found) == args.count:
+                break
     args.out.write_text(to_json(found, args.seed), encoding="utf-8")
     print(f"wrote {args.out}")
 

@@ -10,11 +10,16 @@ from typing import Literal
 
 from ..cards import DECK, RANK_MASK, Card, CardsLike, mask_cards, parse_cards
 from ..display import result_html
+from ..i18n import NP_, _, pgettext
 from ..kernel.melds import Meld, melds_of
 from .analysis import GIN_MELDS, gin_kernel
 from .rules import DEFAULT, Rules
 
 Kind = Literal["knock", "undercut", "tie", "gin", "big_gin"]
+KIND_WORDS = {"knock": NP_("knock result", "knock"), "gin": NP_("knock result", "gin"),
+              "big_gin": NP_("knock result", "big gin"), "undercut": NP_("knock result", "undercut"),
+              "tie": NP_("knock result", "tie")}
+"""What a knock came to, in words (``pgettext("knock result", …)`` says one in the language in use)."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,7 @@ class KnockResult:
     @functools.cached_property
     def defender_melds(self) -> tuple[Meld, ...]:
         """The defender's own melds (after his layoffs)."""
-        _, sets = gin_kernel().arrangement(self.defender_kept)
+        _dw, sets = gin_kernel().arrangement(self.defender_kept)
         return tuple(melds_of(self.defender_kept, sets, GIN_MELDS))
 
     @property
@@ -49,12 +54,13 @@ class KnockResult:
 
     def _repr_html_(self) -> str:
         if not self.valid:
-            return result_html("Not a valid knock", lines=[self.reason], left_label="layoffs")
-        who, points = ("The defender", self.defender_points) if self.defender_points else (
-            "The knocker", self.knocker_points)
-        lines = [f"Knocker's deadwood {self.knocker_deadwood}, defender's {self.defender_deadwood} after layoffs",
-                 f"{who} scores {points}"]
-        return result_html(f"{self.kind}", self.knocker_melds, self.layoffs, lines, left_label="laid off")
+            return result_html(_("Not a valid knock"), lines=[self.reason], left_label=_("layoffs"))
+        scores = (_("The defender scores {points}").format(points=self.defender_points) if self.defender_points
+                  else _("The knocker scores {points}").format(points=self.knocker_points))
+        lines = [_("Knocker's deadwood {knocker}, defender's {defender} after layoffs").format(
+            knocker=self.knocker_deadwood, defender=self.defender_deadwood), scores]
+        kind = pgettext("knock result", KIND_WORDS[self.kind]) if self.kind in KIND_WORDS else str(self.kind)
+        return result_html(kind, self.knocker_melds, self.layoffs, lines, left_label=_("laid off"))
 
 
 def _mask(cards: Iterable[Card]) -> int:
@@ -211,11 +217,13 @@ def score_masks(k_mask: int, d_mask: int, rules: Rules = DEFAULT,
         melded = _mask(c for m in melds for c in m.cards)
         k = sum(GIN_MELDS.points[c.rank] for c in k_cards if c.bit & ~melded)
         if n == 11 and (k or rules.big_gin_bonus is None):
-            reason = ("big gin is not played under these rules" if rules.big_gin_bonus is None and not k
-                      else f"11 cards must all be melded for big gin (deadwood {k}); discard first")
+            reason = (_("big gin is not played under these rules") if rules.big_gin_bonus is None and not k
+                      else _("11 cards must all be melded for big gin (deadwood {deadwood}); discard first").format(
+                          deadwood=k))
             results.append(_invalid(reason, k, melds))
         elif k > rules.knock_limit:
-            results.append(_invalid(f"deadwood {k} is over the knock limit of {rules.knock_limit}", k, melds))
+            results.append(_invalid(_("deadwood {deadwood} is over the knock limit of {limit}").format(
+                deadwood=k, limit=rules.knock_limit), k, melds))
         else:
             results.append(_against(melds, k_mask, d_mask, n, rules))
     best = max(results, key=lambda r: (r.valid, r.net))

@@ -243,10 +243,11 @@ class LoserPoints:
     """For 14 cards: the discard that gives these points."""
 
     def _repr_html_(self) -> str:
-        why = ("two lives" if self.lives else "no two lives (a pure sequence and another): every card counts")
-        lines = [f"Discard {self.discard}"] if self.discard else []
-        return result_html(f"Loser points {self.points} ({why})", self.groups, self.ungrouped, lines,
-                           left_label="ungrouped")
+        title = (_("Loser points {points} (two lives)") if self.lives else
+                 _("Loser points {points} (no two lives (a pure sequence and another): every card counts)"))
+        lines = [_("Discard {card}").format(card=self.discard)] if self.discard else []
+        return result_html(title.format(points=self.points), self.groups, self.ungrouped, lines,
+                           left_label=_("ungrouped"))
 
 
 def loser_count(kernel: Any, once: int, twice: int, jokers: int, w: int, rules: Rules) -> int:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..cards import SeedLike
 from ..decisions import Evaluation, check_samples, redealt, valued
+from ..i18n import N_, _, pgettext
 from .game import DRAW_STOCK, DROP, Action, Kind, Phase, State, apply, legal_actions
 from .players import GreedyBot
 from .rollout import deal_points
@@ -27,11 +28,13 @@ SAMPLES = 128
 
 
 def option_label(action: Action) -> str:
+    """An option in words, in the language in use: "discard 5H", "declare, throwing 5H", "drop",
+    "play on"."""
     if action.kind is Kind.DISCARD:
-        return f"discard {action.card}"
+        return _("discard {card}").format(card=action.card)
     if action.kind is Kind.DECLARE:
-        return f"declare, throwing {action.card}"
-    return "drop" if action.kind is Kind.DROP else "play on"
+        return _("declare, throwing {card}").format(card=action.card)
+    return pgettext("option", "drop") if action.kind is Kind.DROP else pgettext("option", "play on")
 
 
 def options(state: State) -> list[Action]:
@@ -74,7 +77,7 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
     played out by greedy bots over the same ``samples`` worlds; a drop and a show exactly."""
     me = state.to_play
     return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
-                  unit="points this deal, negated", world=world,
+                  unit=N_("points this deal, negated"), world=world,
                   played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=_exact, label=option_label,
                   apply=apply)
 

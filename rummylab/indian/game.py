@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import play
 from ..cards import DECK, JOKER, RANKS, Card, without
-from ..i18n import _
+from ..i18n import N_, _
 from ..play import IllegalAction as IllegalAction
 from ..play import check_seed, evolve, replace_at, restock
 from ..sim import codes
@@ -265,11 +265,11 @@ def can_rejoin(s: State, player: int) -> bool:
 
 def _why_no_rejoin(s: State, player: int | None) -> str | None:
     if player is None:
-        return "a re-join names the player who re-joins"
+        return _("a re-join names the player who re-joins")
     if not 0 <= player < s.players:
-        return f"player {player}: no such player (0 to {s.players - 1})"
+        return _("player {player}: no such player (0 to {last})").format(player=player, last=s.players - 1)
     return why_no_rejoin(s.pool, s.eliminated[player], [s.scores[p] for p in s.remaining], s.rejoins[player],
-                         s.rules, f"player {player}")
+                         s.rules, _("player {player}").format(player=player))
 
 
 def is_joker(s: State, card: Card) -> bool:
@@ -362,7 +362,8 @@ def _miss_turn(s: State, a: Action) -> State:
     return _end_turn(after)
 
 
-_why_not_discard = play.discard_check("discard a card, or declare: a discard and the other 13 cards in groups")
+_DISCARD = N_("discard a card, or declare: a discard and the other 13 cards in groups")
+_why_not_discard = play.discard_check(_DISCARD)
 
 
 def _why_not_declare(s: State, a: Action) -> str | None:
@@ -395,8 +396,8 @@ def _discard(s: State, a: Action) -> State:
 
 
 def _why_not_drop_now(s: State, a: Action) -> str:
-    return ("a drop comes before the draw: this player has drawn, so discard a card, or declare "
-            "(drop on a later turn, before drawing)")
+    return _("a drop comes before the draw: this player has drawn, so discard a card, or declare "
+             "(drop on a later turn, before drawing)")
 
 
 def _why_not_rejoin(s: State, a: Action) -> str | None:
@@ -426,7 +427,8 @@ def _game_over(s: State) -> bool:
 def _why_not_next_deal(s: State, a: Action) -> str | None:
     if not _game_over(s):
         return None
-    return "the last deal is played: the game is finished" if s.deals else "one player is left: the game is finished"
+    return (_("the last deal is played: the game is finished") if s.deals else
+            _("one player is left: the game is finished"))
 
 
 def _next_deal(s: State, a: Action) -> State:
@@ -440,8 +442,8 @@ def _why_not_finish(s: State, a: Action) -> str | None:
     if _game_over(s):
         return None
     if s.deals is not None:
-        return "deals are left to play (or a tie for the most chips): deal the next hand"
-    return "two or more players remain: deal the next hand"
+        return _("deals are left to play (or a tie for the most chips): deal the next hand")
+    return _("two or more players remain: deal the next hand")
 
 
 def _rank(s: State) -> str:
@@ -549,9 +551,9 @@ GAME: play.Game[State] = play.Game(
                           play.Move(kind=Kind.FINISH, do=lambda s, a: evolve(s, phase=Phase.GAME_OVER),
                                     verify=_why_not_finish)),
     },
-    hints={Phase.DRAW: "draw first (stock or discard pile), or drop",
-           Phase.DISCARD: "discard a card, or declare: a discard and the other 13 cards in groups"},
-    where=lambda s: f"deal {s.deal_no}, {s.phase.value}, player {s.to_play}",
+    hints={Phase.DRAW: N_("draw first (stock or discard pile), or drop"), Phase.DISCARD: _DISCARD},
+    where=lambda s: _("deal {deal}, {phase}, player {player}").format(deal=s.deal_no, phase=s.phase.value,
+                                                                       player=s.to_play),
 )
 
 

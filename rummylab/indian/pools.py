@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..i18n import _, ngettext
 from .rules import DEFAULT, Rules
 
 POOLS = (101, 201)
@@ -16,22 +17,30 @@ REJOIN_MIN_REMAINING = 2
 
 
 def why_no_rejoin(pool: int | None, eliminated: bool, remaining: Sequence[int], rejoins: int, rules: Rules,
-                  who: str = "this player") -> str | None:
-    """The rule that stops ``who`` re-joining now (None: they may): pool rummy only, an
+                  who: str | None = None) -> str | None:
+    """The rule that stops ``who`` (words for the player, in the language in use; None: "this
+    player") re-joining now, in the language in use (None: they may): pool rummy only, an
     eliminated player, at most ``max_rejoins`` times, at least two players still in the pool
     (``remaining``: their scores), none of them above the re-join limit."""
+    who = who or _("this player")
     if pool is None:
-        return "only pool rummy has re-joins (points and deals rummy have none)"
+        return _("only pool rummy has re-joins (points and deals rummy have none)")
     if not eliminated:
-        return f"only an eliminated player re-joins: {who} is still in the pool"
+        return _("only an eliminated player re-joins: {who} is still in the pool").format(who=who)
     if rules.max_rejoins is not None and rejoins >= rules.max_rejoins:
-        return f"{who} has re-joined {rejoins} time{'s' if rejoins != 1 else ''}: max_rejoins={rules.max_rejoins}"
+        return ngettext("{who} has re-joined {n} time: max_rejoins={most}",
+                        "{who} has re-joined {n} times: max_rejoins={most}", rejoins).format(
+            who=who, n=rejoins, most=rules.max_rejoins)
     if len(remaining) < REJOIN_MIN_REMAINING:
-        return (f"a re-join needs at least two players still in the pool (more than two then play); "
-                f"{len(remaining)} left{': the game is decided' if len(remaining) == 1 else ''}")
+        if len(remaining) == 1:
+            return _("a re-join needs at least two players still in the pool (more than two then play); 1 left: "
+                     "the game is decided")
+        return _("a re-join needs at least two players still in the pool (more than two then play); {n} "
+                 "left").format(n=len(remaining))
     top = max(remaining)
     if top > REJOIN_MAX[pool]:
-        return f"a player still in the pool has {top} points, above {REJOIN_MAX[pool]}: nobody may be, for a re-join"
+        return _("a player still in the pool has {points} points, above {limit}: nobody may be, for a "
+                 "re-join").format(points=top, limit=REJOIN_MAX[pool])
     return None
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..cards import SeedLike, without
 from ..decisions import Evaluation, Review, Reviewer, first_hand, marks, reviewed, walk
+from ..i18n import _
 from .analysis import check_declaration
 from .evaluation import evaluate, option_label, valued_options
 from .game import (
@@ -55,7 +56,8 @@ def _played(state: State, action: Action, e: Evaluation) -> tuple[str, float, fl
         rest = tuple(without(state.hands[state.to_play], action.card))
         valid = check_declaration(rest, action.groups, RANKS[state.wild_rank], state.rules).valid
         value = 0.0 if valid else -float(state.rules.wrong_show_points)
-        return option_label(action) + ("" if valid else " (a wrong show)"), value, e.best.se
+        label = option_label(action) if valid else _("declare, throwing {card} (a wrong show)").format(card=action.card)
+        return label, value, e.best.se
     return e.played(action)
 
 
@@ -64,25 +66,30 @@ def reason(state: State, e: Evaluation, label: str, value: float) -> str:
     hand counts now after each discard."""
     best = e.best
     if label == best.label:
-        return "the best move"
+        return _("the best move")
     if best.action.kind is Kind.DECLARE:
-        return "a valid declaration was there: declaring ends the deal and you pay nothing"
+        return _("a valid declaration was there: declaring ends the deal and you pay nothing")
     if best.action.kind is Kind.DROP:
-        return (f"dropping costs {-best.value:.0f} points now; playing this hand on costs {-value:.1f} on average "
-                "by the deal's end")
-    out = (f"after {label} you pay {-value:.1f} points on average by the deal's end; "
-           f"after {best.label}, {-best.value:.1f}")
-    if best.action.kind is Kind.DISCARD and label.startswith("discard "):
-        hand, card = state.hands[state.to_play], best.action.card
-        mine = next(o.action.card for o in e.options if o.label == label)
+        return _("dropping costs {drop} points now; playing this hand on costs {on} on average by the deal's "
+                 "end").format(drop=f"{-best.value:.0f}", on=f"{-value:.1f}")
+    said = {"played": label, "paid": f"{-value:.1f}", "best": best.label, "best_paid": f"{-best.value:.1f}"}
+    played = next((o.action for o in e.options if o.label == label), None)
+    if best.action.kind is Kind.DISCARD and played is not None and played.kind is Kind.DISCARD:
+        hand, card, mine = state.hands[state.to_play], best.action.card, played.card
         assert card is not None and mine is not None
         if mine.is_joker or mine.rank == state.wild_rank:
-            return out + f"; {mine} is a joker: it fits any group and counts nothing in your hand"
+            return _("after {played} you pay {paid} points on average by the deal's end; after {best}, {best_paid}; "
+                     "{mine} is a joker: it fits any group and counts nothing in your hand").format(**said, mine=mine)
         left_best, left_mine = points_of(state, without(hand, card)), points_of(state, without(hand, mine))
-        return out + (f"; your hand counts {left_mine} loser points without {mine}, {left_best} without {card}"
-                      if left_mine != left_best else f"; both leave {left_mine} loser points now, but {card} "
-                      "is the less useful card to keep")
-    return out
+        if left_mine != left_best:
+            return _("after {played} you pay {paid} points on average by the deal's end; after {best}, {best_paid}; "
+                     "your hand counts {left_mine} loser points without {mine}, {left_best} without {card}").format(
+                **said, left_mine=left_mine, mine=mine, left_best=left_best, card=card)
+        return _("after {played} you pay {paid} points on average by the deal's end; after {best}, {best_paid}; "
+                 "both leave {left} loser points now, but {card} is the less useful card to keep").format(
+            **said, left=left_mine, card=card)
+    return _("after {played} you pay {paid} points on average by the deal's end; after {best}, "
+             "{best_paid}").format(**said)
 
 
 def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..cards import FULL_DECK, RANKS, Card, CardsLike, deck_masks, parse_cards
 from ..display import result_html
+from ..i18n import _
 from ..kernel._wild_py import WildKernel, _remove
 from ..kernel.wild_melds import WildMeld, melds_of
 from .rules import DEFAULT as DEFAULT
@@ -43,8 +44,9 @@ class Analysis:
     leftover: tuple[Card, ...]
 
     def _repr_html_(self) -> str:
-        return result_html(f"Round {self.round_no}, {self.wild_rank}s wild: penalty {self.penalty}", self.melds,
-                           self.leftover, left_label="left over")
+        title = _("Round {round}, {rank}s wild: penalty {penalty}").format(round=self.round_no, rank=self.wild_rank,
+                                                                            penalty=self.penalty)
+        return result_html(title, self.melds, self.leftover, left_label=_("left over"))
 
 
 Masks = tuple[int, int, int]

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..cards import SeedLike
 from ..decisions import Evaluation, check_samples, redealt, valued
+from ..i18n import N_, _
 from .game import Action, Kind, Phase, State, apply, legal_actions
 from .rollout import penalties
 
@@ -46,7 +47,10 @@ def _exact(state: State, action: Action) -> float | None:
 
 
 def option_label(action: Action) -> str:
-    return f"go out, throwing {action.card}" if action.kind is Kind.GO_OUT else f"discard {action.card}"
+    """An option in words, in the language in use: "go out, throwing 5H", "discard KS"."""
+    if action.kind is Kind.GO_OUT:
+        return _("go out, throwing {card}").format(card=action.card)
+    return _("discard {card}").format(card=action.card)
 
 
 def valued_options(state: State, actions: list[Action], *, samples: int, seed: SeedLike) -> Evaluation:
@@ -54,7 +58,7 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
     played out by greedy bots over the same ``samples`` worlds; going out exactly."""
     me = state.to_play
     return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
-                  unit="penalty this round, negated", world=world,
+                  unit=N_("penalty this round, negated"), world=world,
                   played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=_exact, label=option_label,
                   apply=apply)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import play
 from ..cards import DECK, Card, without
+from ..i18n import N_, _
 from ..play import IllegalAction as IllegalAction
 from ..play import check_seed, evolve, replace_at, restock
 from ..sim import codes
@@ -91,7 +92,7 @@ def _deal(rules: Rules, seed: int, players: int, decks: int, round_no: int, deal
           scores: tuple[int, ...], round_scores: tuple[tuple[int, ...], ...]) -> State:
     cards = play.shuffled(list(DECK) * decks, "313", seed, "deal", round_no)
     n = round_no + 2
-    hands: list[list[Card]] = [[] for _ in range(players)]
+    hands: list[list[Card]] = [[] for _player in range(players)]
     for i in range(n * players):  # one at a time, starting left of the dealer
         hands[(dealer + 1 + i) % players].append(cards[i])
     upcard = cards[n * players]
@@ -128,7 +129,7 @@ def apply(state: State, action: Action) -> State:
 
 
 def _why_not_draw_stock(s: State, a: Action) -> str | None:
-    return None if s.stock or len(s.discards) > 1 else "the stock and the discard pile are empty"
+    return None if s.stock or len(s.discards) > 1 else _("the stock and the discard pile are empty")
 
 
 def _draw_stock(s: State, a: Action) -> State:
@@ -140,7 +141,7 @@ def _draw_stock(s: State, a: Action) -> State:
 
 
 def _why_not_draw_discard(s: State, a: Action) -> str | None:
-    return None if s.discards else "the discard pile is empty"
+    return None if s.discards else _("the discard pile is empty")
 
 
 def _draw_discard(s: State, a: Action) -> State:
@@ -150,15 +151,16 @@ def _draw_discard(s: State, a: Action) -> State:
                   taken=s.discards[-1])
 
 
-_why_not_discard = play.discard_check("discard a card (or go out by discarding the last unmelded card)")
+_DISCARD = N_("discard a card (or go out by discarding the last unmelded card)")
+_why_not_discard = play.discard_check(_DISCARD)
 
 
 def _why_not_go_out(s: State, a: Action) -> str | None:
     why = _why_not_discard(s, a)
     if why is None and s.went_out is not None:
-        return f"player {s.went_out} has already gone out: this is a final turn"
+        return _("player {player} has already gone out: this is a final turn").format(player=s.went_out)
     if why is None and a.card is not None and not can_go_out(s, a.card):
-        return f"the other cards are not all melded after discarding {a.card}"
+        return _("the other cards are not all melded after discarding {card}").format(card=a.card)
     return why
 
 
@@ -212,7 +214,7 @@ GAME: play.Game[State] = play.Game(
                                   candidates=play.each_card(Action, Kind.GO_OUT))),
         Phase.ROUND_OVER: (play.Move(kind=Kind.NEXT_ROUND, do=_next_round),),
     },
-    hints={Phase.DRAW: "draw first: from the stock or the discard pile",
-           Phase.DISCARD: "discard a card (or go out by discarding the last unmelded card)"},
-    where=lambda s: f"round {s.round_no}, {s.phase.value}, player {s.to_play}",
+    hints={Phase.DRAW: N_("draw first: from the stock or the discard pile"), Phase.DISCARD: _DISCARD},
+    where=lambda s: _("round {round}, {phase}, player {player}").format(round=s.round_no, phase=s.phase.value,
+                                                                         player=s.to_play),
 )

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..cards import SeedLike, without
 from ..decisions import Evaluation, Review, Reviewer, first_hand, marks, reviewed, walk
+from ..i18n import _
 from .analysis import penalty_of_cards
 from .evaluation import evaluate, valued_options
 from .game import DRAW_STOCK, GAME, Kind, Phase, State, history_json
@@ -31,21 +32,26 @@ def reason(state: State, e: Evaluation, label: str, value: float) -> str:
     hand counts now after each discard."""
     best = e.best
     if label == best.label:
-        return "the best move"
+        return _("the best move")
     if best.action.kind is Kind.GO_OUT:
-        return f"you could go out ({best.label}): the round ends and you pay nothing"
-    out = (f"after {label} you pay {-value:.1f} points on average by the round's end; "
-           f"after {best.label}, {-best.value:.1f}")
+        return _("you could go out ({best}): the round ends and you pay nothing").format(best=best.label)
     hand = state.hands[state.to_play]
     mine = next(o.action.card for o in e.options if o.label == label)
     card = best.action.card
     assert mine is not None and card is not None
+    said = {"played": label, "paid": f"{-value:.1f}", "best": best.label, "best_paid": f"{-best.value:.1f}",
+            "mine": mine, "card": card}
     if mine.rank == state.wild_rank:
-        return out + f"; {mine} is wild this round: it fits any meld"
+        return _("after {played} you pay {paid} points on average by the round's end; after {best}, {best_paid}; "
+                 "{mine} is wild this round: it fits any meld").format(**said)
     left_mine = penalty_of_cards(without(hand, mine), state.round_no, state.rules)
     left_best = penalty_of_cards(without(hand, card), state.round_no, state.rules)
-    return out + (f"; your hand counts {left_mine} without {mine}, {left_best} without {card}" if left_mine != left_best
-                  else f"; both leave {left_mine} now, but {card} is the less useful card to keep")
+    if left_mine != left_best:
+        return _("after {played} you pay {paid} points on average by the round's end; after {best}, {best_paid}; "
+                 "your hand counts {left_mine} without {mine}, {left_best} without {card}").format(
+            **said, left_mine=left_mine, left_best=left_best)
+    return _("after {played} you pay {paid} points on average by the round's end; after {best}, {best_paid}; "
+             "both leave {left} now, but {card} is the less useful card to keep").format(**said, left=left_mine)
 
 
 def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,

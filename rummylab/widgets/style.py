@@ -5,23 +5,13 @@ from __future__ import annotations
 
 import html
 
-from ..display import DEADWOOD_COLOUR, MELD_COLOURS, card_chip
-from ..i18n import NP_, pgettext
+from ..display import DEADWOOD_COLOUR, MELD_COLOURS, MELD_WORDS, card_chip, meld_word
 
 __all__ = ["MELD_COLOURS", "MELD_WORDS", "card_chip", "deadwood_colour", "fill", "meld_word", "text"]
-
-MELD_WORDS = {"set": NP_("meld kind", "set"), "run": NP_("meld kind", "run"), "pure": NP_("meld kind", "pure"),
-              "wild": NP_("meld kind", "wild")}
-"""What a meld is (``Meld.kind``, ``WildMeld.kind``), in words."""
 
 
 def deadwood_colour() -> str:
     return DEADWOOD_COLOUR
-
-
-def meld_word(kind: str) -> str:
-    """A meld's kind in the language in use (a kind with no word is shown as it is)."""
-    return pgettext("meld kind", MELD_WORDS[kind]) if kind in MELD_WORDS else kind
 
 
 def text(message: str) -> str:
