@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .i18n import NP_, _, pgettext
+from .i18n import NP_, _, local_digits, pgettext
 
 MELD_COLOURS = ("#a5d6a7", "#90caf9", "#ffe082", "#ce93d8", "#80cbc4")
 """One colour per meld, in order."""
@@ -71,7 +71,7 @@ class Table:
         if callable(fmt):
             return fmt(value)
         if fmt is not None:
-            return fmt.format(value)
+            return local_digits(fmt.format(value))
         return number(value) if isinstance(value, int | float) else str(value)
 
     def rows(self) -> list[list[str]]:
@@ -107,14 +107,15 @@ def table(df: Any, headers: Mapping[str, str] | None = None,
 
 
 def number(x: float) -> str:
-    """A number as a reader writes it: ``15,820,024,220``, ``56.57``, ``0.338``; yes/no for booleans."""
+    """A number as a reader writes it: ``15,820,024,220``, ``56.57``, ``0.338`` (with the separators of
+    the language in use: Romanian ``0,338``); yes/no for booleans, in her words."""
     if isinstance(x, bool):
-        return "yes" if x else "no"
+        return pgettext("typed word", "yes" if x else "no").split("|")[0].strip()
     if isinstance(x, int):
-        return f"{x:,}"
+        return local_digits(f"{x:,}")
     if x != x or x in (float("inf"), float("-inf")):
         return str(x)
     if x == int(x) and abs(x) < 1e15:
-        return f"{int(x):,}"
+        return local_digits(f"{int(x):,}")
     digits = min(8, max(0, 3 - math.floor(math.log10(abs(x)))))
-    return f"{x:,.{digits}f}".rstrip("0").rstrip(".")
+    return local_digits(f"{x:,.{digits}f}".rstrip("0").rstrip("."))

@@ -188,3 +188,16 @@ def test_lesson_strings_are_found_in_text_cells_and_exercise_calls():
     assert sorted(t for t, _ in translate.code_messages(code)) == [
         "Because.", "Cut {card}.", "Look up.", "Send it", "Too low.", "Which card?"]
     assert translate.paragraphs("# T\n\nOne\ntwo\n\n```\na\n\nb\n```") == ["# T", "One\ntwo", "```\na\n\nb\n```"]
+
+
+def test_tables_write_numbers_as_the_language_does():
+    import polars as pl
+
+    from rummylab import display
+
+    df = pl.DataFrame({"hands": [15820024220], "share": [0.3381], "held": [True]})
+    with i18n.using("ro"):
+        row = display.table(df, formats={"share": "{:.1%}"}).rows()[0]
+    assert row == ["15.820.024.220", "33,8%", "da"]
+    with i18n.using("en"):
+        assert display.table(df, formats={"share": "{:.1%}"}).rows()[0] == ["15,820,024,220", "33.8%", "yes"]

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import contextvars
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from .catalogs import DOMAINS, LOCALE_DIR, PSEUDO, SOURCE, Catalog, catalog, known_languages
 
 __all__ = ["DOMAINS", "LANG_ENV", "LOCALE_DIR", "PSEUDO", "SOURCE", "Catalog", "catalog", "format_number",
-           "gettext", "language", "languages", "ngettext", "pgettext", "set_language", "using", "N_", "NP_", "_"]
+           "gettext", "language", "languages", "local_digits", "ngettext", "pgettext", "set_language", "using",
+           "N_", "NP_", "_"]
 
 LANG_ENV = "RUMMYLAB_LANG"
 """The language of a kernel or a command (``en``, ``hi``, ``ro``…): set by ``rummylab serve --lang``."""
@@ -104,6 +106,21 @@ def N_(message: str) -> str:
 def NP_(context: str, message: str) -> str:
     """Marks ``message`` in ``context`` for the catalog; it is translated (``pgettext``) where shown."""
     return message
+
+
+_NUMBER = re.compile(r"^[-+−]?[\d,]*\.?\d+\s*%?$")
+
+
+def local_digits(text: str) -> str:
+    """A number written the English way ("15,820,024.5", "36.6%") as the language in use writes its
+    separators (Romanian "15.820.024,5", "36,6%"); any other text as it is."""
+    lang = language()
+    if lang in (SOURCE, PSEUDO) or not _NUMBER.match(text.strip()):
+        return text
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    swap = {",": get_group_symbol(lang), ".": get_decimal_symbol(lang)}
+    return "".join(swap.get(ch, ch) for ch in text)
 
 
 def format_number(value: float, decimals: int | None = None) -> str:
