@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .i18n import _
+
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -135,12 +137,15 @@ def _parse_token(token: str) -> Card:
     if t.upper() in _JOKER_WORDS:
         return JOKER
     if len(t) < 2:
-        raise ValueError(f"card {token!r} is too short: write a rank and a suit, e.g. 'AS' or '10D'")
+        raise ValueError(_("card {token} is too short: write a rank and a suit, e.g. 'AS' or '10D'").format(
+            token=repr(token)))
     rank_part, suit_part = t[:-1].upper(), t[-1].upper()
     if rank_part not in _RANK_ALIASES:
-        raise ValueError(f"card {token!r} has unknown rank {t[:-1]!r} (ranks: A 2-9 T or 10 J Q K)")
+        raise ValueError(_("card {token} has unknown rank {rank} (ranks: A 2-9 T or 10 J Q K)").format(
+            token=repr(token), rank=repr(t[:-1])))
     if suit_part not in _SUIT_ALIASES:
-        raise ValueError(f"card {token!r} has unknown suit {t[-1]!r} (suits: S H D C or ♠ ♥ ♦ ♣)")
+        raise ValueError(_("card {token} has unknown suit {suit} (suits: S H D C or ♠ ♥ ♦ ♣)").format(
+            token=repr(token), suit=repr(t[-1])))
     return Card(_RANK_ALIASES[rank_part], _SUIT_ALIASES[suit_part])
 
 
@@ -172,18 +177,18 @@ def parse_cards(
         counts[c] = counts.get(c, 0) + 1
         if c.is_joker:
             if counts[c] > jokers:
-                raise ValueError(
-                    "JK: a printed joker is not allowed here" if jokers == 0
-                    else f"JK: more than {jokers} printed jokers")
+                raise ValueError(_("JK: a printed joker is not allowed here") if jokers == 0
+                                 else _("JK: more than {n} printed jokers").format(n=jokers))
         elif counts[c] > copies:
-            deck = "one deck" if copies == 1 else f"{copies} decks"
-            raise ValueError(f"{c}: duplicate card ({counts[c]} copies in a {deck} hand)")
+            one = _("{card}: duplicate card ({n} copies in a one deck hand)")
+            more = _("{card}: duplicate card ({n} copies in a {decks} decks hand)")
+            raise ValueError((one if copies == 1 else more).format(card=c, n=counts[c], decks=copies))
     if size is not None:
         sizes = (size,) if isinstance(size, int) else tuple(size)
         if len(out) not in sizes:
-            want = " or ".join(str(s) for s in sizes)
-            raise ValueError(f"wrong hand size: {len(out)} cards ({' '.join(map(str, out)) or 'none'}); "
-                             f"{want} expected")
+            want = _(" or ").join(str(s) for s in sizes)
+            raise ValueError(_("wrong hand size: {n} cards ({cards}); {want} expected").format(
+                n=len(out), cards=" ".join(map(str, out)) or _("none"), want=want))
     return out
 
 
@@ -264,7 +269,7 @@ def deck_masks(cards: Iterable[Card]) -> tuple[int, int, int, int]:
 
 def two_deck_masks(cards: Iterable[Card]) -> tuple[int, int, int]:
     """(once, twice, printed jokers) of validated cards from two decks."""
-    once, twice, _, jokers = deck_masks(cards)
+    once, twice, _thrice, jokers = deck_masks(cards)
     return once, twice, jokers
 
 

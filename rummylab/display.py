@@ -110,7 +110,8 @@ def number(x: float) -> str:
     """A number as a reader writes it: ``15,820,024,220``, ``56.57``, ``0.338`` (with the separators of
     the language in use: Romanian ``0,338``); yes/no for booleans, in her words."""
     if isinstance(x, bool):
-        return pgettext("typed word", "yes" if x else "no").split("|")[0].strip()
+        words = pgettext("typed word", "yes") if x else pgettext("typed word", "no")
+        return words.split("|")[0].strip()
     if isinstance(x, int):
         return local_digits(f"{x:,}")
     if x != x or x in (float("inf"), float("-inf")):

@@ -31,9 +31,24 @@ from .charts import channel, figure
 from .charts.svg import rows
 from .gin import bots as gin_bots
 from .gin.rules import DEFAULT, Rules
+from .i18n import NP_, _, pgettext
 from .sim import check_count
 
 ENDINGS = {"knock": ("knock", "undercut", "tie"), "gin": ("gin", "big_gin"), "dead": ("dead",)}
+SHOWN = {"knock": NP_("chart label", "knock"), "gin": NP_("chart label", "gin"), "dead": NP_("chart label", "dead"),
+         "ended": NP_("chart label", "ended"), "valid show": NP_("chart label", "valid show"),
+         "wrong show": NP_("chart label", "wrong show"), "drop": NP_("chart label", "drop"),
+         "left": NP_("chart label", "left"), "non-dealer": NP_("chart label", "non-dealer"),
+         "dealer": NP_("chart label", "dealer"), "take": NP_("chart label", "take"),
+         "greedy": NP_("chart label", "greedy"), "pass": NP_("chart label", "pass")}
+"""The words the charts draw for their data's categories (an ending, a role, a policy), shown in the
+language in use; the tables keep the English values."""
+
+
+def _shown(values: list[dict[str, Any]], *columns: str) -> list[dict[str, Any]]:
+    """A chart's rows with ``columns``' category words in the language in use."""
+    return [{**r, **{c: pgettext("chart label", SHOWN[r[c]]) if r[c] in SHOWN else r[c] for c in columns}}
+            for r in values]
 """How a hand ends, as the questions group HandRecord kinds."""
 
 Z95 = 1.959963984540054
@@ -80,13 +95,14 @@ def chart_hand_endings(table: pl.DataFrame) -> Any:
     long = pl.concat([table.select("turn", p=pl.col(f"p_{e}"), se=pl.col(f"se_{e}"), ending=pl.lit(e))
                       for e in (*ENDINGS, "ended")])
     long = long.with_columns(lo=pl.col("p") - 2 * pl.col("se"), hi=pl.col("p") + 2 * pl.col("se"))
-    x, color = channel("turn", title="turn"), channel("ending", "N", title="ended by")
-    line = {"mark": "line", "encoding": {"x": x, "color": color, "y": channel(
-        "p", title="share of hands over by this turn", axis={"format": "%"})}}
+    x, color = channel("turn", title=_("turn")), channel("ending", "N", title=_("ended by"))
+    share = _("share of hands over by this turn")
+    line = {"mark": "line", "encoding": {"x": x, "color": color, "y": channel("p", title=share, axis={"format": "%"})}}
     band = {"mark": {"type": "area", "opacity": 0.25},
-            "encoding": {"x": x, "color": color, "y": channel("lo"), "y2": {"field": "hi"}}}
-    return figure({"title": f"When do hands end? {table['bots'][0]}, {table['hands'][0]:,} hands", "width": 420,
-                   "height": 260, "data": {"values": rows(long)}, "layer": [band, line]})
+            "encoding": {"x": x, "color": color, "y": channel("lo", title=share), "y2": {"field": "hi"}}}
+    title = _("When do hands end? {bots}, {hands} hands").format(bots=table["bots"][0], hands=f"{table['hands'][0]:,}")
+    return figure({"title": title, "width": 420, "height": 260, "data": {"values": _shown(rows(long), "ending")},
+                   "layer": [band, line]})
 
 
 def _seat_results(first: Any, second: Any, rules: Rules, half: int, seeds: tuple[int, int],
@@ -150,15 +166,16 @@ def pairing_results(pairs: Sequence[tuple[Any, Any]] = (("strong", "greedy"), ("
 def chart_pairings(table: pl.DataFrame, by: str = "pairing") -> Any:
     """Net points per hand of the first bot, with 95% intervals (one row per pairing or value)."""
     if by == "pairing":
-        table = table.with_columns(pairing=pl.col("first") + " vs " + pl.col("second"))
+        table = table.with_columns(pairing=pl.col("first") + _(" vs ") + pl.col("second"))
     table = table.with_columns(pl.col(by).cast(pl.Utf8))
-    y = channel(by, "N", title=by.replace("_", " "))
+    y = channel(by, "N", title=_("pairing") if by == "pairing" else by.replace("_", " "))
+    net = _("net points per hand (95% CI)")
     bars = {"mark": {"type": "rule", "strokeWidth": 2}, "encoding": {
-        "y": y, "x": channel("points_lo", title="net points per hand (95% CI)"), "x2": {"field": "points_hi"}}}
+        "y": y, "x": channel("points_lo", title=net), "x2": {"field": "points_hi"}}}
     dots = {"mark": {"type": "point", "filled": True, "size": 60},
-            "encoding": {"y": y, "x": channel("points_per_hand", title="net points per hand (95% CI)")}}
+            "encoding": {"y": y, "x": channel("points_per_hand", title=net)}}
     zero = {"data": {"values": [{"x": 0}]}, "mark": {"type": "rule", "strokeDash": [4, 4], "color": "gray"},
-            "encoding": {"x": channel("x", title="net points per hand (95% CI)")}}
+            "encoding": {"x": channel("x", title=net)}}
     return figure({"width": 420, "height": 40 * table.height + 20,
                    "data": {"values": rows(table, [by, "points_lo", "points_hi", "points_per_hand"])},
                    "layer": [zero, bars, dots]})
@@ -205,17 +222,20 @@ def rule_effect(option: str, values: Sequence[Any], thresholds: Sequence[int] = 
                       .with_columns(pl.lit(str(v)).alias(option)) for r, v in zip(variants, values, strict=True)])
 
 
-def chart_thresholds(table: pl.DataFrame, by: str | None = None) -> Any:
+def chart_thresholds(table: pl.DataFrame, by: str | None = None, by_title: str | None = None) -> Any:
     """Net points per hand against the knocking threshold, with 95% intervals; one line per
-    value of the rule option ``by`` (a column of ``rule_effect``)."""
-    color = channel(by, "N", title=by.replace("_", " ")) if by else {"value": "steelblue"}
-    x = channel("knock_at", "O", title="knock at this deadwood or less")
+    value of the rule option ``by`` (a column of ``rule_effect``; ``by_title``: its name in the
+    legend, default the option's name)."""
+    color = channel(by, "N", title=by_title or by.replace("_", " ")) if by else {"value": "steelblue"}
+    x = channel("knock_at", "O", title=_("knock at this deadwood or less"))
+    net = _("net points per hand")
     line = {"mark": {"type": "line", "point": True}, "encoding": {
-        "x": x, "color": color, "y": channel("points_per_hand", title="net points per hand")}}
+        "x": x, "color": color, "y": channel("points_per_hand", title=net)}}
     bars = {"mark": "errorbar", "encoding": {"x": x, "color": color, "y": channel(
-        "points_lo", title="net points per hand"), "y2": {"field": "points_hi"}}}
+        "points_lo", title=net), "y2": {"field": "points_hi"}}}
     columns = ["knock_at", "points_per_hand", "points_lo", "points_hi", *([by] if by else [])]
-    return figure({"title": f"Which knocking threshold pays? against {table['second'][0]}", "width": 420,
+    title = _("Which knocking threshold pays? against {opponent}").format(opponent=table["second"][0])
+    return figure({"title": title, "width": 420,
                    "height": 260, "data": {"values": rows(table, columns)}, "layer": [bars, line]})
 
 
@@ -253,14 +273,16 @@ def first_upcard_value(rules: Rules = DEFAULT, n_games: int = 4_000, seed: SeedL
 
 def chart_first_upcard(table: pl.DataFrame) -> Any:
     """Points the first upcard policy gains over always passing, per role, with 95% intervals."""
-    base = {"y": channel("policy", "N", title=None), "color": channel("role", "N"), "yOffset": channel("role", "N")}
+    base = {"y": channel("policy", "N", title=None), "color": channel("role", "N", title=_("role")),
+            "yOffset": channel("role", "N")}
+    over = _("net points over passing (first hand, 95% CI)")
     dots = {"mark": {"type": "point", "filled": True, "size": 60}, "encoding": {
-        **base, "x": channel("value", title="net points over passing (first hand, 95% CI)")}}
+        **base, "x": channel("value", title=over)}}
     bars = {"mark": {"type": "rule", "strokeWidth": 2}, "encoding": {
-        **base, "x": channel("lo", title="net points over passing (first hand, 95% CI)"), "x2": {"field": "hi"}}}
-    return figure({"title": f"What is the first upcard worth? Against {table['opponent'][0]}", "width": 420,
-                   "height": 120, "data": {"values": rows(table, ["policy", "role", "value", "lo", "hi"])},
-                   "layer": [bars, dots]})
+        **base, "x": channel("lo", title=over), "x2": {"field": "hi"}}}
+    title = _("What is the first upcard worth? Against {opponent}").format(opponent=table["opponent"][0])
+    values = _shown(rows(table, ["policy", "role", "value", "lo", "hi"]), "policy", "role")
+    return figure({"title": title, "width": 420, "height": 120, "data": {"values": values}, "layer": [bars, dots]})
 
 
 def deal_endings(players: int = 2, n_games: int = 100, seed: int = 0, *, pool: int | None = 101,
@@ -289,10 +311,12 @@ def chart_deal_endings(table: pl.DataFrame) -> Any:
     """How Indian rummy deals end: shares with 95% intervals."""
     table = table.with_columns(lo=(pl.col("share") - Z95 * pl.col("se")).clip(0, 1),
                                hi=(pl.col("share") + Z95 * pl.col("se")).clip(0, 1))
-    y = channel("ending", "N", sort=table["ending"].to_list(), title=None)
-    x = channel("share", title="share of deals", axis={"format": "%"})
+    values = _shown(rows(table, ["ending", "share", "lo", "hi"]), "ending")
+    y = channel("ending", "N", sort=[v["ending"] for v in values], title=None)
+    share = _("share of deals")
+    x = channel("share", title=share, axis={"format": "%"})
     bars = {"mark": "bar", "encoding": {"y": y, "x": x}}
-    rules_ = {"mark": "rule", "encoding": {"y": y, "x": channel("lo", title="share of deals", axis={"format": "%"}),
+    rules_ = {"mark": "rule", "encoding": {"y": y, "x": channel("lo", title=share, axis={"format": "%"}),
                                            "x2": {"field": "hi"}}}
-    return figure({"title": f"How do deals end? {table['deals'][0]:,} deals", "width": 420, "height": 120,
-                   "data": {"values": rows(table, ["ending", "share", "lo", "hi"])}, "layer": [bars, rules_]})
+    title = _("How do deals end? {deals} deals").format(deals=f"{table['deals'][0]:,}")
+    return figure({"title": title, "width": 420, "height": 120, "data": {"values": values}, "layer": [bars, rules_]})

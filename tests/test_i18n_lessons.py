@@ -22,7 +22,8 @@ ALLOWED = {
     "rummylab", "random", "greedy", "strong", "expert", "rollout", "MARJJ", "EAAI", "Glicko", "Voilà",
     "Monte", "Carlo", "SE", "CSV", "SVG", "JupyterLab", "Jupyter", "Dask", "polars",
 }
-CARD = re.compile(r"(?<![\w])(10|[2-9TJQKA])[SHDC♠♥♦♣](?![\w])|\bJK\b")
+CARD = re.compile(r"(?<![\w])(10|[2-9TJQKA])[SHDC♠♥♦♣](?![\w])|\bJK\b|\b[SHDC]{4}\b")
+"""Cards, and suit orders ("SHDC"): notation, not words."""
 MARKED = re.compile(r"⟦[^⟧]*⟧", re.S)
 NOT_WORDS = re.compile(r"`[^`]*`|<[^>]*>|&\w+;|https?://\S+|\{[^}]*\}")
 

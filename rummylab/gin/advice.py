@@ -4,7 +4,7 @@ student can follow. The estimates are the expert's own (rummylab.gin.expert)."""
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..cards import BIT_CARD, SeedLike, bits_of, rng_from
 from ..i18n import _, ngettext
@@ -36,6 +36,13 @@ class Option:
     unit: str
     """"deadwood" (expected; less is better) or "points" (expected from a knock; more is better)."""
     reason: str
+    label: str = ""
+    """The move in words, in the language in use ("discard KS"; ``evaluation.label``)."""
+
+    @property
+    def shown(self) -> str:
+        """The move as a person reads it: its label, else the action."""
+        return self.label or str(self.action)
 
 
 @dataclass(frozen=True)
@@ -46,13 +53,13 @@ class Advice:
     options: tuple[Option, ...]
 
     def __str__(self) -> str:
-        return "\n".join(f"{'→' if o.action == self.choice else ' '} {o.action}: {o.reason}" for o in self.options)
+        return "\n".join(f"{'→' if o.action == self.choice else ' '} {o.shown}: {o.reason}" for o in self.options)
 
     def _repr_html_(self) -> str:
         rows = []
         for o in self.options:
             mark = " class='rl-advice-choice'" if o.action == self.choice else ""
-            rows.append(f"<li{mark}><b>{html.escape(str(o.action))}</b>: {html.escape(o.reason)}</li>")
+            rows.append(f"<li{mark}><b>{html.escape(o.shown)}</b>: {html.escape(o.reason)}</li>")
         return f"<ol class='rl-advice'>{''.join(rows)}</ol>"
 
 
@@ -82,10 +89,12 @@ def advise(state: State, top: int = 3, seed: SeedLike = 0) -> Advice:
         options = _discard_options(state, v, w, hold, seed)
     else:
         options = _draw_options(state, v, hold)
+    from .evaluation import label  # the evaluation's words for a move (it reads the expert: imported here)
+
     first = [o for o in options if o.action == choice]
     rest = [o for o in options if o.action != choice]
-    return Advice(choice, tuple((first or [Option(choice, float("nan"), "deadwood", _("the expert's choice"))])
-                                + rest)[:top])
+    shown = ((first or [Option(choice, float("nan"), "deadwood", _("the expert's choice"))]) + rest)[:top]
+    return Advice(choice, tuple(replace(o, label=label(state, o.action)) for o in shown))
 
 
 def _draw_options(state: State, v: View, hold: dict[int, float]) -> list[Option]:

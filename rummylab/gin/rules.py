@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..i18n import _
+
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
@@ -58,8 +60,9 @@ class Rules:
         unused = [f"{name}={getattr(self, name)!r}" for name, plain in
                   (("box_bonus", 0), ("shutout", "none"), ("match_games", 1)) if getattr(self, name) != plain]
         if unused:
-            raise ValueError(f"three-handed gin does not use {', '.join(unused)}: set box_bonus=0, "
-                             "shutout='none', match_games=1 (start from gin.THREE_HANDED; see docs/rules.md)")
+            raise ValueError(_("three-handed gin does not use {options}: set box_bonus=0, shutout='none', "
+                               "match_games=1 (start from gin.THREE_HANDED; see docs/rules.md)").format(
+                                   options=", ".join(unused)))
 
 
 DEFAULT = Rules()

@@ -247,7 +247,7 @@ class GinTable(GameTable):
         self.hint.value = ""
         if self.hint_toggle.value and my_turn:
             advice = advise(s, top=1, seed=self.hint_seed)
-            action, reason = html.escape(str(advice.choice)), html.escape(advice.options[0].reason)
+            action, reason = html.escape(advice.options[0].shown), html.escape(advice.options[0].reason)
             self.hint.value = fill(_("Hint: {action}: {reason}"), action=f"<b class='rl-hint-action'>{action}</b>",
                                    reason=f"<span class='rl-hint-reason'>{reason}</span>")
         rec = s.last_record if s.phase is g.Phase.HAND_OVER or self.over else None
