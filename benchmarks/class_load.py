@@ -136,12 +136,12 @@ class CpuLedger:
         return out
 
 
-async def student(browser: object, url: str, clicks: int, out: dict[str, list[float]]) -> None:
+async def student(browser: object, url: str, clicks: int, out: dict[str, list[float]], lesson: str) -> None:
     context = await browser.new_context(viewport={"width": 1200, "height": 1400})  # type: ignore[attr-defined]
     page = await context.new_page()
     t0 = time.perf_counter()
     try:
-        await page.goto(f"{url}/voila/render/00-start-here.ipynb", wait_until="commit", timeout=TIMEOUT_MS)
+        await page.goto(f"{url}/voila/render/{lesson}", wait_until="commit", timeout=TIMEOUT_MS)
         await page.evaluate(APPEARS, "#join")
         out["code page"].append(time.perf_counter() - t0)
         t1 = time.perf_counter()
@@ -163,12 +163,13 @@ async def student(browser: object, url: str, clicks: int, out: dict[str, list[fl
         await context.close()
 
 
-async def run_class(url: str, n: int, clicks: int, chromium: str, args: list[str]) -> dict[str, list[float]]:
+async def run_class(url: str, n: int, clicks: int, chromium: str, args: list[str],
+                    lesson: str = "00-start-here.ipynb") -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"first": [], "click": [], "missed": [], "failed": [], "after_login": [],
                                    "code page": [], "lesson page": []}
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, args=args)
-        await asyncio.gather(*(student(browser, url, clicks, out) for _student in range(n)))
+        await asyncio.gather(*(student(browser, url, clicks, out, lesson) for _student in range(n)))
         await browser.close()
     return out
 
@@ -220,7 +221,8 @@ def main() -> None:
 
         threading.Thread(target=sample_cpu, daemon=True).start()
         out = asyncio.run(run_class(f"http://127.0.0.1:{port}", args.students, args.clicks, args.chromium,
-                                    BASE_ARGS if args.address_bar else ARGS))
+                                    BASE_ARGS if args.address_bar else ARGS,
+                                    f"{args.lang}/00-start-here.ipynb" if args.lang else "00-start-here.ipynb"))
         sampling.set()
         ledger.sample()
         busy = busy_seconds() - busy

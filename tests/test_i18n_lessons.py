@@ -15,6 +15,8 @@ import pytest
 from rummylab.i18n import PSEUDO
 from rummylab.lessons import preflight, runner, translate
 
+pytestmark = pytest.mark.once  # the words do not depend on the kernel: the compiled run has it
+
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9]*.ipynb"))
 
 ALLOWED = {
@@ -93,3 +95,26 @@ def test_every_word_a_student_reads_comes_from_a_catalog(path: Path, pseudo_less
 def test_the_check_finds_bare_english() -> None:
     assert bare_english("⟦Çhéçk⟧ `KD 7H` AS 10♥ {n} <b>x</b> rummylab") == []
     assert bare_english("⟦Çhéçk⟧ Deal an example") == ["Deal", "example"]
+
+
+@pytest.fixture(scope="module")
+def built_lessons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folders = {}
+    for lang in ("hi", "ro"):
+        folders[lang] = tmp_path_factory.mktemp(lang)
+        translate.translate_folder(NOTEBOOKS[0].parent, lang, folders[lang])
+    return folders
+
+
+@pytest.mark.parametrize("lang", ["hi", "ro"])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_lesson_runs_in_each_language(path: Path, lang: str, built_lessons: dict[str, Path],
+                                            kernel: Any) -> None:
+    """Built from its catalog, the lesson runs to its end as a class's kernel runs it, every
+    exercise's right answer is accepted and each common mistake explained, and nothing of it is
+    left in English (``untranslated``)."""
+    run = runner.run_lesson(kernel, built_lessons[lang] / path.name, {**preflight.CLASS_PAGE})
+    assert not run.errors, run.errors[0]
+    verdict = preflight.judge([run])
+    assert verdict.ok, verdict
+    assert translate.untranslated(path, lang) == []

@@ -150,6 +150,15 @@ def catalog(lang: str) -> Catalog:
     return _Merged(lang)
 
 
+def translated(lang: str, context: str | None, message: str) -> bool:
+    """Whether ``lang``'s catalogs give ``message`` (in ``context``) a translation (one may read as
+    the English does: "gin", a name)."""
+    found = catalog(lang)
+    if not isinstance(found, _Merged):
+        return True  # English, and the pseudo-language, need none
+    return found._find(message if context is None else f"{context}\x04{message}") is not None
+
+
 def reload() -> None:
     """Read every catalog again (after one was edited or added)."""
     catalog.cache_clear()

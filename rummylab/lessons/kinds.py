@@ -15,7 +15,7 @@ from typing import Any
 
 from ..cards import Card, parse_cards
 from ..i18n import N_, gettext, language, pgettext
-from ..i18n.card_names import parse_local
+from ..i18n.card_names import fold, parse_local
 
 Normal = Any
 """A normalised answer: hashable, compared with ``==`` (or the kind's own ``right``)."""
@@ -96,11 +96,13 @@ _WORDS = re.compile(r"[\s_]+")
 
 
 def _text(x: Any) -> str:
-    text = _WORDS.sub(" ", str(x)).strip().strip(".!").strip().lower()
+    """A text answer's normal form: its words lower case, spaced once, without Latin accents (a student
+    may type "capitan" for "căpitan"; Devanagari stays whole)."""
+    text = fold(_WORDS.sub(" ", str(x)).strip().strip(".!").strip())
     if not text:
         raise ValueError("the answer is empty")
     for word in ("yes", "no"):  # "da", "हाँ": a lesson's "yes" in the student's language
-        if text in _typed(word):
+        if text in {fold(w) for w in _typed(word)}:
             return word
     return text
 

@@ -151,8 +151,7 @@ def untranslated(notebook: Path, lang: str) -> list[Message]:
     lang = check_language(lang)
     if lang in (catalogs.SOURCE, catalogs.PSEUDO):
         return []
-    with using(lang):
-        return [m for m in messages(notebook) if pgettext(m.lesson, m.text) == m.text and _words(m.text)]
+    return [m for m in messages(notebook) if not catalogs.translated(lang, m.lesson, m.text) and _words(m.text)]
 
 
 def _words(text: str) -> bool:
