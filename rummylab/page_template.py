@@ -37,6 +37,22 @@ LESSON_PAGE = Path("share", "jupyter", "voila", "templates", TEMPLATE, "index.ht
 """The built lesson page, relative to the package."""
 REBUILD = "make install (or: python rummylab/page_template.py)"
 
+def N_(message: str) -> str:
+    """Marks a word of the page for the catalogs (``rummylab.i18n``'s marker: this module imports nothing of
+    rummylab's)."""
+    return message
+
+
+PAGE_WORDS = (N_("Opening the lesson…"), N_("Running the lesson: cell {index} of {count}…"),
+              N_("This part of the lesson could not be shown; the rest goes on. Your teacher can see why."),
+              N_("The lesson's widgets could not start: {error}. Reload the page."),
+              N_("Open a fresh copy of the lesson"), N_("This lesson's widgets need Voilà's own page: opening it…"),
+              N_("The connection to the lesson was lost: trying again…"),
+              N_("This lesson has stopped (its kernel is gone), so its buttons can do nothing now."),
+              N_("This part of the lesson could not be shown here ({error}); it works in JupyterLab."))
+"""What the lesson page itself says (its template and modules look each up in the lesson's ``page``
+words, which a lesson built in a language carries in its metadata: ``lessons.translate``)."""
+
 _IMPORT_OR_EXPORT = re.compile(r'^(?:import (?:\{[^}]*\} from )?"\./[\w.]+\.js";|export \{[^}]*\};)\n', re.M)
 
 

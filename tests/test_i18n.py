@@ -171,7 +171,9 @@ def test_a_lesson_is_built_from_its_catalog_with_its_code_unchanged(tmp_path):
     built = translate.translate_folder(NOTEBOOKS, "hi", tmp_path)
     nb, english = (json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / source.name, source))
     assert [p.name for p in built] == sorted(p.name for p in NOTEBOOKS.glob("[0-9]*.ipynb"))
-    assert nb["metadata"]["rummylab"] == {"lang": "hi", "untranslated": len(translate.untranslated(source, "hi"))}
+    meta = nb["metadata"]["rummylab"]
+    assert (meta["lang"], meta["untranslated"]) == ("hi", len(translate.untranslated(source, "hi")))
+    assert meta["page"]["Opening the lesson…"] == "पाठ खुल रहा है…"  # the page's own banners, for its template
     first, *cells = nb["cells"]
     assert first["metadata"]["tags"] == [translate.LANGUAGE_TAG] and "set_language('hi')" in "".join(first["source"])
     for cell, original in zip(cells, english["cells"], strict=True):

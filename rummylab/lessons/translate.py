@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..i18n import catalogs, check_language, pgettext, using
+from ..i18n import catalogs, check_language, gettext, pgettext, using
+from ..page_template import PAGE_WORDS
 
 DOMAIN = "lessons"
 CALLS = {"exercise": ("prompt", "hint", "explain", "mistakes"), "say": ("text",), "respond": ("button",)}
@@ -179,6 +180,8 @@ def translate_notebook(notebook: Path, lang: str) -> dict[str, Any]:
     meta = out.setdefault("metadata", {}).setdefault("rummylab", {})
     meta["lang"] = lang
     meta["untranslated"] = len(untranslated(notebook, lang))
+    with using(lang):  # the page's own words (its banners), which its template reads
+        meta["page"] = {word: gettext(word) for word in PAGE_WORDS}
     return out
 
 

@@ -76,6 +76,9 @@ def test_a_lesson_in_her_language(page: Any, served: dict[str, Any]) -> None:
     page.goto(f"{served['url']}/voila/render/{served['lang']}/{served['lesson']}.ipynb", timeout=TIMEOUT)
     page.wait_for_selector(f"{box} .rl-answer input", timeout=TIMEOUT)
     assert page.inner_text(f"{box} .rl-check").strip() == served["check"]
+    banner = page.evaluate("window.rummylab_words['The connection to the lesson was lost: trying again…']")
+    assert banner == {"hi": "पाठ से कनेक्शन टूट गया: फिर से कोशिश हो रही है…",
+                      "ro": "Legătura cu lecția s-a pierdut: se încearcă din nou…"}[served["lang"]]
     assert page.get_attribute(f"{box} .rl-answer input", "placeholder") != "your answer"
     built = (served["folder"] / served["lang"] / f"{served['lesson']}.ipynb").read_text(encoding="utf-8")
     assert f'"lang": "{served["lang"]}"' in built  # the lesson was built in her language

@@ -357,11 +357,18 @@ async function render(model) {
   } catch (err) {
     console.error(err);
     view.remove();
-    view.el = h("div", "rl-widget-error", `This part of the lesson could not be shown here (${err.message}); `
-      + "it works in JupyterLab.");
+    view.el = h("div", "rl-widget-error",
+      say("This part of the lesson could not be shown here ({error}); it works in JupyterLab.", { error: err.message }));
   }
   view.listen(model, "comm:close", () => view.remove());
   return view;
 }
 
-export { RENDER, WIDGET_VIEW, View, h, labelled, buttonStyle, drawChildren, render };
+/** A sentence of the page in the lesson's language (the words its build put in the page:
+ * rummylab.page_template.PAGE_WORDS), its {fields} filled in. */
+function say(text, fields = {}) {
+  const words = window.rummylab_words || {};
+  return (words[text] || text).replace(/\{(\w+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
+}
+
+export { RENDER, WIDGET_VIEW, View, h, labelled, buttonStyle, drawChildren, render, say };

@@ -3,7 +3,7 @@
 // own (bqplot, ipyleaflet, …) to Voilà's own page, which can load them.
 
 import { Kernel, Manager } from "./kernel.js";
-import { WIDGET_VIEW, h, render } from "./lessons.js";
+import { WIDGET_VIEW, h, render, say } from "./lessons.js";
 import "./controls.js";
 
 const OWN_PAGE = "rummylab-voila";  // rummylab.classroom.class_code.OWN_PAGE: Voilà's page, served offline
@@ -23,7 +23,7 @@ function status(text, kind = "", fresh = false) {
   el.setAttribute("role", kind === "rl-lost" ? "alert" : "status");
   el.style.display = text ? "" : "none";
   if (fresh) {
-    const again = el.appendChild(h("button", "jupyter-button mod-primary rl-fresh", "Open a fresh copy of the lesson"));
+    const again = el.appendChild(h("button", "jupyter-button mod-primary rl-fresh", say("Open a fresh copy of the lesson")));
     again.addEventListener("click", () => location.reload());
   }
 }
@@ -34,7 +34,7 @@ function toOwnPage(modules) {
   if (url.searchParams.has("template")) return false;
   url.searchParams.set("template", OWN_PAGE);
   url.searchParams.set("widgets", [...new Set(modules)].join(" ").slice(0, 200));
-  status("This lesson's widgets need Voilà's own page: opening it…");
+  status(say("This lesson's widgets need Voilà's own page: opening it…"));
   location.replace(url.href);
   return true;
 }
@@ -47,12 +47,13 @@ async function start() {
   window.rummylab.manager = manager;
   kernel.onState = (state) => {
     document.body.classList.toggle("rl-stopped", state !== "back");
-    if (state === "lost") status("The connection to the lesson was lost: trying again…", "rl-lost");
+    if (state === "lost") status(say("The connection to the lesson was lost: trying again…"), "rl-lost");
     else if (state === "back") {
       status("");
       manager.loadAll().catch(console.error);  // what changed while the page was away
     } else {
-      status("This lesson has stopped (its kernel is gone), so its buttons can do nothing now. ", "rl-lost", true);
+      status(say("This lesson has stopped (its kernel is gone), so its buttons can do nothing now.") + " ", "rl-lost",
+        true);
     }
   };
   await kernel.connect();
