@@ -118,3 +118,22 @@ def test_every_lesson_runs_in_each_language(path: Path, lang: str, built_lessons
     verdict = preflight.judge([run])
     assert verdict.ok, verdict
     assert translate.untranslated(path, lang) == []
+
+
+def test_the_key_and_the_preflight_in_a_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``rummylab lessons key DIR --lang ro`` and ``lessons check DIR --lang hi``: the lessons built in
+    that language, run, and told in it."""
+    import shutil
+
+    from rummylab.cli import main
+
+    monkeypatch.setenv("RUMMYLAB_LANG", "en")  # the command sets the process's language: undone after
+    shutil.copy(NOTEBOOKS[0].parent / "03-knocking-and-layoffs.ipynb", tmp_path)
+    assert main(["lessons", "key", str(tmp_path), "--lang", "ro"]) == 0
+    key = capsys.readouterr().out
+    assert "Î: " in key and "R: " in key and "Indiciu: " in key and "limita pentru a bate" in key
+    assert (tmp_path / "ro" / "03-knocking-and-layoffs.ipynb").is_file()
+    assert main(["lessons", "check", str(tmp_path), "--lang", "hi", "--quick"]) == 0
+    said = capsys.readouterr().out
+    assert "ok   03-knocking-and-layoffs" in said and "अभ्यास: can_knock" in said and "रूप जाँचे गए" in said, said
