@@ -421,7 +421,7 @@ def _lessons(args: argparse.Namespace) -> str:
                 f.write(key_html(found))
         except OSError as exc:
             raise ValueError(f"cannot write {args.html}: {exc.strerror}") from None
-        text += f"\n\nwritten to {args.html}"
+        text += "\n\n" + _("written to {path}").format(path=args.html)
     return text
 
 
@@ -460,10 +460,13 @@ def _class(args: argparse.Namespace) -> str:
     if args.csv == "-":
         return gradebook_csv(gradebook_of(rows)).rstrip("\n")
     table = report_table(rows)
-    text = (f"{f'{uploaded} spooled checks uploaded to {progress.name}' + chr(10) if uploaded else ''}"
-            f"{f'lesson {lesson}: ' if lesson else ''}{table.select('student').n_unique()} students, "
-            f"{table['attempts'].sum() or 0} checks\n\n{students_text(table)}\n\nAnswers per exercise (wrong first, "
-            f"the most common first):\n{answers_text(rows)}")
+    students, checks = table.select("student").n_unique(), table["attempts"].sum() or 0
+    head = (_("{n} spooled checks uploaded to {store}").format(n=uploaded, store=progress.name) + "\n"
+            if uploaded else "")
+    head += _("lesson {lesson}: ").format(lesson=lesson) if lesson else ""
+    head += _("{students} students, {checks} checks").format(students=students, checks=checks)
+    text = (f"{head}\n\n{students_text(table)}\n\n" + _("Answers per exercise (wrong first, the most common first):")
+            + f"\n{answers_text(rows)}")
     for path, write in ((args.html, lambda: report_html(rows, lesson=lesson)),
                         (args.csv, lambda: gradebook_csv(gradebook_of(rows)))):
         if not path:
@@ -473,7 +476,7 @@ def _class(args: argparse.Namespace) -> str:
                 f.write(write())
         except OSError as exc:
             raise ValueError(f"cannot write {path}: {exc.strerror}") from None
-        text += f"\nwritten to {path}"
+        text += "\n" + _("written to {path}").format(path=path)
     return text
 
 
@@ -505,6 +508,10 @@ def _hub(args: argparse.Namespace) -> str:
     )
     from .classroom.serve import LOOPBACK
 
+    if args.lang:  # the teacher's terminal speaks the class's language too
+        from .i18n import set_language
+
+        set_language(args.lang)
     options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
                                    args.port, args.state_dir, args.spawner, args.classes, args.warm, args.lab,
                                    args.lang)
@@ -522,10 +529,13 @@ def _hub(args: argparse.Namespace) -> str:
     config = write_config(Path(options["state_dir"]) / "jupyterhub_config.py", **options)
     rendered, background = render_lessons(Path(options["lessons"]), lesson, Path(options["state_dir"]))
     if rendered:
-        print(f"rummylab: rendered once for the class: {', '.join(rendered)}", flush=True)
+        print("rummylab: " + _("rendered once for the class: {lessons}").format(lessons=", ".join(rendered)),
+              flush=True)
     shown = "127.0.0.1" if args.ip in LOOPBACK else args.ip
-    print(f"rummylab: JupyterHub at http://{shown}:{args.port}/ (Ctrl+C stops), lesson {lesson}\n  {password}\n"
-          f"  teacher page: http://{shown}:{args.port}/services/rummylab/ (hub user 'teacher')", flush=True)
+    print("rummylab: " + _("JupyterHub at {url} (Ctrl+C stops), lesson {lesson}").format(
+        url=f"http://{shown}:{args.port}/", lesson=lesson) + f"\n  {password}\n  "
+          + _("teacher page: {url} (hub user 'teacher')").format(url=f"http://{shown}:{args.port}/services/rummylab/"),
+          flush=True)
     try:
         status = run_hub(config, Path(options["state_dir"]))
     finally:
@@ -533,7 +543,7 @@ def _hub(args: argparse.Namespace) -> str:
             background.terminate()
     if status:
         raise SystemExit(status)
-    return "rummylab: hub stopped"
+    return "rummylab: " + _("hub stopped")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
