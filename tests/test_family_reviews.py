@@ -77,6 +77,30 @@ def test_a_declaration_passed_up_costs_and_a_wrong_show_is_a_blunder() -> None:
     raise AssertionError("no declaration in 300 deals")
 
 
+def test_a_show_with_another_card_that_shows_as_well_is_the_best_move() -> None:
+    """Two cards of her fourteen each leave a valid show: declaring with either pays nothing, and the
+    review says it is the best move (not that a declaration was there)."""
+    from rummylab.cards import Card
+
+    for seed in range(400):
+        s = ig.new_game(2, seed=seed, pool=None)
+        bots = [IndianGreedy(np.random.default_rng([seed, p]), drops=False) for p in range(2)]
+        while s.phase is not ig.Phase.GAME_OVER:
+            if s.phase is ig.Phase.DISCARD and len(found := declaring_discards(s.hands[s.to_play], s.wild_rank)) > 1:
+                break
+            s = ig.apply(s, bots[s.to_play].act(s))
+        else:
+            continue
+        me, chosen = s.to_play, bots[s.to_play].act(s)
+        card, groups = next((c, g) for c, g in found.items() if c != str(chosen.card))
+        show = ig.Action(ig.Kind.DECLARE, Card.parse(card), tuple(tuple(Card.parse(t) for t in g.split())
+                                                                 for g in groups))
+        last = ireview.review(ig.apply(s, show), me, samples=SAMPLES).decisions[-1]
+        assert last.loss == 0 and last.reason == "the best move" and last.mark is None, last
+        return
+    raise AssertionError("no hand with two showing cards in 400 deals")
+
+
 def test_a_three_thirteen_game_is_reviewed_and_going_out_passed_up_is_marked() -> None:
     s = tg.new_game(2, seed=4)
     bots = [ThirteenGreedy(1), ThirteenGreedy(2)]

@@ -65,7 +65,7 @@ def reason(state: State, e: Evaluation, label: str, value: float) -> str:
     """Why the best move is better, in words: what each leaves by the deal's end, and what the
     hand counts now after each discard."""
     best = e.best
-    if label == best.label:
+    if label == best.label or value >= best.value:  # another card that shows as well: as good
         return _("the best move")
     if best.action.kind is Kind.DECLARE:
         return _("a valid declaration was there: declaring ends the deal and you pay nothing")

@@ -31,7 +31,7 @@ def reason(state: State, e: Evaluation, label: str, value: float) -> str:
     """Why the best move is better, in words: what each leaves by the round's end, and what the
     hand counts now after each discard."""
     best = e.best
-    if label == best.label:
+    if label == best.label or value >= best.value:  # another card that goes out as well: as good
         return _("the best move")
     if best.action.kind is Kind.GO_OUT:
         return _("you could go out ({best}): the round ends and you pay nothing").format(best=best.label)
