@@ -92,6 +92,8 @@ def rollout_indian(WildKernel kernel, WildKernel declaration_kernel, const int64
     _read_IOptions(&run.o, options)
     if run.o.players != players or not 2 <= players <= I_MAX_PLAYERS:
         raise ValueError(f"options for {run.o.players} players, {players} bots")
+    if not 0 <= run.o.printed_jokers <= 4:  # as the game loop's (a deck's codes stop at two packs' jokers)
+        raise ValueError("0 to 4 printed jokers")
     for p in range(players):
         run.bots[p] = bots[p]
         if run.bots[p] not in (I_BOT_GREEDY, I_BOT_RANDOM):

@@ -79,6 +79,9 @@ def test_a_row_no_deal_can_have_is_refused() -> None:
     with pytest.raises(ValueError, match="state row 0 is no deal in play"):
         loops.rollout_indian(s.rules.kernel(), s.rules.declaration_kernel(), twice[None, :],
                              np.array([3], dtype=np.uint64), [0, 0], rngs, options)
+    with pytest.raises(ValueError, match="0 to 4 printed jokers"):
+        loops.rollout_indian(s.rules.kernel(), s.rules.declaration_kernel(), row[None, :],
+                             np.array([3], dtype=np.uint64), [0, 0], rngs, {**options, "printed_jokers": 5})
     with pytest.raises(ValueError, match="phase game_over: a rollout starts from a deal in play"):
         rollout.state_row(game.apply(s, game.DROP))  # points rummy: a drop ends the game
     with pytest.raises(ValueError, match="one seed per state"):
