@@ -224,11 +224,13 @@ class Review:
 
     @property
     def loss(self) -> float:
+        """Points lost over the finished hands' decisions (as ``result``: a hand still in play counts in
+        neither; its decisions are in ``decisions``)."""
         return sum(h.loss for h in self.hands)
 
     @property
     def error_rate(self) -> float:
-        """Points lost a decision over the game."""
+        """Points lost a decision over the finished hands."""
         n = sum(h.decisions for h in self.hands)
         return self.loss / n if n else 0.0
 
@@ -322,6 +324,10 @@ class Reviewer:
     """The action that draws from the stock."""
 
 
+NOT_A_TURN = ("leave", "reconnect")
+"""Moves at a draw that are no turn of hers (Indian rummy: leaving the table, coming back to it)."""
+
+
 def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first: int) -> Review:
     """A review of ``seat`` over a game's ``steps`` (``Game.steps``), from hand ``first`` on."""
     decisions: list[Decision] = []
@@ -345,7 +351,7 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
             break
         if result is not None or state.to_play != seat:
             continue
-        if state.phase.value == "draw":
+        if state.phase.value == "draw" and getattr(action.kind, "value", "") not in NOT_A_TURN:
             turn += 1
         e = reviewer.decision(state, action)
         if pending is not None and e is not None:

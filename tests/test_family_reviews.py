@@ -77,6 +77,22 @@ def test_a_declaration_passed_up_costs_and_a_wrong_show_is_a_blunder() -> None:
     raise AssertionError("no declaration in 300 deals")
 
 
+def test_leaving_and_coming_back_is_no_turn_of_hers() -> None:
+    """She leaves the table at her first draw and comes back at once: her decisions are numbered as
+    if she had not (turn 0 is still her first draw)."""
+    s = ig.new_game(2, seed=5, pool=None)
+    me = s.to_play
+    away = ig.apply(ig.apply(s, ig.Action(ig.Kind.LEAVE)), ig.Action(ig.Kind.RECONNECT))
+    numbered = []
+    for start in (s, away):
+        bots = [IndianGreedy(np.random.default_rng([5, p]), drops=False) for p in range(2)]
+        t = start
+        for _move in range(6):
+            t = ig.apply(t, bots[t.to_play].act(t))
+        numbered.append([d.turn for d in ireview.review(t, me, samples=SAMPLES).decisions])
+    assert numbered[0] and numbered[0][0] == 0 and numbered[1] == numbered[0], numbered
+
+
 def test_a_show_with_another_card_that_shows_as_well_is_the_best_move() -> None:
     """Two cards of her fourteen each leave a valid show: declaring with either pays nothing, and the
     review says it is the best move (not that a declaration was there)."""
