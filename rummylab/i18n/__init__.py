@@ -19,6 +19,7 @@ import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 
 from .catalogs import DOMAINS, LOCALE_DIR, PSEUDO, SOURCE, Catalog, catalog, known_languages
 
@@ -53,8 +54,15 @@ def language() -> str:
     chosen = _CURRENT.get()
     if chosen is not None:
         return chosen
+    return _from_environment(os.environ.get(LANG_ENV) or SOURCE)
+
+
+@lru_cache(maxsize=16)
+def _from_environment(value: str) -> str:
+    """``RUMMYLAB_LANG``'s value as a language, English when there is no catalog for it (every string
+    shown asks: checked once a value)."""
     try:
-        return check_language(os.environ.get(LANG_ENV) or SOURCE)
+        return check_language(value)
     except ValueError:
         return SOURCE
 

@@ -37,8 +37,10 @@ def catalog_dirs() -> list[Path]:
     return [*extra, LOCALE_DIR]
 
 
+@cache
 def known_languages() -> tuple[str, ...]:
-    """English, then every language with a catalog of the library (``rummylab.po``), sorted."""
+    """English, then every language with a catalog of the library (``rummylab.po``), sorted (read
+    once a process: ``reload``)."""
     found = {d.name for base in catalog_dirs() if base.is_dir() for d in base.iterdir()
              if (d / "LC_MESSAGES" / "rummylab.po").is_file() or (d / "LC_MESSAGES" / "rummylab.mo").is_file()}
     return (SOURCE, *sorted(found - {SOURCE}))
@@ -162,3 +164,4 @@ def translated(lang: str, context: str | None, message: str) -> bool:
 def reload() -> None:
     """Read every catalog again (after one was edited or added)."""
     catalog.cache_clear()
+    known_languages.cache_clear()
