@@ -203,3 +203,29 @@ def test_tables_write_numbers_as_the_language_does():
     assert row == ["15.820.024.220", "33,8%", "da"]
     with i18n.using("en"):
         assert display.table(df, formats={"share": "{:.1%}"}).rows()[0] == ["15,820,024,220", "33.8%", "yes"]
+
+
+def test_a_translation_with_other_fields_shows_in_english(tmp_path, monkeypatch, capsys):
+    """A teacher's catalog (RUMMYLAB_LOCALES) that writes {carte} for {card}: that translation is
+    left out (the shipped one, else the English, is shown: nothing raises), and the teacher's
+    terminal says which."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    folder = tmp_path / "ro" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    own = Catalog(locale="ro", domain="rummylab")
+    own.add("{card} is not in the hand", "{carte} nu este în mână")
+    own.add("Check", "Verifică-l")
+    with (folder / "rummylab.po").open("wb") as f:
+        write_po(f, own)
+    monkeypatch.setenv(catalogs.LOCALES_ENV, str(tmp_path))
+    catalogs.reload()
+    try:
+        with i18n.using("ro"):
+            assert i18n.gettext("{card} is not in the hand").format(card="KD") == "KD nu este în mână"
+            assert i18n.gettext("Check") == "Verifică-l"  # hers wins where it is sound
+        assert "{carte}" in capsys.readouterr().err
+    finally:
+        monkeypatch.delenv(catalogs.LOCALES_ENV)
+        catalogs.reload()

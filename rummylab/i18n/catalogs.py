@@ -65,6 +65,31 @@ def _read(po: Path) -> object:
     return Translations(buf, domain=po.stem)
 
 
+_FIELD = re.compile(r"\{(\w*)[^{}]*\}")
+
+
+def fields(text: str) -> set[str]:
+    """The ``{fields}`` a template fills (``{{`` and ``}}`` are braces, not fields)."""
+    return set(_FIELD.findall(text.replace("{{", "").replace("}}", "")))
+
+
+def _mistranslated(part: object, origin: Path) -> None:
+    """Take out of a catalog (``part``'s messages) every translation whose ``{fields}`` are not its
+    English text's: shown, it would raise in ``format`` (a teacher's catalog is checked as it is
+    read; the shipped ones by tests/test_i18n.py). Each is said once on stderr, for the teacher."""
+    import sys
+
+    messages = part._catalog  # type: ignore[attr-defined]
+    for key, text in list(messages.items()):
+        if not isinstance(key, str) or not key or not isinstance(text, str):
+            continue  # a plural's forms, or the header
+        english = key.split("\x04", 1)[-1]
+        if fields(text) != fields(english):
+            del messages[key]
+            print(f"rummylab: {origin}: the translation of {english!r} has fields {sorted(fields(text))}, not "
+                  f"{sorted(fields(english))}: shown in English", file=sys.__stderr__, flush=True)
+
+
 class _Merged:
     """Every domain's catalog for one language, the first that has a string giving it."""
 
@@ -77,7 +102,9 @@ class _Merged:
             for domain in DOMAINS:
                 po = base / lang / "LC_MESSAGES" / f"{domain}.po"
                 if po.is_file() or po.with_suffix(".mo").is_file():
-                    self.parts.append(_read(po))  # type: ignore[arg-type]
+                    part = _read(po)
+                    _mistranslated(part, po)
+                    self.parts.append(part)  # type: ignore[arg-type]
 
     def _find(self, key: str) -> str | None:
         for part in self.parts:
