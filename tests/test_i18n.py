@@ -205,7 +205,7 @@ def test_tables_write_numbers_as_the_language_does():
         assert display.table(df, formats={"share": "{:.1%}"}).rows()[0] == ["15,820,024,220", "33.8%", "yes"]
 
 
-def test_a_translation_with_other_fields_shows_in_english(tmp_path, monkeypatch, capsys):
+def test_a_translation_with_other_fields_shows_in_english(tmp_path, monkeypatch, capfd):
     """A teacher's catalog (RUMMYLAB_LOCALES) that writes {carte} for {card}: that translation is
     left out (the shipped one, else the English, is shown: nothing raises), and the teacher's
     terminal says which."""
@@ -225,7 +225,7 @@ def test_a_translation_with_other_fields_shows_in_english(tmp_path, monkeypatch,
         with i18n.using("ro"):
             assert i18n.gettext("{card} is not in the hand").format(card="KD") == "KD nu este în mână"
             assert i18n.gettext("Check") == "Verifică-l"  # hers wins where it is sound
-        assert "{carte}" in capsys.readouterr().err
+        assert "{carte}" in capfd.readouterr().err
     finally:
         monkeypatch.delenv(catalogs.LOCALES_ENV)
         catalogs.reload()
