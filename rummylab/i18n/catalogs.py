@@ -87,7 +87,8 @@ def _mistranslated(part: object, origin: Path) -> None:
         if fields(text) != fields(english):
             del messages[key]
             print(f"rummylab: {origin}: the translation of {english!r} has fields {sorted(fields(text))}, not "
-                  f"{sorted(fields(english))}: shown in English", file=sys.__stderr__, flush=True)
+                  f"{sorted(fields(english))}: left out (another catalog's, or the English, is shown)",
+                  file=sys.__stderr__, flush=True)
 
 
 class _Merged:
