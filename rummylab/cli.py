@@ -508,10 +508,6 @@ def _hub(args: argparse.Namespace) -> str:
     )
     from .classroom.serve import LOOPBACK
 
-    if args.lang:  # the teacher's terminal speaks the class's language too
-        from .i18n import set_language
-
-        set_language(args.lang)
     options, made_up = hub_options(args.path, args.lesson, args.students, args.db, args.teacher_group, args.ip,
                                    args.port, args.state_dir, args.spawner, args.classes, args.warm, args.lab,
                                    args.lang)
@@ -532,6 +528,10 @@ def _hub(args: argparse.Namespace) -> str:
         print("rummylab: " + _("rendered once for the class: {lessons}").format(lessons=", ".join(rendered)),
               flush=True)
     shown = "127.0.0.1" if args.ip in LOOPBACK else args.ip
+    if args.lang:  # the teacher's terminal speaks the class's language (after the English lessons are rendered)
+        from .i18n import set_language
+
+        set_language(args.lang)
     print("rummylab: " + _("JupyterHub at {url} (Ctrl+C stops), lesson {lesson}").format(
         url=f"http://{shown}:{args.port}/", lesson=lesson) + f"\n  {password}\n  "
           + _("teacher page: {url} (hub user 'teacher')").format(url=f"http://{shown}:{args.port}/services/rummylab/"),

@@ -229,3 +229,14 @@ def test_a_translation_with_other_fields_shows_in_english(tmp_path, monkeypatch,
     finally:
         monkeypatch.delenv(catalogs.LOCALES_ENV)
         catalogs.reload()
+
+
+def test_a_lessons_words_are_accepted_in_every_language(monkeypatch):
+    """``lessons.words``: the answers a student may type, in English and every language, whatever the
+    kernel's language (the class's server grades with the same set)."""
+    from rummylab.lessons import words
+
+    monkeypatch.setenv("RUMMYLAB_LESSON", "12-review-your-game")
+    with i18n.using("hi"):
+        said = words("blunder")
+    assert {"blunder", "gafă", "बड़ी भूल"} <= said and said == words("blunder")

@@ -81,9 +81,10 @@ class ClassCodeLogin(VoilaLoginHandler):
                     "code": _("class code"), "join": _("Join"),
                     "note": _("Without the code no lesson opens, and nothing runs for you."),
                     "wrong": _("That is not the class code: ask your teacher.")}
-            ask = _("Type the <b>class code</b> your teacher reads out, then press <b>Join</b>.")  # markup kept
+            ask = _("Type the {code} your teacher reads out, then press {join}.")
             lang = language() if language() != PSEUDO else "en"
         words = {k: html.escape(v) for k, v in said.items()}
+        ask = html.escape(ask).format(code=f"<b>{words['code']}</b>", join=f"<b>{words['join']}</b>")
         error = f"<p class='error' id='wrong-code'>{words['wrong']}</p>" if message and message.get("error") else ""
         self.write(LOGIN_PAGE.format(error=error, action=html.escape(url_path_join(self.base_url, "login")),
                                      xsrf=self.xsrf_form_html(), lang=lang, ask=ask,

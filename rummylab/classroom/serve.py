@@ -7,6 +7,7 @@ template, shipped in the package (``page_template``), draws the lesson with a li
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import re
@@ -171,7 +172,7 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
         db = progress_db(path, db)  # the checks stay where the English class's go
         language = check_language(lang)
         os.environ[LANG_ENV] = language  # the index, the teacher page and the kernels
-        root = class_folder(path)
+        root = class_folder(path, own_catalogs=not hub_server)
         path = root / language / path.name if path.is_file() else root
     hub = hub_service(single_user=hub_server)
     if hub_server and not hub:
@@ -248,19 +249,23 @@ def in_language(path: Path, lang: str) -> Path:
     return where / path.name if path.is_file() else where
 
 
-def class_folder(path: Path) -> Path:
+def class_folder(path: Path, own_catalogs: bool = True) -> Path:
     """The folder a class is served from: the lessons' own (or, where that may not be written, a copy
     in this user's cache), with each language's lessons built in a sub-folder (``hi/``, ``ro/``:
     ``lessons.translate``) for the students who choose it on the class's first page."""
-    from ..i18n.catalogs import LOCALES_ENV
+    from ..i18n.catalogs import LOCALES_ENV, reload
     from ..lessons.translate import lesson_languages, translate_folder
 
     folder = path if path.is_dir() else path.parent
-    if (folder / "locale").is_dir():  # a teacher's own lessons bring their own catalogs
-        os.environ[LOCALES_ENV] = os.pathsep.join(filter(None, [str(folder / "locale"), os.environ.get(LOCALES_ENV)]))
+    own = str((folder / "locale").resolve())
+    if own_catalogs and (folder / "locale").is_dir() and own not in os.environ.get(LOCALES_ENV, "").split(os.pathsep):
+        # a teacher's own lessons bring their own catalogs (not a student's server on a hub: her home is hers)
+        os.environ[LOCALES_ENV] = os.pathsep.join(filter(None, [own, os.environ.get(LOCALES_ENV)]))
+        reload()
     root = folder
-    if not os.access(folder, os.W_OK):
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rummylab" / "class"
+    if not os.access(folder, os.W_OK):  # a copy of its own for each folder of lessons
+        digest = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:12]
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rummylab" / "class" / digest
         root.mkdir(parents=True, exist_ok=True)
         for nb in folder.glob("*.ipynb"):
             shutil.copy2(nb, root / nb.name)

@@ -24,7 +24,7 @@ READ = "read"
 
 def read_opponent(state: State, policy: str) -> str:
     """How the opponent of the player to act is played in her rollouts, read from the hands
-    already played: ``policy`` (it knocks as soon as it may) once the opponent has knocked more
+    already played: ``policy``'s bot (knocking as soon as it may) once the opponent has knocked more
     often than it passed up a knock, else ``policy`` knocking at 0 (it plays for gin). A pass is
     seen when a hand ends without layoffs (our gin, a dead hand) with the opponent's deadwood
     within the knock limit: a player who knocks at once would have knocked; a knock is seen
@@ -35,7 +35,8 @@ def read_opponent(state: State, policy: str) -> str:
             knocks += 1
         elif r.kind == "dead" or (r.knocker == 1 - opponent and r.kind in ("gin", "big_gin")):
             passes += r.deadwoods[opponent] <= state.rules.knock_limit
-    return policy if knocks > passes else f"{policy}@0"
+    base = policy.partition("@")[0]  # the opponent's bot is her own, knocking as soon as it may or at 0
+    return base if knocks > passes else f"{base}@0"
 
 
 class RolloutBot:

@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from ..cards import RANKS, SUIT_SYMBOLS, SUITS, Card, parse_cards
-from . import NP_, pgettext, using
+from . import NP_, _, pgettext, using
 
 RANK_WORDS = (NP_("card rank", "ace"), NP_("card rank", "two"), NP_("card rank", "three"), NP_("card rank", "four"),
               NP_("card rank", "five"), NP_("card rank", "six"), NP_("card rank", "seven"),
@@ -106,7 +106,8 @@ def parse_local(text: str, lang: str | None = None) -> list[Card]:
         while i < len(words):
             card, used = _read_card(words, i, ranks, suits, jokers, links)
             if card is None:
-                raise ValueError(f"{typed[i]!r} is not a card (write cards as {_example()})")
+                raise ValueError(_("{word} is not a card (write cards as {example})").format(word=repr(typed[i]),
+                                                                                            example=_example()))
             out.append(card)
             i += used
         return out

@@ -24,6 +24,7 @@ from .exercises import (
     say,
     set_student,
     student,
+    words,
 )
 from .kinds import KINDS
 from .puzzle_log import puzzle_log
@@ -31,7 +32,7 @@ from .variants import VARIANTS
 
 __all__ = ["EXERCISES", "KINDS", "VARIANTS", "Exercise", "Feedback", "another", "answer_box", "check",
            "current_lesson", "exercise", "from_text", "hint", "in_app", "name_box", "prompt", "puzzle_log", "respond",
-           "review_log", "sample_size", "say", "seed", "set_student", "student"]
+           "review_log", "sample_size", "say", "seed", "set_student", "student", "words"]
 
 
 def sample_size(default: int) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import html
+import re
 import traceback
 from typing import Any
 
@@ -93,21 +94,30 @@ def name_box() -> Any:
     return w.VBox([w.HBox([text, button]), note])
 
 
+_COMMA_NUMBER = re.compile(r"\s*[-+]?[\d.]*\d,\d+\s*%?\s*")
+"""One number with a comma in it ("0,25", "1,000"): kept as typed, for its kind to read as the student's
+language writes numbers (Python would read a tuple)."""
+
+
 def from_text(text: str) -> Any:
     """An answer typed in a box, as the value a student would write in code: a number, True or
     False, a quoted string, or words; "defender, 28" is ("defender", 28)."""
 
     def one(t: str) -> Any:
         t = t.strip()
+        if _COMMA_NUMBER.fullmatch(t):
+            return t
         try:
             value = ast.literal_eval(t)
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             return t
         return value if isinstance(value, int | float | str | bool | tuple) else t
 
+    if _COMMA_NUMBER.fullmatch(text):
+        return text.strip()
     value = one(text)
-    if isinstance(value, str) and "," in value:
-        return tuple(one(part) for part in value.split(","))
+    if isinstance(value, str) and ("," in value or ";" in value):
+        return tuple(one(part) for part in value.split(";" if ";" in value else ","))
     return value
 
 

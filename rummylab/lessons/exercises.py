@@ -286,6 +286,21 @@ def say(text: Any, /, **fields: Any) -> str:
     return str(words).format(**fields) if fields else str(words)
 
 
+def words(*texts: str) -> frozenset[str]:
+    """The answers a student may type for ``texts`` (a lesson's words, "knocker", "pure sequence"):
+    each in English and in every language with a catalog, lower case. The class's server grades
+    with the same set whatever language the student reads (it may run in another)."""
+    from ..i18n import languages, using
+
+    lesson, out = current_lesson(), set()
+    for text in texts:
+        out.add(text.lower())
+        for lang in languages():
+            with using(lang):
+                out.add(pgettext(lesson, text).lower())
+    return frozenset(out)
+
+
 def _built(name: str, prompt: Any, value: Any, *, hint: Any, mistakes: Any, explain: Any, kind: str | None,
            lesson: str, skill: str, what: str, variant: int | None = None) -> Exercise:
     """One question from its parts' values, each checked (ValueError starts with ``what``), its

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, parse_cards
-from ..i18n import N_, gettext, language, pgettext
+from ..i18n import N_, PSEUDO, _, gettext, language, pgettext
 from ..i18n.card_names import fold, parse_local
 
 Normal = Any
@@ -50,37 +50,36 @@ class Kind:
 
 def _number(x: Any) -> float | int:
     if isinstance(x, bool):
-        raise ValueError(f"{x} is yes/no, not a number")
+        raise ValueError(_("{typed} is yes/no, not a number").format(typed=x))
     if isinstance(x, int | float):
         value: float | int = x
     else:
-        text = _decimal_point(str(x).strip()).replace(",", "").replace("_", "")
-        percent = text.endswith("%")
+        typed = str(x).strip()
+        percent = typed.endswith("%")
+        found = _local_number(typed.rstrip("%").strip())
         try:
-            value = float(text.rstrip("%").strip())
+            value = found if found is not None else float(typed.rstrip("%").strip().replace(",", "").replace("_", ""))
         except ValueError:
-            raise ValueError(f"{str(x).strip()!r} is not a number") from None
+            raise ValueError(_("{typed} is not a number").format(typed=repr(typed))) from None
         if percent:
             value /= 100
     if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{x} is not a number")
+        raise ValueError(_("{typed} is not a number").format(typed=x))
     return int(value) if float(value).is_integer() else float(value)
 
 
-def _decimal_point(text: str) -> str:
-    """A number typed with the decimal comma of the language in use ("0,25" in Romanian) written
-    with a point; one with a point is read as written (a student may type either)."""
-    from babel.numbers import get_decimal_symbol
+def _local_number(text: str) -> float | None:
+    """A number as the language in use writes it ("0,25" and "15.820.024" in Romanian: what its tables
+    show), read by Babel; None where it is not one (a student may type it the English way too)."""
+    from babel.numbers import NumberFormatError, parse_decimal
 
     lang = language()
-    if lang != "en" and "." not in text:
-        try:
-            comma = get_decimal_symbol(lang) == ","
-        except Exception:  # a language Babel does not know (the pseudo-language): as English
-            comma = False
-        if comma and text.count(",") == 1:
-            return text.replace(",", ".")
-    return text
+    if lang in ("en", PSEUDO):
+        return None
+    try:
+        return float(parse_decimal(text, locale=lang, strict=True))
+    except (NumberFormatError, ValueError, LookupError):  # LookupError: a language Babel does not know
+        return None
 
 
 def _show_number(x: float | int) -> str:
@@ -100,7 +99,7 @@ def _text(x: Any) -> str:
     may type "capitan" for "căpitan"; Devanagari stays whole)."""
     text = fold(_WORDS.sub(" ", str(x)).strip().strip(".!").strip())
     if not text:
-        raise ValueError("the answer is empty")
+        raise ValueError(_("the answer is empty"))
     for word in ("yes", "no"):  # "da", "हाँ": a lesson's "yes" in the student's language
         if text in {fold(w) for w in _typed(word)}:
             return word
@@ -121,7 +120,12 @@ def in_her_words(text: str) -> str:
     Romanian (what is recorded stays the normal form)."""
     if language() == "en":
         return text
-    return re.sub(r"\b(yes|no)\b", lambda m: pgettext("typed word", m.group(1)).split("|")[0].strip(), text)
+    return ", ".join(_typed_word(part) if part in ("yes", "no") else part for part in text.split(", "))
+
+
+def _typed_word(word: str) -> str:
+    """``word`` ("yes", "no") as a student of the language in use writes it: the first of its forms."""
+    return pgettext("typed word", word).split("|")[0].strip()
 
 
 def _yes_no(x: Any) -> bool:
@@ -132,7 +136,7 @@ def _yes_no(x: Any) -> bool:
         return True
     if text in NO or text in _typed("no"):
         return False
-    raise ValueError(f"{str(x).strip()!r}: answer yes or no")
+    raise ValueError(_("{typed}: answer yes or no").format(typed=repr(str(x).strip())))
 
 
 def _cards(x: Any) -> tuple[str, ...]:
@@ -147,7 +151,7 @@ def _cards(x: Any) -> tuple[str, ...]:
             x = " ".join(str(c) for c in parse_local(x))
     cards = parse_cards(_flat(x), copies=2, jokers=4)
     if not cards:
-        raise ValueError("no cards given")
+        raise ValueError(_("no cards given"))
     return tuple(str(c) for c in sorted(cards))
 
 
@@ -179,15 +183,17 @@ def _melds(x: Any) -> tuple[tuple[str, ...], ...]:
     else:
         groups = list(x)
         if groups and all(isinstance(g, str | Card) and len(parse_cards(g, copies=2, jokers=4)) == 1 for g in groups):
-            raise ValueError("a meld arrangement is groups of cards: split the melds with |")
+            raise ValueError(_("a meld arrangement is groups of cards: split the melds with |"))
     if not groups:
-        raise ValueError("no melds given")
+        raise ValueError(_("no melds given"))
     return tuple(sorted((_cards(g) for g in groups), key=lambda m: [Card.parse(c) for c in m]))
 
 
 def _tuple(x: Any) -> tuple[Any, ...]:
+    """An answer's parts: split by ";" where it has one (a Romanian "da; 0,5" keeps its decimal comma),
+    else by commas."""
     if isinstance(x, str):
-        x = [part for part in x.split(",")]
+        x = [part for part in x.split(";" if ";" in x else ",")]
     return tuple(x)
 
 
@@ -197,13 +203,14 @@ YES_NO = Kind(name="yes/no", what=N_("yes or no"), read=_yes_no, show=lambda b: 
 CARDS = Kind(name="cards", what=N_("cards such as KD 7H"), read=_cards, show=" ".join)
 ANY_CARD = Kind(name="any card of", what=N_("a card such as KD"), read=_card_set, show=lambda s: " ".join(_in_order(s)),
                 right=lambda given, answer: bool(given) and given <= answer,
-                told=lambda s: " or ".join(_in_order(s)))
+                told=lambda s: _(" or ").join(_in_order(s)))
 """A set of acceptable cards: a student who names any of them (one or several) is right; the
 answer is told "QD or KS", a student's answer "QD KS" (she named both)."""
 MELDS = Kind(name="melds", what=N_("melds split by |, such as AS 2S 3S | 7H 7D 7C"), read=_melds,
              show=lambda ms: " | ".join(" ".join(m) for m in ms))
 ONE_OF = Kind(name="one of", what=N_("a word"), read=lambda x: frozenset(_text(v) for v in _iterable(x)),
-              show=lambda s: " or ".join(sorted(s)), right=lambda given, answer: bool(given) and given <= answer,
+              show=lambda s: " or ".join(sorted(s)), told=lambda s: _(" or ").join(sorted(s)),
+              right=lambda given, answer: bool(given) and given <= answer,
               example=lambda s: sorted(s)[0])
 """Several acceptable texts ({"T", "10"}): any one is right."""
 
@@ -270,7 +277,7 @@ class Parts:
     def read(self, x: Any) -> tuple[Any, ...]:
         parts = _tuple(x)
         if len(parts) != len(self.kinds):
-            raise ValueError(f"give {len(self.kinds)} parts split by commas ({self.what})")
+            raise ValueError(_("give {n} parts split by commas ({what})").format(n=len(self.kinds), what=self.what))
         return tuple(k.read(p) for k, p in zip(self.kinds, parts, strict=True))
 
     def show(self, x: tuple[Any, ...]) -> str:

@@ -22,9 +22,10 @@ from ..i18n import catalogs, check_language, gettext, pgettext, using
 from ..page_template import PAGE_WORDS
 
 DOMAIN = "lessons"
-CALLS = {"exercise": ("prompt", "hint", "explain", "mistakes"), "say": ("text",), "respond": ("button",)}
+CALLS = {"exercise": ("prompt", "hint", "explain", "mistakes"), "say": ("text",), "respond": ("button",),
+         "words": ()}
 """The calls in a lesson's code whose literal texts are the lesson's words, and which arguments
-(``exercise``'s prompt may be given second, ``say``'s text first)."""
+(``exercise``'s prompt may be given second, ``say``'s text first, ``words`` takes every argument)."""
 _POSITIONAL = {"exercise": {1: "prompt"}, "say": {0: "text"}}
 _FENCE = re.compile(r"^```")
 
@@ -85,7 +86,7 @@ def code_messages(source: str) -> Iterator[tuple[str, str]]:
         label = ast.literal_eval(node.args[0]) if name == "exercise" and node.args and isinstance(
             node.args[0], ast.Constant) else name
         for i, arg in enumerate(node.args):
-            if (part := _POSITIONAL.get(name, {}).get(i)) is not None:
+            if (part := "text" if name == "words" else _POSITIONAL.get(name, {}).get(i)) is not None:
                 for text in _literals(arg):
                     yield text, f"{name} {label}, {part}"
         for kw in node.keywords:
@@ -209,4 +210,16 @@ def translate_folder(folder: Path, lang: str, out: Path | None = None) -> list[P
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
         written.append(path)
+    for stale in set(target.glob("[0-9]*.ipynb")) - set(written):  # built here once, its English lesson gone
+        if _built_in(stale) == lang:
+            stale.unlink()
     return written
+
+
+def _built_in(path: Path) -> str | None:
+    """The language a lesson was built in (``translate_notebook``), None for any other notebook."""
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("rummylab", {})
+    except (OSError, ValueError):
+        return None
+    return meta.get("lang") if isinstance(meta, dict) else None

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .mastery import STREAK, SkillState, skill_states
-from .report import _, ngettext, person, pgettext
+from .report import person
+from .words import _, ngettext, pgettext
 
 SOLVED, TRIED, SENT = "solved", "tried", "sent"
 """A cell's state: any right answer; only wrong ones; only responses (neither right nor wrong)."""

@@ -8,8 +8,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .gradebook import STYLE, gradebook_html, gradebook_of
-from .report import PSEUDO, _, answers_html, exercise_table, language
+from .report import answers_html, exercise_table
 from .reviews import reviews_html
+from .words import PSEUDO, _, language
 
 
 def solved_ticks(top: int, most: int = 10) -> list[int]:

@@ -9,30 +9,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-try:  # rummylab's catalogs (``rummylab.i18n``), for this report, the gradebook, the reviews and the page
-    from ..i18n import NP_ as NP_
-    from ..i18n import PSEUDO as PSEUDO
-    from ..i18n import _ as _
-    from ..i18n import language as language
-    from ..i18n import ngettext as ngettext
-    from ..i18n import pgettext as pgettext
-except ImportError:  # the progress package alone (a student's kernel loads only it): English, as written
-    PSEUDO = "qps"
-
-    def _(message: str) -> str:
-        return message
-
-    def ngettext(singular: str, plural: str, n: int) -> str:
-        return singular if n == 1 else plural
-
-    def pgettext(context: str, message: str) -> str:
-        return message
-
-    def NP_(context: str, message: str) -> str:
-        return message
-
-    def language() -> str:
-        return "en"
+from .words import NP_, _, ngettext, pgettext
 
 
 def find_lesson(wanted: str, known: Iterable[str]) -> str:

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .report import NP_, _, person, pgettext
+from .report import person
+from .words import NP_, _, pgettext
 
 RESPONSE = "hands_reviewed"
 """The response a review is kept as (``lessons.review_log``'s default name)."""

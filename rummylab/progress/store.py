@@ -15,6 +15,7 @@ from typing import Any
 from . import engines, queue
 from .engines import Target, Unusable
 from .report import answer_table, exercise_table, find_lesson, report_table
+from .words import _
 
 DB_ENV = "RUMMYLAB_DB"
 HUB_USER_ENV = "JUPYTERHUB_USER"
@@ -31,14 +32,14 @@ WAIT = queue.WAIT
 def check_name(name: Any) -> str:
     """A student's name, trimmed; ValueError says what is wrong with a bad one."""
     if not isinstance(name, str):
-        raise ValueError(f"a name is text, not {type(name).__name__}")
+        raise ValueError(_("a name is text, not {kind}").format(kind=type(name).__name__))
     clean = " ".join(name.split())
     if not clean:
-        raise ValueError("please type your name (it is empty)")
+        raise ValueError(_("please type your name (it is empty)"))
     if len(clean) > NAME_MAX:
-        raise ValueError(f"that name has {len(clean)} characters; at most {NAME_MAX}, please")
+        raise ValueError(_("that name has {n} characters; at most {most}, please").format(n=len(clean), most=NAME_MAX))
     if any(unicodedata.category(ch).startswith("C") for ch in clean):
-        raise ValueError("a name cannot hold control characters")
+        raise ValueError(_("a name cannot hold control characters"))
     return clean
 
 
