@@ -127,9 +127,12 @@ def offered_languages(folder: Path) -> list[str]:
 
 def language_name(code: str) -> str:
     """A language's name in itself ("हिन्दी", "Română"), as Babel's CLDR data writes it."""
-    from babel import Locale
+    from babel import Locale, UnknownLocaleError
 
-    name = Locale.parse(code).get_display_name(code) or code
+    try:
+        name = Locale.parse(code).get_display_name(code) or code
+    except (ValueError, LookupError, UnknownLocaleError):  # a language Babel does not know (her own catalog)
+        return code
     return name[:1].upper() + name[1:]
 
 

@@ -214,7 +214,7 @@ def serve(path: Path | str | None = None, port: int | None = None, db: Path | st
         os.execve(cmd[0], cmd, env)
     from ..lessons.rendered import OUTPUTS_ENV
 
-    rest = render_for_class(folder, path, chosen, env)
+    rest = render_for_class(folder, path, chosen, env, language)
     proc = subprocess.Popen(cmd, env=env)
     if rest:  # the other lessons, rendered while the class goes on, at a lower priority
         background = subprocess.Popen([sys.executable, "-m", "rummylab.lessons.rendered", *map(str, rest), "--out",
@@ -274,15 +274,16 @@ def class_folder(path: Path, own_catalogs: bool = True) -> Path:
     return root
 
 
-def render_for_class(folder: Path, path: Path, chosen: list[str], env: dict[str, str]) -> list[Path]:
+def render_for_class(folder: Path, path: Path, chosen: list[str], env: dict[str, str],
+                     language: str | None = None) -> list[Path]:
     """Render the cells of the lessons of the day that are the same for every student, once, before
-    the class starts (``lessons.rendered``; its folder in ``env``); the folder's other lessons, for
-    the server to render in the background."""
+    the class starts (``lessons.rendered``; its folder in ``env``); the folder's other lessons (in the
+    class's ``language``, when it has one), for the server to render in the background."""
     from ..lessons.rendered import OUTPUTS_ENV, default_folder, render, settings_of
     from ..lessons.runner import lessons_in
 
     env.setdefault(OUTPUTS_ENV, str(default_folder()))
-    lessons = lessons_in(path)
+    lessons = lessons_in(path / language if language is not None and path.is_dir() else path)
     first = [folder / name for name in chosen] or lessons[:1]
     done = render(first, settings_of(env), Path(env[OUTPUTS_ENV]))
     if done:

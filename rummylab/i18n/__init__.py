@@ -125,9 +125,13 @@ def local_digits(text: str) -> str:
     lang = language()
     if lang in (SOURCE, PSEUDO) or not _NUMBER.match(text.strip()):
         return text
+    from babel import UnknownLocaleError
     from babel.numbers import get_decimal_symbol, get_group_symbol
 
-    swap = {",": get_group_symbol(lang), ".": get_decimal_symbol(lang)}
+    try:
+        swap = {",": get_group_symbol(lang), ".": get_decimal_symbol(lang)}
+    except (ValueError, LookupError, UnknownLocaleError):  # a language Babel does not know: as English
+        return text
     return "".join(swap.get(ch, ch) for ch in text)
 
 

@@ -71,6 +71,7 @@ def _number(x: Any) -> float | int:
 def _local_number(text: str) -> float | None:
     """A number as the language in use writes it ("0,25" and "15.820.024" in Romanian: what its tables
     show), read by Babel; None where it is not one (a student may type it the English way too)."""
+    from babel import UnknownLocaleError
     from babel.numbers import NumberFormatError, parse_decimal
 
     lang = language()
@@ -78,7 +79,7 @@ def _local_number(text: str) -> float | None:
         return None
     try:
         return float(parse_decimal(text, locale=lang, strict=True))
-    except (NumberFormatError, ValueError, LookupError):  # LookupError: a language Babel does not know
+    except (NumberFormatError, ValueError, LookupError, UnknownLocaleError):  # or a language Babel does not know
         return None
 
 
