@@ -466,3 +466,6 @@ def test_the_rollout_bot_reads_its_opponent_from_the_hands_played() -> None:
     assert read_opponent(replace(s, records=(knock,)), "greedy") == "greedy"
     assert read_opponent(replace(s, records=(knock, passed)), "greedy") == "greedy@0"
     assert read_opponent(replace(s, records=(knock, far)), "greedy") == "greedy"
+    # her own bot knocking later ("greedy@4") plays the opponent as the same bot, read as above
+    assert read_opponent(s, "greedy@4") == "greedy@0"
+    assert read_opponent(replace(s, records=(knock,)), "greedy@4") == "greedy"
