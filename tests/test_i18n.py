@@ -240,3 +240,14 @@ def test_a_lessons_words_are_accepted_in_every_language(monkeypatch):
     with i18n.using("hi"):
         said = words("blunder")
     assert {"blunder", "gafă", "बड़ी भूल"} <= said and said == words("blunder")
+
+
+def test_skills_are_shown_in_her_language_and_kept_in_english():
+    """A skill's name is the store's key (English); the class's first page shows it translated."""
+    from rummylab.classroom.lesson_index import _skills_html
+    from rummylab.progress.mastery import SkillState
+
+    state = SkillState(skill="knock or not", streak=1, best=1, right=1, tried=1)
+    with i18n.using("ro"):
+        page = _skills_html({"knock or not": state})
+    assert "a bate sau nu" in page and "knock or not" not in page

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..i18n import PSEUDO, _, language, using
+from ..i18n import PSEUDO, _, language, pgettext, using
 
 NAME_COOKIE = "rummylab-name"
 LANG_COOKIE = "rummylab-lang"
@@ -231,7 +231,7 @@ def _skills_html(skills: dict[str, Any]) -> str:
                                                                                              needed=STREAK)
 
     items = "".join(f'<li class="{"rl-done" if s.mastered else "rl-some" if s.streak else "rl-none"}">'
-                    f'{html.escape(s.skill)}: {html.escape(state(s))}</li>' for s in skills.values())
+                    f'{html.escape(pgettext("skill", s.skill))}: {html.escape(state(s))}</li>' for s in skills.values())
     title = html.escape(_("Your skills"))
     rule = html.escape(_("A skill is mastered after {needed} right answers in a row, each to a new question.").format(
         needed=STREAK))

@@ -70,6 +70,11 @@ def _literals(node: ast.AST) -> Iterator[str]:
         yield from _literals(node.body)
 
 
+SKILL = "skill"
+"""The context of a skill's name (``exercise(skill=…)``): one name for every lesson that practises it;
+the store keeps the English name, pages show it translated."""
+
+
 def code_messages(source: str) -> Iterator[tuple[str, str]]:
     """(text, where) of each literal text a cell's code gives ``exercise``, ``say`` or ``respond``."""
     try:
@@ -93,20 +98,24 @@ def code_messages(source: str) -> Iterator[tuple[str, str]]:
             if kw.arg in CALLS[name]:
                 for text in _literals(kw.value):
                     yield text, f"{name} {label}, {kw.arg}"
+            elif name == "exercise" and kw.arg == SKILL:
+                for text in _literals(kw.value):
+                    yield text, SKILL
 
 
 def messages(notebook: Path) -> list[Message]:
     """Every string of a lesson to translate, in the order it shows, each once."""
     nb = json.loads(notebook.read_text(encoding="utf-8"))
-    lesson, seen, out = notebook.stem, set(), []
+    lesson, seen, out = notebook.stem, set[tuple[str, str]](), []
     for i, cell in enumerate(nb["cells"], 1):
         source = "".join(cell["source"])
         found = ([(p, f"cell {i}") for p in paragraphs(source)] if cell["cell_type"] == "markdown"
                  else list(code_messages(source)) if cell["cell_type"] == "code" else [])
         for text, where in found:
-            if text not in seen:
-                seen.add(text)
-                out.append(Message(lesson, text, where))
+            context = SKILL if where == SKILL else lesson
+            if (context, text) not in seen:
+                seen.add((context, text))
+                out.append(Message(context, text, where))
     return out
 
 

@@ -203,8 +203,8 @@ def skills_html(book: Gradebook) -> str:
                       "variant or exercise); point at a cell for her answers.",
                       "A skill is mastered after {needed} right answers in a row, each to a new question (another "
                       "variant or exercise); point at a cell for her answers.", STREAK).format(needed=STREAK))
-    head = (f"<tr><th scope='col'>{student}</th>" + "".join(f"<th scope='col'>{e(k)}</th>" for k in book.skills)
-            + "</tr>")
+    names = [e(pgettext("skill", k)) for k in book.skills]  # the store keeps the English name
+    head = f"<tr><th scope='col'>{student}</th>" + "".join(f"<th scope='col'>{n}</th>" for n in names) + "</tr>"
     body = "".join(f"<tr><th scope='row'>{e(s.shown)}</th>" + "".join(_skill_cell(s.skills.get(k)) for k in book.skills)
                    + "</tr>" for s in book.students)
     return (f"<h3>{skills}</h3><p class='rl-legend'>{rule}</p>"
