@@ -51,7 +51,9 @@ def page_text(notebook: Any, widgets: dict[str, Any]) -> Iterator[tuple[str, str
             if out.get("output_type") == "stream" and out.get("name") == "stdout":
                 yield f"cell {i} printed", out["text"]
             data = out.get("data", {})
-            for kind in ("text/html", "image/svg+xml", "text/markdown"):
+            if "application/vnd.jupyter.widget-view+json" in data:
+                continue  # a widget: its models' text is read below
+            for kind in ("text/html", "image/svg+xml", "text/markdown", "text/plain"):  # the richest is shown
                 if kind in data:
                     yield f"cell {i} {kind}", re.sub(r"<style.*?</style>|<script.*?</script>", " ",
                                                       str(data[kind]), flags=re.S)

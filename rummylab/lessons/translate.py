@@ -203,7 +203,7 @@ def language_cell(lang: str) -> dict[str, Any]:
     in JupyterLab as well as served)."""
     return {"cell_type": "code", "execution_count": None, "id": "rummylab-language", "outputs": [],
             "metadata": {"tags": [LANGUAGE_TAG], "jupyter": {"source_hidden": True}},
-            "source": [f"import rummylab.i18n\nrummylab.i18n.set_language({lang!r})  # this lesson's language"]}
+            "source": [f"import rummylab.i18n\nrummylab.i18n.set_language({lang!r});  # this lesson's language"]}
 
 
 def translate_folder(folder: Path, lang: str, out: Path | None = None) -> list[Path]:
