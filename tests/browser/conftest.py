@@ -3,6 +3,7 @@ by the tests on 127.0.0.1 and stopped by them. Under CI these tests fail, never 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -172,28 +173,38 @@ def shot(pg: Any, name: str, selector: str | None = None) -> Path:
 CLASS_CODE, TEACHER_TOKEN = "CLASS7", "TEACHER-TOKEN-1"
 
 
+@contextlib.contextmanager
+def serving(folder: Path, home: Path, *options: str, env: dict[str, str] | None = None,
+            teacher_page: bool = False) -> Iterator[dict[str, Any]]:
+    """``rummylab serve folder`` with a teacher page (its token ``TEACHER_TOKEN``) and ``options``,
+    run in ``home`` (its log there), until the class answers (and its teacher page, with
+    ``teacher_page``): {"url", "teacher", "proc", "log"}; stopped after."""
+    port, teacher = free_port(), free_port()
+    cmd = [sys.executable, "-m", "rummylab.cli", "serve", str(folder), f"--port={port}", f"--teacher-port={teacher}",
+           f"--teacher-token={TEACHER_TOKEN}", *options]
+    log = home / "serve.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, env=_lesson_env(env if env is not None else dict(os.environ)), stdout=out,
+                                stderr=subprocess.STDOUT, cwd=home)
+    try:
+        _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
+        if teacher_page:
+            _wait_http(f"http://127.0.0.1:{teacher}/?token={TEACHER_TOKEN}", proc, log)
+        yield {"url": f"http://127.0.0.1:{port}", "teacher": f"http://127.0.0.1:{teacher}", "proc": proc, "log": log}
+    finally:
+        _stop(proc)
+
+
 @pytest.fixture(scope="session")
 def classroom(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A class served by ``rummylab serve`` with a class code, one warm kernel for lesson 00 and
     a teacher page: {"url", "teacher", "db", "proc"}."""
-    port, teacher = free_port(), free_port()
     home = tmp_path_factory.mktemp("class")
     db = home / "progress.sqlite"
-    cmd = [sys.executable, "-m", "rummylab.cli", "serve", str(lessons_copy), f"--port={port}",
-           f"--code={CLASS_CODE}", "--students=1", "--lesson=00", f"--teacher-port={teacher}",
-           f"--teacher-token={TEACHER_TOKEN}", f"--db={db}"]
-    log = home / "serve.log"
-    with open(log, "wb") as out:
-        env = _lesson_env(dict(os.environ))
-        env["RUMMYLAB_LEFT_AFTER"] = "2"  # a left page's kernel goes after 2 s, not a minute
-        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=home)
-    try:
-        _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
-        _wait_http(f"http://127.0.0.1:{teacher}/?token={TEACHER_TOKEN}", proc, log)
-        yield {"url": f"http://127.0.0.1:{port}", "teacher": f"http://127.0.0.1:{teacher}", "db": db,
-               "proc": proc, "log": log}
-    finally:
-        _stop(proc)
+    env = {**os.environ, "RUMMYLAB_LEFT_AFTER": "2"}  # a left page's kernel goes after 2 s, not a minute
+    with serving(lessons_copy, home, f"--code={CLASS_CODE}", "--students=1", "--lesson=00", f"--db={db}", env=env,
+                 teacher_page=True) as served:
+        yield {**served, "db": db}
 
 
 def not_a_card(page: Any) -> tuple[str, str]:

@@ -5,8 +5,6 @@ lesson goes on), the teacher page with the typed answers, and the key."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,10 +13,9 @@ from typing import Any
 import nbformat
 import pytest
 
-from rummylab.classroom.serve import free_port
 from rummylab.cli import main
 
-from .conftest import TEACHER_TOKEN, _lesson_env, _stop, _wait_http, answer
+from .conftest import TEACHER_TOKEN, answer, serving
 
 TIMEOUT = 120_000
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -48,20 +45,8 @@ def her_class(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
                                   '"Pass and draw from the stock, keeping the upcard for your opponent"]))'),
                  v4.new_markdown_cell("The end of the lesson.")]
     nbformat.write(nb, path)
-    port, teacher = free_port(), free_port()
-    db = folder / "progress.sqlite"
-    cmd = [sys.executable, "-m", "rummylab.cli", "serve", str(folder), f"--port={port}", f"--teacher-port={teacher}",
-           f"--teacher-token={TEACHER_TOKEN}", "--students=1"]
-    log = folder / "serve.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, env=_lesson_env(dict(os.environ)), stdout=out, stderr=subprocess.STDOUT,
-                                cwd=folder)
-    try:
-        _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
-        yield {"url": f"http://127.0.0.1:{port}", "teacher": f"http://127.0.0.1:{teacher}", "db": db, "log": log,
-               "folder": folder}
-    finally:
-        _stop(proc)
+    with serving(folder, folder, "--students=1") as served:
+        yield {**served, "db": folder / "progress.sqlite", "folder": folder}
 
 
 def _feedback(page: Any, box: str, text: str) -> None:

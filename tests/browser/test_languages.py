@@ -7,17 +7,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rummylab.classroom.serve import free_port
-
-from .conftest import ROOT, TEACHER_TOKEN, _lesson_env, _stop, _wait_http
+from .conftest import ROOT, serving
 
 TIMEOUT = 180_000
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -39,18 +35,8 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str,
     folder.mkdir()
     for nb in (ROOT / "notebooks").glob("*.ipynb"):
         shutil.copy(nb, folder / nb.name)
-    port, teacher = free_port(), free_port()
-    cmd = [sys.executable, "-m", "rummylab.cli", "serve", str(folder), f"--port={port}", f"--teacher-port={teacher}",
-           f"--teacher-token={TEACHER_TOKEN}", "--students=0", f"--lang={lang}", f"--db={tmp_path / 'progress.sqlite'}"]
-    log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, env=_lesson_env(dict(os.environ)), stdout=out, stderr=subprocess.STDOUT,
-                                cwd=tmp_path)
-    try:
-        _wait_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
-        yield {"url": f"http://127.0.0.1:{port}", "lang": lang, "folder": folder, **CASES[lang]}
-    finally:
-        _stop(proc)
+    with serving(folder, tmp_path, "--students=0", f"--lang={lang}", f"--db={tmp_path / 'progress.sqlite'}") as served:
+        yield {**served, "lang": lang, "folder": folder, **CASES[lang]}
 
 
 def first_page_offers_each_language_and_remembers_hers(page: Any, served: dict[str, Any]) -> None:
