@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .i18n import NP_, _, local_digits, pgettext
+from .i18n import NP_, _, local_digits, pgettext, typed_forms
 
 MELD_COLOURS = ("#a5d6a7", "#90caf9", "#ffe082", "#ce93d8", "#80cbc4")
 """One colour per meld, in order."""
@@ -110,8 +110,7 @@ def number(x: float) -> str:
     """A number as a reader writes it: ``15,820,024,220``, ``56.57``, ``0.338`` (with the separators of
     the language in use: Romanian ``0,338``); yes/no for booleans, in her words."""
     if isinstance(x, bool):
-        words = pgettext("typed word", "yes") if x else pgettext("typed word", "no")
-        return words.split("|")[0].strip()
+        return typed_forms("typed word", "yes")[0] if x else typed_forms("typed word", "no")[0]
     if isinstance(x, int):
         return local_digits(f"{x:,}")
     if x != x or x in (float("inf"), float("-inf")):

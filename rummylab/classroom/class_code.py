@@ -72,7 +72,7 @@ class ClassCodeLogin(VoilaLoginHandler):
     login page under the class's base URL (``--base-url``: where the browser sees it)."""
 
     def _render(self, message: dict[str, str] | None = None) -> None:
-        from ..i18n import PSEUDO, _, language, languages, using
+        from ..i18n import _, html_lang, languages, using
         from .lesson_index import LANG_COOKIE
 
         kept = self.get_cookie(LANG_COOKIE)
@@ -82,7 +82,7 @@ class ClassCodeLogin(VoilaLoginHandler):
                     "note": _("Without the code no lesson opens, and nothing runs for you."),
                     "wrong": _("That is not the class code: ask your teacher.")}
             ask = _("Type the {code} your teacher reads out, then press {join}.")
-            lang = language() if language() != PSEUDO else "en"
+            lang = html_lang()
         words = {k: html.escape(v) for k, v in said.items()}
         ask = html.escape(ask).format(code=f"<b>{words['code']}</b>", join=f"<b>{words['join']}</b>")
         error = f"<p class='error' id='wrong-code'>{words['wrong']}</p>" if message and message.get("error") else ""

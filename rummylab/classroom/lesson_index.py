@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..i18n import PSEUDO, _, language, pgettext, using
+from ..i18n import _, html_lang, language, pgettext, using
 
 NAME_COOKIE = "rummylab-name"
 LANG_COOKIE = "rummylab-lang"
@@ -172,7 +172,7 @@ def index_html(lessons: list[Lesson], base_url: str, *, solved: dict[str, dict[s
     else:
         who_html = f'<p class="rl-who">{said["hello"]}</p>' if who else ""
     note_html = f'<p class="rl-note">{html.escape(note)}</p>' if note else ""
-    lang = html.escape(language() if language() != PSEUDO else "en")
+    lang = html.escape(html_lang())
     return (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{said["lessons"]}</title>'
             f"<style>{STYLE}</style></head><body><main>{_languages_html(offered or [], language())}"

@@ -24,8 +24,8 @@ from functools import lru_cache
 from .catalogs import DOMAINS, LOCALE_DIR, PSEUDO, SOURCE, Catalog, catalog, known_languages
 
 __all__ = ["DOMAINS", "LANG_ENV", "LOCALE_DIR", "PSEUDO", "SOURCE", "Catalog", "catalog", "format_number",
-           "gettext", "language", "languages", "local_digits", "ngettext", "pgettext", "set_language", "using",
-           "N_", "NP_", "_"]
+           "gettext", "html_lang", "language", "languages", "local_digits", "ngettext", "pgettext", "set_language",
+           "typed_forms", "using", "N_", "NP_", "_"]
 
 LANG_ENV = "RUMMYLAB_LANG"
 """The language of a kernel or a command (``en``, ``hi``, ``ro``…): set by ``rummylab serve --lang``."""
@@ -104,6 +104,18 @@ def pgettext(context: str, message: str) -> str:
 
 
 _ = gettext
+
+
+def html_lang() -> str:
+    """The language in use as a page's ``lang`` attribute (the pseudo-language's pages are English)."""
+    code = language()
+    return SOURCE if code == PSEUDO else code
+
+
+def typed_forms(context: str, key: str) -> list[str]:
+    """The forms a student may type for ``key`` in the language in use: the catalog's "|" list
+    (contexts "typed rank", "typed suit", "typed word"), the first the one shown."""
+    return [f.strip() for f in pgettext(context, key).split("|") if f.strip()]
 
 
 def N_(message: str) -> str:

@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from ..cards import RANKS, SUIT_SYMBOLS, SUITS, Card, parse_cards
-from . import NP_, _, pgettext, using
+from . import NP_, _, pgettext, typed_forms, using
 
 RANK_WORDS = (NP_("card rank", "ace"), NP_("card rank", "two"), NP_("card rank", "three"), NP_("card rank", "four"),
               NP_("card rank", "five"), NP_("card rank", "six"), NP_("card rank", "seven"),
@@ -54,7 +54,7 @@ def card_name(card: Card | str) -> str:
 def short_rank(rank: int) -> str:
     """The rank as a student of the language in use writes it on a card ("R" for a Romanian king)."""
     if RANKS[rank] in "AJQK":
-        return _forms("typed rank", RANKS[rank])[0]
+        return typed_forms("typed rank", RANKS[rank])[0]
     return "10" if rank == 9 else RANKS[rank]
 
 
@@ -72,25 +72,20 @@ def fold(text: str) -> str:
                    if not (unicodedata.combining(ch) and ord(ch) < 0x0900)).replace(" ", " ")
 
 
-def _forms(context: str, key: str) -> list[str]:
-    """The forms of ``key`` a student may type in the language in use (the catalog's "|" list)."""
-    return [f.strip() for f in pgettext(context, key).split("|") if f.strip()]
-
-
 def _tables() -> tuple[dict[str, int], dict[str, int], set[str], set[str]]:
     """(typed rank -> rank, typed suit -> suit, joker words, linking words), folded."""
     ranks: dict[str, int] = {}
     for r, letter in enumerate(RANKS):
-        for form in [*_forms("typed rank", letter), pgettext("card rank", RANK_WORDS[r])]:
+        for form in [*typed_forms("typed rank", letter), pgettext("card rank", RANK_WORDS[r])]:
             ranks[fold(form)] = r
         if 1 <= r <= 9:
             ranks[str(r + 1)] = r  # 2 … 10
     suits: dict[str, int] = {}
     for s, letter in enumerate(SUITS):
-        for form in [*_forms("typed suit", letter), pgettext("card suit", SUIT_WORDS[s]), SUIT_SYMBOLS[s]]:
+        for form in [*typed_forms("typed suit", letter), pgettext("card suit", SUIT_WORDS[s]), SUIT_SYMBOLS[s]]:
             suits[fold(form)] = s
-    jokers = {fold(f) for f in [*_forms("typed word", "JK"), pgettext("card rank", JOKER_WORD)]}
-    links = {fold(f) for f in _forms("typed word", "of")}
+    jokers = {fold(f) for f in [*typed_forms("typed word", "JK"), pgettext("card rank", JOKER_WORD)]}
+    links = {fold(f) for f in typed_forms("typed word", "of")}
     return ranks, suits, jokers, links
 
 

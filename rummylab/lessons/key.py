@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..i18n import PSEUDO, _, language
+from ..i18n import _, html_lang
 from .exercises import ASKED, EXERCISES, SOURCES, Exercise, verdict
 
 
@@ -220,7 +220,7 @@ def key_html(found: list[KeyEntry]) -> str:
                     + (f"<p><b>{said['why']}</b> {esc(e.explanation)}</p>" if e.explanation else "")
                     + (f"<p><b>{said['hint']}</b> {esc(e.hint)}</p>" if e.hint else "")
                     + (f"<p>{said['wrong']}</p><ul>{wrong}</ul>" if wrong else "") + "</section>")
-    lang = esc(language() if language() != PSEUDO else "en")
+    lang = esc(html_lang())
     return (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{said['title']}</title>"
             "<style>body{font-family:sans-serif;max-width:50em;margin:auto}section{border-top:1px solid #ccc}</style>"
             f"</head><body><h1>{said['title']}</h1>" + "".join(rows) + "</body></html>")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, parse_cards
-from ..i18n import N_, PSEUDO, _, gettext, language, pgettext
+from ..i18n import N_, PSEUDO, _, gettext, language, typed_forms
 from ..i18n.card_names import fold, parse_local
 
 Normal = Any
@@ -113,7 +113,7 @@ NO = ("no", "n", "false", "0")
 
 def _typed(word: str) -> set[str]:
     """How a student says ``word`` ("yes", "no") in the language in use (the catalog's "|" list)."""
-    return {f.strip().lower() for f in pgettext("typed word", word).split("|") if f.strip()}
+    return {f.lower() for f in typed_forms("typed word", word)}
 
 
 def in_her_words(text: str) -> str:
@@ -126,7 +126,7 @@ def in_her_words(text: str) -> str:
 
 def _typed_word(word: str) -> str:
     """``word`` ("yes", "no") as a student of the language in use writes it: the first of its forms."""
-    return pgettext("typed word", word).split("|")[0].strip()
+    return typed_forms("typed word", word)[0]
 
 
 def _yes_no(x: Any) -> bool:

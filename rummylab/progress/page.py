@@ -10,7 +10,7 @@ from typing import Any
 from .gradebook import STYLE, gradebook_html, gradebook_of
 from .report import answers_html, exercise_table
 from .reviews import reviews_html
-from .words import PSEUDO, _, language
+from .words import _, html_lang
 
 
 def solved_ticks(top: int, most: int = 10) -> list[int]:
@@ -85,4 +85,4 @@ def heading() -> str:
 
 def page_language() -> str:
     """The ``lang`` of the page: the language in use (the pseudo-language's page is "en"), escaped."""
-    return html.escape(language() if language() != PSEUDO else "en")
+    return html.escape(html_lang())

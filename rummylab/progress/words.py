@@ -8,6 +8,7 @@ try:
     from ..i18n import NP_ as NP_
     from ..i18n import PSEUDO as PSEUDO
     from ..i18n import _ as _
+    from ..i18n import html_lang as html_lang
     from ..i18n import language as language
     from ..i18n import ngettext as ngettext
     from ..i18n import pgettext as pgettext
@@ -29,4 +30,7 @@ except ImportError:  # the progress package alone: English, as written
     def language() -> str:
         return "en"
 
-__all__ = ["NP_", "PSEUDO", "_", "language", "ngettext", "pgettext"]
+    def html_lang() -> str:
+        return "en"
+
+__all__ = ["NP_", "PSEUDO", "_", "html_lang", "language", "ngettext", "pgettext"]
