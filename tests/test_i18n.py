@@ -53,10 +53,15 @@ def test_plural_forms_follow_each_language():
 
 
 def test_numbers_are_written_as_the_language_writes_them():
+    from rummylab import display
+
     with i18n.using("ro"):
-        assert i18n.format_number(1234.5, 1) == "1.234,5"
+        assert display.number(1234) == "1.234" and display.number(34.5) == "34,5"
+        assert i18n.local_digits("36.6%") == "36,6%"
     with i18n.using("hi"):
-        assert i18n.format_number(1234.5, 1) == "1,234.5"
+        assert display.number(1234) == "1,234" and display.number(34.5) == "34.5"
+    with i18n.using("ro"):
+        assert i18n.local_digits("KD 7H") == "KD 7H"  # not a number: as it is
 
 
 @pytest.mark.parametrize("lang", ["en", *SHIPPED])

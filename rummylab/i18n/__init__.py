@@ -23,8 +23,8 @@ from functools import lru_cache
 
 from .catalogs import DOMAINS, LOCALE_DIR, PSEUDO, SOURCE, Catalog, catalog, known_languages
 
-__all__ = ["DOMAINS", "LANG_ENV", "LOCALE_DIR", "PSEUDO", "SOURCE", "Catalog", "catalog", "format_number",
-           "gettext", "html_lang", "language", "languages", "local_digits", "ngettext", "pgettext", "set_language",
+__all__ = ["DOMAINS", "LANG_ENV", "LOCALE_DIR", "PSEUDO", "SOURCE", "Catalog", "catalog", "gettext",
+           "html_lang", "language", "languages", "local_digits", "ngettext", "pgettext", "set_language",
            "typed_forms", "using", "N_", "NP_", "_"]
 
 LANG_ENV = "RUMMYLAB_LANG"
@@ -145,13 +145,3 @@ def local_digits(text: str) -> str:
     except (ValueError, LookupError, UnknownLocaleError):  # a language Babel does not know: as English
         return text
     return "".join(swap.get(ch, ch) for ch in text)
-
-
-def format_number(value: float, decimals: int | None = None) -> str:
-    """``value`` written as the language in use writes numbers (Romanian: 1.234,5): ``decimals``
-    places, or as many as it has."""
-    from babel.numbers import format_decimal
-
-    lang = language()
-    pattern = None if decimals is None else "#,##0" + ("." + "0" * decimals if decimals else "")
-    return format_decimal(value, format=pattern, locale=SOURCE if lang == PSEUDO else lang)
