@@ -362,8 +362,9 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
                               luck=after.value - before.value, se=math.hypot(after.se, before.se)))
             luck += after.value - before.value
             pending = None
-        if action == reviewer.stock_draw:
-            pending = (reviewer.draw_value(state), Counter(state.hands[seat]))
+        if action == reviewer.stock_draw:  # its value: the decision's own where it was an option (the same worlds)
+            valued = e is not None and any(o.action == action for o in e.options)
+            pending = (e.of(action) if valued else reviewer.draw_value(state), Counter(state.hands[seat]))  # type: ignore[union-attr]
         if e is None or len(e.options) < 2:
             continue
         label, value, se = reviewer.played(state, action, e)
