@@ -92,7 +92,10 @@ def _mistranslated(part: object, origin: Path) -> None:
 
 
 class _Merged:
-    """Every domain's catalog for one language, the first that has a string giving it."""
+    """Every domain's catalog for one language, the first that has a string giving it. It reads each
+    catalog's messages (Babel's ``Translations._catalog``, gettext's own dict: the range pinned in
+    pyproject.toml) to fall through to the next catalog, and to leave out a mistranslation, where
+    gettext's fallback chain would answer with the English at the first catalog that lacks a string."""
 
     def __init__(self, lang: str) -> None:
         from babel.support import NullTranslations
