@@ -22,9 +22,13 @@ def test_drop_or_play_on_at_the_first_draw() -> None:
     drop = e.of(game.DROP)
     assert drop.exact and drop.value == -s.rules.drops(101)[0] and drop.se == 0
     on = e.of(game.DRAW_STOCK)
-    assert not on.exact and on.se > 0 and on.label == "play on"
-    assert e.best.diff == 0 and {o.label for o in e.options} == {"drop", "play on"}
+    assert not on.exact and on.se > 0 and on.label == "play on, drawing from the stock"
+    assert game.DRAW_DISCARD in game.legal_actions(s)  # the open card may be taken: play on either way
+    assert e.best.diff == 0 and {o.label for o in e.options} == {
+        "drop", "play on, drawing from the stock", "play on, taking the discard"}
     assert e == evaluate(s, samples=24, seed=1)  # the same for a seed
+    taken = e.of(game.DRAW_DISCARD)  # taking the open card is valued as itself, not as a stock draw
+    assert e.played(game.DRAW_DISCARD) == (taken.label, taken.value, taken.diff_se)
 
 
 def test_the_evaluation_sees_only_the_players_view() -> None:

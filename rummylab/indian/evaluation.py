@@ -19,7 +19,7 @@ import numpy as np
 from ..cards import SeedLike
 from ..decisions import Evaluation, check_samples, redealt, valued
 from ..i18n import N_, _, pgettext
-from .game import DRAW_STOCK, DROP, Action, Kind, Phase, State, apply, legal_actions
+from .game import DROP, Action, Kind, Phase, State, apply, legal_actions
 from .players import GreedyBot
 from .rollout import deal_points
 
@@ -29,22 +29,27 @@ SAMPLES = 128
 
 def option_label(action: Action) -> str:
     """An option in words, in the language in use: "discard 5H", "declare, throwing 5H", "drop",
-    "play on"."""
+    "play on, drawing from the stock", "play on, taking the discard"."""
     if action.kind is Kind.DISCARD:
         return _("discard {card}").format(card=action.card)
     if action.kind is Kind.DECLARE:
         return _("declare, throwing {card}").format(card=action.card)
-    return pgettext("option", "drop") if action.kind is Kind.DROP else pgettext("option", "play on")
+    if action.kind is Kind.DRAW_DISCARD:
+        return pgettext("option", "play on, taking the discard")
+    if action.kind is Kind.DRAW_STOCK:
+        return pgettext("option", "play on, drawing from the stock")
+    return pgettext("option", "drop")
 
 
 def options(state: State) -> list[Action]:
-    """The decision's options: at a draw, drop or play on (drawing); after drawing, each distinct
-    discard, and a declaration when one is valid (greedy's grouping). ValueError otherwise."""
+    """The decision's options: at a draw, drop or play on by each draw she may make (the stock,
+    the discard); after drawing, each distinct discard, and a declaration when one is valid
+    (greedy's grouping). ValueError otherwise."""
     if state.phase is Phase.DRAW:
         legal = legal_actions(state)
         if DROP not in legal:
             raise ValueError("this draw allows no drop: there is no decision to value")
-        return [DROP, DRAW_STOCK if DRAW_STOCK in legal else legal[0]]
+        return [DROP, *(a for a in legal if a.kind in (Kind.DRAW_STOCK, Kind.DRAW_DISCARD))]
     if state.phase is Phase.DISCARD:
         hand = state.hands[state.to_play]
         found = [Action(Kind.DISCARD, c) for c in sorted(set(hand))]

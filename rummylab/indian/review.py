@@ -1,4 +1,4 @@
-"""A played Indian rummy game reviewed for one player: each decision (drop or play on at a draw,
+"""A played Indian rummy game reviewed for one player: each decision (drop, or play on by either draw,
 each discard or declaration) judged from what she knew then (``evaluate``: never the history's
 hidden cards), the points it gave up with their error, a mark by the thresholds below, the reason
 in words, the luck of each stock draw, and per deal an error rate and a luck-adjusted result.
@@ -45,12 +45,8 @@ def _follows(state: State) -> Action:
 
 
 def _played(state: State, action: Action, e: Evaluation) -> tuple[str, float, float]:
-    """(label, value, error of its difference to the best) of the move made: a draw is "play
-    on"; a declaration is exact, by its groups (a valid show pays 0, a wrong one the rules'
-    points)."""
-    if action.kind in (Kind.DRAW_STOCK, Kind.DRAW_DISCARD):
-        on = next(o for o in e.options if o.action.kind is not Kind.DROP)
-        return on.label, on.value, on.diff_se
+    """(label, value, error of its difference to the best) of the move made; a declaration is
+    exact, by its groups (a valid show pays 0, a wrong one the rules' points)."""
     if action.kind is Kind.DECLARE:
         assert action.card is not None and action.groups is not None
         rest = tuple(without(state.hands[state.to_play], action.card))
