@@ -18,6 +18,7 @@ cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
         if _gin_deal(&t, run, seed, game, hand_no, hand_no, 0, deck):
             return -1
         t.scores[0] = t.scores[1] = 0
+        t.knocked[0] = t.knocked[1] = t.passed_up[0] = t.passed_up[1] = 0  # each hand a game of its own
         run.bots[0], run.bots[1] = bots[box], bots[captain]
         run.rngs[0], run.rngs[1] = rngs[box], rngs[captain]
         run.players[0], run.players[1] = box, captain

@@ -28,6 +28,8 @@ cdef struct GinTable:
     int deal_no
     int last_end
     int scores[2]
+    int knocked[2]          # this game's hands each player knocked with deadwood left (expert.plays_for_gin)
+    int passed_up[2]        # ... and ended with a knock it did not make (the other's gin, a dead hand)
 
 
 cdef inline uint64_t _low(uint64_t m) noexcept nogil:
@@ -275,6 +277,10 @@ cdef int _gin_end_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run
     cdef int64_t *row
     _gin_outcome(k, km, t.hands[1 - knocker], R, &end, &kp, &dp, &kdw, &ddw)
     winner = -1 if end == END_TIE else 1 - knocker if end == END_UNDERCUT else knocker
+    if end == END_GIN or end == END_BIG_GIN:
+        t.passed_up[1 - knocker] += ddw <= R.knock_limit
+    else:
+        t.knocked[knocker] += 1
     t.hands[knocker] = km
     t.turns += 1
     if winner >= 0:
@@ -336,6 +342,8 @@ cdef int _gin_apply(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, i
             row[HAND_POINTS], row[HAND_KNOCKER], row[HAND_TURNS] = 0, -1, t.turns
             row[HAND_DEADWOOD_0], row[HAND_DEADWOOD_1] = _dw(k, t.hands[0]), _dw(k, t.hands[1])
             row[HAND_DEALER] = t.dealer
+            t.passed_up[0] += row[HAND_DEADWOOD_0] <= R.knock_limit
+            t.passed_up[1] += row[HAND_DEADWOOD_1] <= R.knock_limit
             t.last_end = END_DEAD
             t.phase = HAND_OVER
         else:
@@ -394,6 +402,7 @@ cdef int _gin_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
     if status < 0 or _gin_deal(&t, run, seed, game, 0, 0, status, deck):
         return -1
     t.scores[0] = t.scores[1] = 0
+    t.knocked[0] = t.knocked[1] = t.passed_up[0] = t.passed_up[1] = 0
     while True:
         status = _gin_hand(k, &t, R, run, game, hand_no)
         if status or t.phase == GAME_OVER:

@@ -4,29 +4,40 @@
 # with -ffp-contract=off, so no multiply-add is fused), every integer weight as ``weights`` makes
 # it, and the samples are drawn as ``sample_hands`` draws them, from the seat's generator.
 
-# The expert's constants are defined in rummylab/gin/expert.py (BASE_WEIGHT, SAMPLES, LOOK_AHEAD,
-# DANGER, TAKE_MARGIN, knock_margin(rules), OVERSAMPLE): the gin chunks hand them to the loop
-# (``set_expert``) before they play, the knock margin for the table's rules.
+# The expert's constants are defined in rummylab/gin/expert.py (BASE_WEIGHT, SAMPLES,
+# knock_margin(rules), OVERSAMPLE, and the two styles AGAINST_KNOCKER and AGAINST_GIN): the gin
+# chunks hand them to the loop (``set_expert``) before they play, the knock margin for the table's rules.
+cdef struct ExpertStyle:
+    double look_ahead
+    int ahead_best
+    double danger
+    double take_margin
+
+
 cdef int EXPERT_BASE_WEIGHT = 0
 cdef int EXPERT_SAMPLES = 0
-cdef double EXPERT_LOOK_AHEAD = 0.0
-cdef double EXPERT_DANGER = 0.0
-cdef double EXPERT_TAKE_MARGIN = 0.0
 cdef double EXPERT_KNOCK_MARGIN = 0.0
 cdef int EXPERT_OVERSAMPLE = 1
+cdef ExpertStyle EXPERT_STYLES[2]   # against a knocker, against a player who plays for gin
 
 
-def set_expert(int base_weight, int samples, double look_ahead, double danger, double take_margin,
-               double knock_margin, int oversample) -> None:
-    """The expert's constants, as rummylab.gin.expert defines them (``expert.constants(rules)``)."""
-    global EXPERT_BASE_WEIGHT, EXPERT_SAMPLES, EXPERT_LOOK_AHEAD, EXPERT_DANGER, EXPERT_TAKE_MARGIN
-    global EXPERT_KNOCK_MARGIN, EXPERT_OVERSAMPLE
+def set_expert(int base_weight, int samples, double knock_margin, int oversample, against_knocker,
+               against_gin) -> None:
+    """The expert's constants, as rummylab.gin.expert defines them (``expert.constants(rules)``):
+    the styles as (look_ahead, ahead_best, danger, take_margin)."""
+    global EXPERT_BASE_WEIGHT, EXPERT_SAMPLES, EXPERT_KNOCK_MARGIN, EXPERT_OVERSAMPLE
+    cdef int i
     if base_weight < 1 or samples < 1 or oversample < 1 or samples * oversample > 256:
         raise ValueError(f"base_weight={base_weight}, samples={samples}, oversample={oversample}: each 1 or more, "
                          "samples x oversample 256 at most")
+    for i, style in enumerate((against_knocker, against_gin)):
+        look_ahead, ahead_best, danger, take_margin = style
+        if not 1 <= ahead_best <= 52:
+            raise ValueError(f"ahead_best={ahead_best}: 1 to 52")
+        EXPERT_STYLES[i].look_ahead, EXPERT_STYLES[i].ahead_best = look_ahead, ahead_best
+        EXPERT_STYLES[i].danger, EXPERT_STYLES[i].take_margin = danger, take_margin
     EXPERT_OVERSAMPLE = oversample
     EXPERT_BASE_WEIGHT, EXPERT_SAMPLES = base_weight, samples
-    EXPERT_LOOK_AHEAD, EXPERT_DANGER, EXPERT_TAKE_MARGIN = look_ahead, danger, take_margin
     EXPERT_KNOCK_MARGIN = knock_margin
 
 cdef uint64_t _FULL_DECK = 0x1FFF1FFF1FFF1FFFULL
@@ -66,6 +77,7 @@ _related_init()
 # What the expert knows of the opponent's hand (expert.View, weights and holding): the unseen
 # cards in ascending bit order, each one's weight and held chance (also by bit position).
 cdef struct ExpertView:
+    const ExpertStyle *style  # expert.style: by how the opponent has played this game
     uint64_t unseen
     uint64_t picked         # the opponent's pick-ups they still hold
     int hidden              # how many of the opponent's 10 cards are unknown
@@ -82,6 +94,8 @@ cdef void _expert_view(GinTable *t, ExpertView *v) noexcept nogil:
     cdef uint64_t rest, u, rel
     cdef uint64_t thrown = t.thrown[them], declined = t.declined[them]
     cdef int64_t w
+    # expert.plays_for_gin: until the opponent knocked more often than it passed up a knock
+    v.style = &EXPERT_STYLES[1 if t.knocked[them] <= t.passed_up[them] else 0]
     v.picked = t.picked[them]
     v.unseen = _FULL_DECK & ~(t.hands[me] | t.pile_cards | v.picked)
     v.hidden = 10 - __builtin_popcountll(v.picked)
@@ -162,19 +176,20 @@ cdef double _expert_stock_deadwood(MeldKernel k, uint64_t hand, ExpertView *v) n
 
 cdef bint _expert_takes(MeldKernel k, GinTable *t, ExpertView *v) noexcept nogil:
     """expert.takes: the top discard kept (and the best other card thrown) leaves less deadwood
-    than the hand has, and than a stock draw is expected to by TAKE_MARGIN (the cheap test first:
+    than the hand has, and than a stock draw is expected to by the style's take margin (the cheap test first:
     both are pure)."""
     cdef uint64_t hand = t.hands[t.to_play], top = t.pile[t.n_pile - 1], bit
     cdef int with_top = _best_removal(k, hand | top, top, &bit)
     if not with_top < _dw(k, hand):
         return False
-    return <double>with_top + EXPERT_TAKE_MARGIN < _expert_stock_deadwood(k, hand, v)
+    return <double>with_top + v.style.take_margin < _expert_stock_deadwood(k, hand, v)
 
 
 cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit, uint64_t *low,
                          int *low_dw) noexcept nogil:
     """expert.discards(...)[0]: the least (key, deadwood, -value), the lowest bit among equals;
-    key = (deadwood + LOOK_AHEAD x ahead) + DANGER x danger. Returns its deadwood. ``low`` and
+    key = (deadwood + look_ahead x ahead) + danger x danger, ahead the mean deadwood after the
+    style's ahead_best best next draws (``expert.candidates``). Returns its deadwood. ``low`` and
     ``low_dw``: the first of that order among the discards leaving the least deadwood (the card
     a knock would lay down, ``expert.knock_card``)."""
     cdef uint64_t hand = t.hands[t.to_play], taken = t.taken, rest, b, left, u
@@ -185,9 +200,12 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
     cdef double keys[64]
     cdef int low_value = 0
     cdef bint lower = False, chosen = False, better
-    cdef bint prune = EXPERT_LOOK_AHEAD >= 0.0 and EXPERT_DANGER >= 0.0
+    cdef double look_ahead = v.style.look_ahead, danger = v.style.danger
+    cdef int ahead_best = v.style.ahead_best
+    cdef bint prune = look_ahead >= 0.0 and danger >= 0.0
     cdef uint64_t cands[16]
-    cdef int nc, j
+    cdef int nc, j, m, x, p
+    cdef int lowest[52]     # the AHEAD_BEST least deadwoods after a next draw, in order
     rest = hand & ~taken
     while rest:
         b = _low(rest)
@@ -230,11 +248,30 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
         if chosen and prune and <double>dw > best_key:
             break
         left = hand & ~b
+        m = 0
         ahead_sum = 0
-        for i in range(v.n):
-            ahead_sum += k._deadwood(left | v.cards[i], True)
-        ahead = <double>ahead_sum / <double>(v.n if v.n > 0 else 1)
-        key = (<double>dw + EXPERT_LOOK_AHEAD * ahead) + EXPERT_DANGER * _expert_feeds(b, v)
+        if ahead_best >= v.n:  # every draw: the plain sum
+            for i in range(v.n):
+                ahead_sum += k._deadwood(left | v.cards[i], True)
+            m = v.n
+        for i in range(v.n if ahead_best < v.n else 0):
+            x = k._deadwood(left | v.cards[i], True)
+            if m < ahead_best:
+                p = m
+                m += 1
+            elif x < lowest[m - 1]:
+                p = m - 1
+            else:
+                continue
+            while p > 0 and lowest[p - 1] > x:
+                lowest[p] = lowest[p - 1]
+                p -= 1
+            lowest[p] = x
+        if ahead_best < v.n:
+            for i in range(m):
+                ahead_sum += lowest[i]
+        ahead = <double>ahead_sum / <double>(m if m > 0 else 1)
+        key = (<double>dw + look_ahead * ahead) + danger * _expert_feeds(b, v)
         value = _rank(b) + 1
         if value > 10:
             value = 10

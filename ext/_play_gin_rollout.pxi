@@ -19,6 +19,9 @@ cdef int _gin_load(GinTable *t, const int64_t *row) noexcept nogil:
         t.thrown[i] = <uint64_t>row[STATE_THROWN_0 + i]
         t.declined[i] = <uint64_t>row[STATE_DECLINED_0 + i]
         t.scores[i] = <int>row[STATE_SCORE_0 + i]
+        t.knocked[i], t.passed_up[i] = <int>row[STATE_KNOCKED_0 + i], <int>row[STATE_PASSED_UP_0 + i]
+        if t.knocked[i] < 0 or t.passed_up[i] < 0:
+            return -1
         if t.hands[i] & ~_FULL_DECK or seen & t.hands[i]:
             return -1
         seen |= t.hands[i]
@@ -50,6 +53,9 @@ cdef int _gin_load(GinTable *t, const int64_t *row) noexcept nogil:
     t.passes, t.turns, t.deal_no = <int>row[STATE_PASSES], <int>row[STATE_TURNS], <int>row[STATE_DEAL_NO]
     if t.to_play & ~1 or t.dealer & ~1 or (t.taken and not t.taken & t.hands[t.to_play]):
         return -1
+    if (__builtin_popcountll(t.hands[t.to_play]) != (11 if t.phase == DISCARD else 10)
+            or __builtin_popcountll(t.hands[1 - t.to_play]) != 10):
+        return -1  # hands of the wrong size for the phase
     if t.phase != DISCARD and (t.n_pile == 0 and t.passes != 2):
         return -1  # a draw with no top discard
     t.last_end = -1
@@ -112,7 +118,7 @@ def rollout_gin(MeldKernel kernel, const int64_t[:, ::1] states, const int64_t[:
         if status == -2:
             raise RuntimeError(f"the rollout of state {failed} did not finish: {MAX_ACTIONS} actions")
         if status == -3:
-            raise ValueError(f"state row {failed} is no hand in play (cards missing or twice, or a bad phase)")
+            raise ValueError(f"state row {failed} is no hand in play (cards missing or twice, a hand of the wrong size, or a bad phase)")
         return _rows_array(&run.hands), (_rows_array(&run.turns) if trace else None)
     finally:
         free(run.hands.data)

@@ -9,6 +9,7 @@
 
 cdef enum:
     I_JOKER = 52
+    I_HAND = 13  # rummylab.indian.rules.HAND_SIZE (a test holds them equal)
 
 
 cdef struct ITable:

@@ -46,6 +46,9 @@ cdef int _i_load(IRun *run, ITable *t, const int64_t *row) noexcept nogil:
             _i_add(t, p, code)
     if not t.in_deal[t.to_play]:
         return -1
+    for p in range(players):
+        if t.in_deal[p] and t.n_hand[p] != I_HAND + (p == t.to_play and t.phase == I_DISCARD):
+            return -1  # a hand of the wrong size for the phase
     for i in range(n_stock):
         code = <int>row[I_STATE_STOCK_0 + i]
         if not 0 <= code <= I_JOKER:
@@ -136,7 +139,7 @@ def rollout_indian(WildKernel kernel, WildKernel declaration_kernel, const int64
         if status == -3:
             raise RuntimeError(f"state row {failed}: a bot had no legal move")
         if status == -4:
-            raise ValueError(f"state row {failed} is no deal in play (a card too often, a bad seat or phase)")
+            raise ValueError(f"state row {failed} is no deal in play (a card too often, a hand of the wrong size, a bad seat or phase)")
         return _rows_array(&run.deal_rows)
     finally:
         free(t)

@@ -31,6 +31,9 @@ cdef int _tt_load(TTTable *t, const int64_t *row) noexcept nogil:
         o, t2, t3 = <uint64_t>row[T_STATE_ONCE_0 + p], <uint64_t>row[T_STATE_TWICE_0 + p], <uint64_t>row[T_STATE_THRICE_0 + p]
         if (t2 & ~o) or (t3 & ~t2) or (o & ~_FULL_DECK):
             return -1
+        if (__builtin_popcountll(o) + __builtin_popcountll(t2) + __builtin_popcountll(t3)
+                != t.round_no + 2 + (p == t.to_play and t.phase == T_DISCARD)):
+            return -1  # a hand of the wrong size for the round and the phase
         t.once[p], t.twice[p], t.thrice[p] = o, t2, t3
         for i in range(64):
             bit = (<uint64_t>1) << i
@@ -110,7 +113,7 @@ def rollout_thirteen(WildKernel kernel, const int64_t[:, ::1] states, const uint
         if status == -2:
             raise RuntimeError(f"the rollout of state row {failed} did not finish: {T_MAX_ACTIONS} actions")
         if status == -4:
-            raise ValueError(f"state row {failed} is no round in play (a card too often or missing, a bad phase)")
+            raise ValueError(f"state row {failed} is no round in play (a card too often or missing, a hand of the wrong size, a bad phase)")
         return _rows_array(&run.rows)
     finally:
         free(t)

@@ -82,6 +82,14 @@ def test_a_bad_state_row_is_refused_by_the_loop() -> None:
     row[first] = row[first + 1]  # a card twice
     with pytest.raises(ValueError, match="no hand in play"):
         rollout(np.stack([state_row(s), row]), [None, None], ("greedy", "greedy"), s)
+    short = state_row(s)  # every card once, but a hand of nine: moved to the stock's bottom
+    card = int(short[STATE_COLUMNS.index("hand_0")]) & -int(short[STATE_COLUMNS.index("hand_0")])
+    short[STATE_COLUMNS.index("hand_0")] &= ~card
+    n = int(short[STATE_COLUMNS.index("n_stock")])
+    short[first + 1:first + n + 1] = short[first:first + n].copy()
+    short[first], short[STATE_COLUMNS.index("n_stock")] = card.bit_length() - 1, n + 1
+    with pytest.raises(ValueError, match="row 0 is no hand in play .*wrong size"):
+        rollout(short[None, :], [None], ("greedy", "greedy"), s)
 
 
 def test_worlds_are_drawn_with_their_exact_probabilities() -> None:

@@ -76,8 +76,8 @@ def test_advice_holds_the_card_the_opponent_is_collecting() -> None:
     advice = gin_bots.advise(s, top=5)
     assert advice.choice.kind is gin.Kind.DISCARD and advice.choice.card != parse_cards("TH")[0]
     reasons = {str(o.action.card): o.reason for o in advice.options}
-    assert reasons["TH"] == "T♥ is risky: the opponent picked up 8♥ 9♥ (deadwood 30, about 25.5 after the next draw)"
-    assert [str(o.action.card) for o in advice.options].index("TH") == 3  # ranked last of the four
+    assert reasons["TH"] == "T♥ is risky: the opponent picked up 8♥ 9♥ (deadwood 30, about 16.4 after a good next draw)"
+    assert [str(o.action.card) for o in advice.options].index("TH") == 1  # below Q♦: as much deadwood, no risk
 
 
 def test_the_expert_declines_a_knock_the_opponent_undercuts() -> None:
@@ -143,8 +143,8 @@ def test_a_knock_lays_down_the_least_deadwood_and_values_kept_hands() -> None:
     """The knock's card is the first ranked discard among those leaving the least deadwood (the
     look-ahead and the danger end with the hand), and a knock is valued over the sampled hands of
     least deadwood: the opponent kept what melds."""
-    ranked = [expert.Discard(1 << 3, 9, 20.0, 0.0), expert.Discard(1 << 5, 7, 30.0, 1.0),
-              expert.Discard(1 << 7, 7, 31.0, 0.0)]
+    ranked = [expert.Discard(1 << 3, 9, 20.0, 0.0, 29.0), expert.Discard(1 << 5, 7, 30.0, 1.0, 38.5),
+              expert.Discard(1 << 7, 7, 31.0, 0.0, 38.0)]
     assert expert.knock_card(ranked) is ranked[1]
     s = _position("AS 2S 3S 4D 5D 6D 7H 8H 9H 5C KC", picked="")
     v = view(s)
@@ -156,3 +156,25 @@ def test_a_knock_lays_down_the_least_deadwood_and_values_kept_hands() -> None:
     nets = expert.knock_nets(v, left, w, s.rules, np.random.default_rng(4))
     assert nets == [score_masks(left, o, s.rules).knocker_points - score_masks(left, o, s.rules).defender_points
                     for o in kept]
+
+
+def test_the_expert_reads_whether_its_opponent_plays_for_gin() -> None:
+    """Until the opponent has knocked with deadwood left more often than it passed up a knock (a
+    hand it lost to a gin holding 10 or less), the expert races it to gin (``AGAINST_GIN``: the
+    deadwood after a good draw weighs most); against a knocker it weighs the average draw and
+    what it feeds (``AGAINST_KNOCKER``), and says which it weighed."""
+    s = _position("2C 3C 4C 5C 6S 6D 6H TH JS QD KS", picked="8H 9H")
+    me, them = s.to_play, 1 - s.to_play
+    knock = gin.HandRecord(kind="knock", winner=them, points=12, knocker=them, turns=9,
+                           deadwoods=(20, 8) if them else (8, 20))
+    passed = gin.HandRecord(kind="gin", winner=me, points=31, knocker=me, turns=15,
+                            deadwoods=(0, 6) if them else (6, 0))
+    knocker = dataclasses.replace(s, records=(knock,))
+    assert expert.style(s) is expert.AGAINST_GIN and expert.plays_for_gin(s, them)  # nothing seen yet
+    assert expert.shown(knocker, them) == (1, 0) and expert.style(knocker) is expert.AGAINST_KNOCKER
+    assert expert.style(dataclasses.replace(s, records=(knock, passed))) is expert.AGAINST_GIN
+    assert expert.shown(dataclasses.replace(s, records=(knock, passed)), them) == (1, 1)
+    reasons = {str(o.action.card): o.reason for o in gin_bots.advise(knocker, top=5).options}
+    assert reasons["TH"] == "T♥ is risky: the opponent picked up 8♥ 9♥ (deadwood 30, about 25.5 after the next draw)"
+    from rummylab.gin.rollout_bot import read_opponent  # the rollout bot reads it the same way
+    assert read_opponent(s, "greedy") == "greedy@0" and read_opponent(knocker, "greedy") == "greedy"

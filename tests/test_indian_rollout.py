@@ -79,6 +79,14 @@ def test_a_row_no_deal_can_have_is_refused() -> None:
     with pytest.raises(ValueError, match="state row 0 is no deal in play"):
         loops.rollout_indian(s.rules.kernel(), s.rules.declaration_kernel(), twice[None, :],
                              np.array([3], dtype=np.uint64), [0, 0], rngs, options)
+    short = row.copy()  # every card where it may be, but a hand of twelve: its last card moved to the stock
+    col = rollout.STATE_COLUMNS.index
+    n_hand, n_stock = int(short[col("n_hand_0")]), int(short[col("n_stock")])
+    short[col("stock_0") + n_stock] = short[col("hand_0_0") + n_hand - 1]
+    short[col("hand_0_0") + n_hand - 1], short[col("n_hand_0")], short[col("n_stock")] = -1, n_hand - 1, n_stock + 1
+    with pytest.raises(ValueError, match="state row 0 is no deal in play .*wrong size"):
+        loops.rollout_indian(s.rules.kernel(), s.rules.declaration_kernel(), short[None, :],
+                             np.array([3], dtype=np.uint64), [0, 0], rngs, options)
     with pytest.raises(ValueError, match="0 to 4 printed jokers"):
         loops.rollout_indian(s.rules.kernel(), s.rules.declaration_kernel(), row[None, :],
                              np.array([3], dtype=np.uint64), [0, 0], rngs, {**options, "printed_jokers": 5})

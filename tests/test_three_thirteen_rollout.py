@@ -69,5 +69,17 @@ def test_a_row_no_round_can_have_is_refused() -> None:
     with pytest.raises(ValueError, match="state row 0 is no round in play"):
         loops.rollout_thirteen(s.rules.kernel(), row[None, :], np.array([3], dtype=np.uint64), [0, 0],
                                [[np.random.default_rng(0), np.random.default_rng(1)]], options)
+    short = rollout.state_row(s)  # every card once, but a hand one short: a card moved to the stock
+    col = rollout.STATE_COLUMNS.index
+    once, n_stock = int(short[col("once_0")]), int(short[col("n_stock")])
+    card = once & -once
+    pile = short[col("pile_0"):col("pile_0") + int(short[col("n_pile")])].copy()
+    short[col("once_0")] = once & ~card
+    short[col("stock_0") + n_stock] = card.bit_length() - 1
+    short[col("n_stock")] = n_stock + 1
+    short[col("pile_0"):col("pile_0") + len(pile)] = pile
+    with pytest.raises(ValueError, match="state row 0 is no round in play .*wrong size"):
+        loops.rollout_thirteen(s.rules.kernel(), short[None, :], np.array([3], dtype=np.uint64), [0, 0],
+                               [[np.random.default_rng(0), np.random.default_rng(1)]], options)
     with pytest.raises(ValueError, match="one seed per state"):
         rollout.penalties([s], [1, 2])

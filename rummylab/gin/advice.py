@@ -21,6 +21,7 @@ from .expert import (
     knock_value,
     related,
     stock_deadwood,
+    style,
     view,
     weights,
 )
@@ -34,7 +35,9 @@ class Option:
     action: Action
     estimate: float
     unit: str
-    """"deadwood" (expected; less is better) or "points" (expected from a knock; more is better)."""
+    """"deadwood" (a draw: the deadwood expected; a discard: the expert's key, its deadwood now and to
+    come weighed by the expert's style, ``expert.Style``; less is better) or "points" (expected
+    from a knock; more is better)."""
     reason: str
     label: str = ""
     """The move in words, in the language in use ("discard KS"; ``evaluation.label``)."""
@@ -147,7 +150,8 @@ def _discard_options(state: State, v: View, w: dict[int, int], hold: dict[int, f
         out.append(Option(BIG_GIN, float(state.rules.big_gin_bonus), "points",
                           _("big gin: all eleven cards meld ({bonus} bonus)").format(
                               bonus=state.rules.big_gin_bonus)))
-    ranked = discards(v, hold)
+    how = style(state)
+    ranked = discards(v, hold, how)
     best = knock_card(ranked) if ranked else None
     if best is not None and best.deadwood <= state.rules.knock_limit:
         if best.deadwood == 0:
@@ -172,15 +176,17 @@ def _discard_options(state: State, v: View, w: dict[int, int], hold: dict[int, f
             out.append(Option(Action(Kind.KNOCK, BIT_CARD[best.card]), ev, "points",
                               said.format(deadwood=best.deadwood, samples=SAMPLES, ev=f"{ev:+.1f}",
                                           undercuts=undercuts, margin=f"{margin:g}")))
-    out += [Option(Action(Kind.DISCARD, BIT_CARD[d.card]), d.key, "deadwood", _discard_reason(v, d, i == 0))
+    out += [Option(Action(Kind.DISCARD, BIT_CARD[d.card]), d.key, "deadwood",
+                   _discard_reason(v, d, i == 0, how.ahead_best < 52))
             for i, d in enumerate(ranked)]
     return out
 
 
-def _discard_reason(v: View, d: Discard, chosen: bool) -> str:
+def _discard_reason(v: View, d: Discard, chosen: bool, good_draws: bool) -> str:
     card = _name(d.card)
-    after = _("deadwood {deadwood}, about {ahead} after the next draw").format(deadwood=d.deadwood,
-                                                                             ahead=f"{d.ahead:.1f}")
+    after = (_("deadwood {deadwood}, about {ahead} after a good next draw") if good_draws  # the best few draws
+             else _("deadwood {deadwood}, about {ahead} after the next draw")).format(deadwood=d.deadwood,
+                                                                                     ahead=f"{d.ahead:.1f}")
     feeders = [b for b in bits_of(v.picked) if related(b, d.card)]
     near = [b for b in bits_of(v.thrown | v.declined) if related(b, d.card) == 1.0]
     partners = [b for b in bits_of(v.hand & ~d.card) if related(b, d.card) == 1.0]

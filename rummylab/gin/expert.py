@@ -10,7 +10,7 @@ same decisions (tests/test_simulation.py).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 import numpy as np
 
@@ -24,13 +24,32 @@ BASE_WEIGHT = 8
 """An unseen card's weight before the evidence (see ``weights``)."""
 SAMPLES = 12
 """Opponent hands sampled to value a knock."""
-LOOK_AHEAD = 1.0
-"""A discard's key: deadwood now + LOOK_AHEAD x the deadwood expected after the next draw + ...
-(the constants were chosen by play against the strong bot: benchmarks/README.md)"""
-DANGER = 1.5
-"""... + DANGER x the chance the opponent can meld the card (``feeds``)."""
-TAKE_MARGIN = 1.5
-"""The top discard is taken when it leaves less deadwood than a stock draw is expected to, by this."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Style:
+    """How the expert weighs a discard and the top discard, against one kind of opponent: a
+    discard's key is (deadwood now + ``look_ahead`` x the deadwood after the next draw) +
+    ``danger`` x the chance the opponent can meld the card (``feeds``), the next draw's deadwood
+    the mean over the ``ahead_best`` draws that leave the least (52: over every card); the top
+    discard is taken when it leaves less deadwood than a stock draw is expected to, by
+    ``take_margin``."""
+
+    look_ahead: float
+    ahead_best: int
+    danger: float
+    take_margin: float
+
+
+AGAINST_KNOCKER = Style(look_ahead=1.0, ahead_best=52, danger=1.5, take_margin=1.5)
+"""Against an opponent who knocks as soon as it may (the strong bot, the EAAI simple player): the
+deadwood after an average draw, and care for what it feeds (chosen by play against the strong
+bot: benchmarks/README.md)."""
+AGAINST_GIN = Style(look_ahead=10.0, ahead_best=5, danger=4.0, take_margin=0.0)
+"""Against an opponent who plays for gin (MARJJ v5, the EAAI 2021 winner): a race to meld, so the
+deadwood after a good draw (the five best, as MARJJ weighs its own discards) weighs ten times,
+feeding it less than that, and a discard that helps is taken (chosen by play against MARJJ v5:
+benchmarks/README.md)."""
 KNOCK_MARGIN = 14.0
 """Under an undercut bonus of 25: a knock is made when the sampled opponent hands give it more
 than this many points a hand (what playing on for gin or an undercut is worth; ``knock_margin``)."""
@@ -49,10 +68,37 @@ def knock_margin(rules: Rules) -> float:
     return KNOCK_MARGIN * max(0, rules.undercut_bonus - 10) / 15
 
 
-def constants(rules: Rules) -> tuple[int, int, float, float, float, float, int]:
-    """(BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, knock_margin(rules), OVERSAMPLE), as
-    the compiled loop takes them."""
-    return BASE_WEIGHT, SAMPLES, LOOK_AHEAD, DANGER, TAKE_MARGIN, knock_margin(rules), OVERSAMPLE
+def constants(rules: Rules) -> tuple[int, int, float, int, tuple[float, int, float, float],
+                                    tuple[float, int, float, float]]:
+    """(BASE_WEIGHT, SAMPLES, knock_margin(rules), OVERSAMPLE, AGAINST_KNOCKER, AGAINST_GIN), the
+    styles as tuples (look_ahead, ahead_best, danger, take_margin), as the compiled loop takes them."""
+    return (BASE_WEIGHT, SAMPLES, knock_margin(rules), OVERSAMPLE, astuple(AGAINST_KNOCKER), astuple(AGAINST_GIN))
+
+
+def shown(state: State, seat: int) -> tuple[int, int]:
+    """(knocks, passes) of ``seat`` in the hands of this game already played: a knock with
+    deadwood left; a knock passed up, seen when a hand ends without layoffs (the other's gin, a
+    dead hand) with its deadwood within the knock limit (a player who knocks at once would have)."""
+    passes = knocks = 0
+    for r in state.records:
+        if r.knocker == seat and r.kind in ("knock", "undercut", "tie"):
+            knocks += 1
+        elif r.kind == "dead" or (r.knocker == 1 - seat and r.kind in ("gin", "big_gin")):
+            passes += r.deadwoods[seat] <= state.rules.knock_limit
+    return knocks, passes
+
+
+def plays_for_gin(state: State, seat: int) -> bool:
+    """Whether ``seat`` is read as playing for gin: until it has knocked with deadwood left more
+    often than it passed up a knock this game (``shown``)."""
+    knocks, passes = shown(state, seat)
+    return knocks <= passes
+
+
+def style(state: State) -> Style:
+    """The expert's style for the player to act: AGAINST_GIN while the opponent plays for gin
+    (``plays_for_gin``), else AGAINST_KNOCKER."""
+    return AGAINST_GIN if plays_for_gin(state, 1 - state.to_play) else AGAINST_KNOCKER
 
 
 def _related(a: int, b: int) -> float:
@@ -175,13 +221,11 @@ class Discard:
     card: int
     deadwood: int
     ahead: float
-    """The deadwood expected after the next draw."""
+    """The deadwood after the next draw (the style's mean: ``Style``)."""
     danger: float
     """``feeds``: how likely the opponent can use it."""
-
-    @property
-    def key(self) -> float:
-        return self.deadwood + LOOK_AHEAD * self.ahead + DANGER * self.danger
+    key: float
+    """The style's key: least first."""
 
 
 def pickup_cap(hand: int, taken: int) -> int:
@@ -196,22 +240,30 @@ def pickup_cap(hand: int, taken: int) -> int:
     return int(cap)
 
 
-def discards(v: View, hold: dict[int, float]) -> list[Discard]:
-    """Every card the player may discard, best first (key, then deadwood, then the higher card)."""
-    out = [Discard(b, dw, ahead, feeds(b, hold, v.picked)) for b, dw, ahead in candidates(v.hand, v.taken, list(hold))]
+def discards(v: View, hold: dict[int, float], style: Style) -> list[Discard]:
+    """Every card the player may discard, best first (the style's key, then deadwood, then the
+    higher card)."""
+    out = []
+    for b, dw, ahead in candidates(v.hand, v.taken, list(hold), style.ahead_best):
+        danger = feeds(b, hold, v.picked)
+        out.append(Discard(b, dw, ahead, danger, (dw + style.look_ahead * ahead) + style.danger * danger))
     return sorted(out, key=lambda d: (d.key, d.deadwood, -_value(d.card)))
 
 
-def candidates(hand: int, taken: int, unseen: list[int]) -> Iterator[tuple[int, int, float]]:
-    """(card, deadwood after it, the deadwood expected after the next draw: the mean over the
-    ``unseen`` cards) for each card the player may discard (``pickup_cap``), in bit order."""
+def candidates(hand: int, taken: int, unseen: list[int], best: int | None = None) -> Iterator[tuple[int, int, float]]:
+    """(card, deadwood after it, the deadwood after the next draw: the mean over the ``unseen``
+    cards, or over the ``best`` draws that leave the least) for each card the player may discard
+    (``pickup_cap``), in bit order."""
     k = gin_kernel()
     cap = pickup_cap(hand, taken)
     for b in bits_of(hand & ~taken):
         left = hand & ~b
         dw = k.deadwood(left)
         if dw < cap:
-            yield b, dw, sum(k.discard_deadwood(left | u) for u in unseen) / max(len(unseen), 1)
+            after = [k.discard_deadwood(left | u) for u in unseen]
+            if best is not None and best < len(after):
+                after = sorted(after)[:best]
+            yield b, dw, sum(after) / max(len(after), 1)
 
 
 def _value(bit: int) -> int:
@@ -277,7 +329,7 @@ def knock_value(v: View, left: int, w: dict[int, int], rules: Rules, rng: np.ran
 
 class ExpertBot:
     """Models the opponent's hand from what they took, threw and left; takes the top discard when
-    it beats a stock draw; discards by deadwood now and after the next draw, and by how likely the
+    it beats a stock draw; discards by deadwood now and after a good next draw, and by how likely the
     opponent can use the card; knocks, with the discard leaving the least deadwood, when the
     sampled opponent hands (the least deadwood of many drawn) say it pays more than playing on."""
 
@@ -294,29 +346,30 @@ class ExpertBot:
         v = view(state)
         w = weights(v)
         hold = holding(v, w)
+        how = style(state)
         if state.phase in (Phase.FIRST_UPCARD, Phase.DRAW):
             if state.phase is Phase.DRAW and state.passes == 2:
                 return DRAW_STOCK
-            take = takes(v, hold)
+            take = takes(v, hold, how)
             if state.phase is Phase.FIRST_UPCARD:
                 return TAKE_UPCARD if take else PASS
             return DRAW_DISCARD if take else DRAW_STOCK
         k = gin_kernel()
         if state.rules.big_gin_bonus is not None and k.deadwood(v.hand) == 0:
             return BIG_GIN
-        ranked = discards(v, hold)
+        ranked = discards(v, hold, how)
         low = knock_card(ranked)
         if low.deadwood <= state.rules.knock_limit and knocks(v, low, w, state.rules, self.rng):
             return Action(Kind.KNOCK, BIT_CARD[low.card])
         return Action(Kind.DISCARD, BIT_CARD[ranked[0].card])
 
 
-def takes(v: View, hold: dict[int, float]) -> bool:
+def takes(v: View, hold: dict[int, float], style: Style) -> bool:
     """Take the top discard: keeping it (and the best discard after) leaves less deadwood than a
-    stock draw is expected to, by TAKE_MARGIN."""
+    stock draw is expected to, by the style's take margin."""
     k = gin_kernel()
     with_top, _ = k.best_removal(v.hand | v.top, v.top)
-    return with_top + TAKE_MARGIN < stock_deadwood(v.hand, hold) and with_top < k.deadwood(v.hand)
+    return with_top + style.take_margin < stock_deadwood(v.hand, hold) and with_top < k.deadwood(v.hand)
 
 
 def knock_card(ranked: list[Discard]) -> Discard:

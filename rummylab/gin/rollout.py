@@ -51,6 +51,7 @@ def state_row(state: State) -> np.ndarray:
         row[_COL[f"thrown_{i}"]] = state.thrown[i]
         row[_COL[f"declined_{i}"]] = state.declined[i]
         row[_COL[f"score_{i}"]] = state.scores[i]
+        row[_COL[f"knocked_{i}"]], row[_COL[f"passed_up_{i}"]] = expert.shown(state, i)
     row[_COL["taken"]] = state.taken.bit if state.taken else 0
     for name, value in (("phase", _PHASE_CODE[state.phase]), ("dealer", state.dealer), ("to_play", state.to_play),
                         ("passes", state.passes), ("turns", state.turns), ("deal_no", state.deal_no),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..cards import SeedLike, rng_from
 from .evaluation import evaluate
+from .expert import plays_for_gin
 from .game import Action, State, legal_actions
 from .players import BOTS as RULE_BOTS
 from .players import Bot, _housekeeping
@@ -24,19 +25,10 @@ READ = "read"
 
 def read_opponent(state: State, policy: str) -> str:
     """How the opponent of the player to act is played in her rollouts, read from the hands
-    already played: ``policy``'s bot (knocking as soon as it may) once the opponent has knocked more
-    often than it passed up a knock, else ``policy`` knocking at 0 (it plays for gin). A pass is
-    seen when a hand ends without layoffs (our gin, a dead hand) with the opponent's deadwood
-    within the knock limit: a player who knocks at once would have knocked; a knock is seen
-    when the opponent knocks with deadwood left."""
-    opponent, passes, knocks = 1 - state.to_play, 0, 0
-    for r in state.records:
-        if r.knocker == opponent and r.kind in ("knock", "undercut", "tie"):
-            knocks += 1
-        elif r.kind == "dead" or (r.knocker == 1 - opponent and r.kind in ("gin", "big_gin")):
-            passes += r.deadwoods[opponent] <= state.rules.knock_limit
+    already played (``expert.plays_for_gin``): ``policy``'s bot knocking as soon as it may once the
+    opponent has knocked more often than it passed up a knock, else knocking at 0 (it plays for gin)."""
     base = policy.partition("@")[0]  # the opponent's bot is her own, knocking as soon as it may or at 0
-    return base if knocks > passes else f"{base}@0"
+    return f"{base}@0" if plays_for_gin(state, 1 - state.to_play) else base
 
 
 class RolloutBot:

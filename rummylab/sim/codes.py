@@ -62,7 +62,8 @@ GIN = LoopCodes(
                  "stock_left"),
         "state": ("hand_0", "hand_1", "picked_0", "picked_1", "thrown_0", "thrown_1", "declined_0", "declined_1",
                   "taken", "phase", "dealer", "to_play", "passes", "turns", "deal_no", "score_0", "score_1",
-                  "n_stock", "n_pile", *(f"stock_{i}" for i in range(52)), *(f"pile_{i}" for i in range(52))),
+                  "knocked_0", "knocked_1", "passed_up_0", "passed_up_1", "n_stock", "n_pile",
+                  *(f"stock_{i}" for i in range(52)), *(f"pile_{i}" for i in range(52))),
     },
     limits={"MAX_ACTIONS": 100_000},
     options=("int gin_bonus", "int undercut_bonus", "int big_gin_bonus", "int undercut_on_tie", "int knock_limit",
@@ -71,7 +72,8 @@ GIN = LoopCodes(
 )
 """Gin rummy, two-handed and in the box (big_gin_bonus -1: big gin is not played). A hand that
 reaches MAX_ACTIONS actions is a bug (the bots never cycle). A "state" row is one hand in play,
-as a rollout starts from it: card masks, the phase and counters, then the stock's and the pile's
+as a rollout starts from it: card masks, the phase and counters (``knocked``/``passed_up``: what
+the game's hands so far showed of each player, ``expert.plays_for_gin``), then the stock's and the pile's
 cards by bit position, bottom first (-1 past their ends)."""
 
 THIRTEEN = LoopCodes(
