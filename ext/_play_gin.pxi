@@ -28,7 +28,7 @@ cdef struct GinTable:
     int deal_no
     int last_end
     int scores[2]
-    int knocked[2]          # this game's hands each player knocked with deadwood left (expert.plays_for_gin)
+    int knocked[2]          # this game's hands each player knocked with deadwood left, late (expert.shown)
     int passed_up[2]        # ... and ended with a knock it did not make (the other's gin, a dead hand)
 
 
@@ -277,12 +277,12 @@ cdef int _gin_end_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run
     cdef int64_t *row
     _gin_outcome(k, km, t.hands[1 - knocker], R, &end, &kp, &dp, &kdw, &ddw)
     winner = -1 if end == END_TIE else 1 - knocker if end == END_UNDERCUT else knocker
+    t.hands[knocker] = km
+    t.turns += 1
     if end == END_GIN or end == END_BIG_GIN:
         t.passed_up[1 - knocker] += ddw <= R.knock_limit
     else:
-        t.knocked[knocker] += 1
-    t.hands[knocker] = km
-    t.turns += 1
+        t.knocked[knocker] += t.turns > EXPERT_EARLY_TURNS
     if winner >= 0:
         t.scores[winner] += kp + dp
     t.last_end = end

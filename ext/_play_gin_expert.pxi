@@ -19,13 +19,14 @@ cdef int EXPERT_SAMPLES = 0
 cdef double EXPERT_KNOCK_MARGIN = 0.0
 cdef int EXPERT_OVERSAMPLE = 1
 cdef ExpertStyle EXPERT_STYLES[2]   # against a knocker, against a player who plays for gin
+cdef int EXPERT_EARLY_TURNS = 0     # the loops' knock counts leave out knocks this early (gin.expert.shown)
 
 
 def set_expert(int base_weight, int samples, double knock_margin, int oversample, against_knocker,
-               against_gin) -> None:
+               against_gin, int early_turns) -> None:
     """The expert's constants, as rummylab.gin.expert defines them (``expert.constants(rules)``):
     the styles as (look_ahead, ahead_best, danger, take_margin)."""
-    global EXPERT_BASE_WEIGHT, EXPERT_SAMPLES, EXPERT_KNOCK_MARGIN, EXPERT_OVERSAMPLE
+    global EXPERT_BASE_WEIGHT, EXPERT_SAMPLES, EXPERT_KNOCK_MARGIN, EXPERT_OVERSAMPLE, EXPERT_EARLY_TURNS
     cdef int i
     if base_weight < 1 or samples < 1 or oversample < 1 or samples * oversample > 256:
         raise ValueError(f"base_weight={base_weight}, samples={samples}, oversample={oversample}: each 1 or more, "
@@ -36,7 +37,9 @@ def set_expert(int base_weight, int samples, double knock_margin, int oversample
             raise ValueError(f"ahead_best={ahead_best}: 1 to 52")
         EXPERT_STYLES[i].look_ahead, EXPERT_STYLES[i].ahead_best = look_ahead, ahead_best
         EXPERT_STYLES[i].danger, EXPERT_STYLES[i].take_margin = danger, take_margin
-    EXPERT_OVERSAMPLE = oversample
+    if early_turns < 0:
+        raise ValueError(f"early_turns={early_turns}: 0 or more")
+    EXPERT_OVERSAMPLE, EXPERT_EARLY_TURNS = oversample, early_turns
     EXPERT_BASE_WEIGHT, EXPERT_SAMPLES = base_weight, samples
     EXPERT_KNOCK_MARGIN = knock_margin
 

@@ -54,10 +54,14 @@ def position(hand: str, theirs: str, stock: str, pile: str, *, picked: str = "",
                                   ("random", "strong"), ("expert", "greedy"), ("expert", "expert"),
                                   ("greedy", "greedy@0"), ("strong@5", "greedy@3")])
 def test_rollout_from_mid_hand_states_is_the_engines(pair: tuple[str, str]) -> None:
-    """From 40 mid-hand states, each legal first action: the compiled rollout ends every hand as
-    the engine does (winner, points, ending, knocker, the turns it took, both deadwoods), drawing
-    bots included."""
+    """From 40 mid-hand states (and 20 of them after a hand where one player knocked late, which
+    the expert reads: ``expert.shown``), each legal first action: the compiled rollout ends every
+    hand as the engine does (winner, points, ending, knocker, the turns it took, both deadwoods),
+    drawing bots included."""
     states = [mid_hand(seed, moves) for seed in range(10) for moves in (0, 1, 6, 15)]
+    states += [dataclasses.replace(s, records=(game.HandRecord(kind="knock", winner=i % 2, points=9, knocker=i % 2,
+                                                               deadwoods=(5, 14), turns=12),))
+               for i, s in enumerate(states[:20])]
     cases = [(s, a) for s in states for a in game.legal_actions(s)[:4]]
     rows = np.stack([state_row(s) for s, _ in cases])
     loop = rollout(rows, [a for _, a in cases], pair, states[0],

@@ -159,8 +159,8 @@ def test_a_knock_lays_down_the_least_deadwood_and_values_kept_hands() -> None:
 
 
 def test_the_expert_reads_whether_its_opponent_plays_for_gin() -> None:
-    """Until the opponent has knocked with deadwood left more often than it passed up a knock (a
-    hand it lost to a gin holding 10 or less), the expert races it to gin (``AGAINST_GIN``: the
+    """Until the opponent has knocked with deadwood left (after a hand's first turns) more often than
+    it passed up a knock (a hand it lost to a gin holding 10 or less), the expert races it to gin (``AGAINST_GIN``: the
     deadwood after a good draw weighs most); against a knocker it weighs the average draw and
     what it feeds (``AGAINST_KNOCKER``), and says which it weighed."""
     s = _position("2C 3C 4C 5C 6S 6D 6H TH JS QD KS", picked="8H 9H")
@@ -174,6 +174,8 @@ def test_the_expert_reads_whether_its_opponent_plays_for_gin() -> None:
     assert expert.shown(knocker, them) == (1, 0) and expert.style(knocker) is expert.AGAINST_KNOCKER
     assert expert.style(dataclasses.replace(s, records=(knock, passed))) is expert.AGAINST_GIN
     assert expert.shown(dataclasses.replace(s, records=(knock, passed)), them) == (1, 1)
+    early = dataclasses.replace(knock, turns=expert.EARLY_TURNS)  # a knock with a good deal: no knocker shown
+    assert expert.shown(dataclasses.replace(s, records=(early,)), them) == (0, 0)
     reasons = {str(o.action.card): o.reason for o in gin_bots.advise(knocker, top=5).options}
     assert reasons["TH"] == "T♥ is risky: the opponent picked up 8♥ 9♥ (deadwood 30, about 25.5 after the next draw)"
     from rummylab.gin.rollout_bot import read_opponent  # the rollout bot reads it the same way

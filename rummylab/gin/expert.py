@@ -68,29 +68,38 @@ def knock_margin(rules: Rules) -> float:
     return KNOCK_MARGIN * max(0, rules.undercut_bonus - 10) / 15
 
 
+EARLY_TURNS = 8
+"""A knock within a hand's first EARLY_TURNS turns (both players' discards) does not show a
+knocker: one who plays for gin knocks that early too, with a good deal (MARJJ v5 knocks in its
+first three turns). Counting them lost a point of games against MARJJ v5 (benchmarks/README.md)."""
+
+
 def constants(rules: Rules) -> tuple[int, int, float, int, tuple[float, int, float, float],
-                                    tuple[float, int, float, float]]:
-    """(BASE_WEIGHT, SAMPLES, knock_margin(rules), OVERSAMPLE, AGAINST_KNOCKER, AGAINST_GIN), the
-    styles as tuples (look_ahead, ahead_best, danger, take_margin), as the compiled loop takes them."""
-    return (BASE_WEIGHT, SAMPLES, knock_margin(rules), OVERSAMPLE, astuple(AGAINST_KNOCKER), astuple(AGAINST_GIN))
+                                    tuple[float, int, float, float], int]:
+    """(BASE_WEIGHT, SAMPLES, knock_margin(rules), OVERSAMPLE, AGAINST_KNOCKER, AGAINST_GIN,
+    EARLY_TURNS), the styles as tuples (look_ahead, ahead_best, danger, take_margin), as the
+    compiled loop takes them."""
+    return (BASE_WEIGHT, SAMPLES, knock_margin(rules), OVERSAMPLE, astuple(AGAINST_KNOCKER), astuple(AGAINST_GIN),
+            EARLY_TURNS)
 
 
 def shown(state: State, seat: int) -> tuple[int, int]:
     """(knocks, passes) of ``seat`` in the hands of this game already played: a knock with
-    deadwood left; a knock passed up, seen when a hand ends without layoffs (the other's gin, a
-    dead hand) with its deadwood within the knock limit (a player who knocks at once would have)."""
+    deadwood left after the hand's first EARLY_TURNS turns; a knock passed up, seen when a hand
+    ends without layoffs (the other's gin, a dead hand) with its deadwood within the knock limit
+    (a player who knocks at once would have)."""
     passes = knocks = 0
     for r in state.records:
         if r.knocker == seat and r.kind in ("knock", "undercut", "tie"):
-            knocks += 1
+            knocks += r.turns > EARLY_TURNS
         elif r.kind == "dead" or (r.knocker == 1 - seat and r.kind in ("gin", "big_gin")):
             passes += r.deadwoods[seat] <= state.rules.knock_limit
     return knocks, passes
 
 
 def plays_for_gin(state: State, seat: int) -> bool:
-    """Whether ``seat`` is read as playing for gin: until it has knocked with deadwood left more
-    often than it passed up a knock this game (``shown``)."""
+    """Whether ``seat`` is read as playing for gin: until it has knocked with deadwood left (after
+    a hand's first turns) more often than it passed up a knock this game (``shown``)."""
     knocks, passes = shown(state, seat)
     return knocks <= passes
 
