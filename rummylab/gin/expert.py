@@ -1,6 +1,7 @@
 """The expert gin bot: it plays from its seat's view only, models the opponent's hand from what
-they took, threw and left, and samples the opponent's hands to value a knock; ``advise`` says
-what it would do and why, in sentences a student can follow.
+they took, threw and left, reads from the game's hands whether the opponent plays for gin (and
+then races it to meld), and samples the opponent's hands to value a knock; ``advise`` says what it
+would do and why, in sentences a student can follow.
 
 The constants below are the expert's one definition: the compiled loop (ext/_play_gin_expert.pxi)
 is handed them (``constants``) and computes every number in the same order, so both make the
