@@ -177,7 +177,7 @@ def _discard_options(state: State, v: View, w: dict[int, int], hold: dict[int, f
                               said.format(deadwood=best.deadwood, samples=SAMPLES, ev=f"{ev:+.1f}",
                                           undercuts=undercuts, margin=f"{margin:g}")))
     out += [Option(Action(Kind.DISCARD, BIT_CARD[d.card]), d.key, "deadwood",
-                   _discard_reason(v, d, i == 0, how.ahead_best < 52))
+                   _discard_reason(v, d, i == 0, how.good_draws))
             for i, d in enumerate(ranked)]
     return out
 

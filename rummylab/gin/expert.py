@@ -41,6 +41,11 @@ class Style:
     danger: float
     take_margin: float
 
+    @property
+    def good_draws(self) -> bool:
+        """The look-ahead is over the best draws only (not every card: ``ahead_best`` < 52)."""
+        return self.ahead_best < 52
+
 
 AGAINST_KNOCKER = Style(look_ahead=1.0, ahead_best=52, danger=1.5, take_margin=1.5)
 """Against an opponent who knocks as soon as it may (the strong bot, the EAAI simple player): the
