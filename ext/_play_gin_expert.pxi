@@ -251,26 +251,26 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
         if chosen and prune and <double>dw > best_key:
             break
         left = hand & ~b
-        m = 0
         ahead_sum = 0
-        if ahead_best >= v.n:  # every draw: the plain sum
+        if ahead_best >= v.n:  # every draw
+            m = v.n
             for i in range(v.n):
                 ahead_sum += k._deadwood(left | v.cards[i], True)
-            m = v.n
-        for i in range(v.n if ahead_best < v.n else 0):
-            x = k._deadwood(left | v.cards[i], True)
-            if m < ahead_best:
-                p = m
-                m += 1
-            elif x < lowest[m - 1]:
-                p = m - 1
-            else:
-                continue
-            while p > 0 and lowest[p - 1] > x:
-                lowest[p] = lowest[p - 1]
-                p -= 1
-            lowest[p] = x
-        if ahead_best < v.n:
+        else:  # the ahead_best least, kept in order as they come
+            m = 0
+            for i in range(v.n):
+                x = k._deadwood(left | v.cards[i], True)
+                if m < ahead_best:
+                    p = m
+                    m += 1
+                elif x < lowest[m - 1]:
+                    p = m - 1
+                else:
+                    continue
+                while p > 0 and lowest[p - 1] > x:
+                    lowest[p] = lowest[p - 1]
+                    p -= 1
+                lowest[p] = x
             for i in range(m):
                 ahead_sum += lowest[i]
         ahead = <double>ahead_sum / <double>(m if m > 0 else 1)
