@@ -27,12 +27,16 @@ SAMPLES = 12
 """Opponent hands sampled to value a knock."""
 
 
+EVERY_DRAW = 52
+"""A style's ``ahead_best`` that averages over every card that may come (as many as a deck holds)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class Style:
     """How the expert weighs a discard and the top discard, against one kind of opponent: a
     discard's key is (deadwood now + ``look_ahead`` x the deadwood after the next draw) +
     ``danger`` x the chance the opponent can meld the card (``feeds``), the next draw's deadwood
-    the mean over the ``ahead_best`` draws that leave the least (52: over every card); the top
+    the mean over the ``ahead_best`` draws that leave the least (EVERY_DRAW: over every card); the top
     discard is taken when it leaves less deadwood than a stock draw is expected to, by
     ``take_margin``."""
 
@@ -43,11 +47,11 @@ class Style:
 
     @property
     def good_draws(self) -> bool:
-        """The look-ahead is over the best draws only (not every card: ``ahead_best`` < 52)."""
-        return self.ahead_best < 52
+        """The look-ahead is over the best draws only, not every card."""
+        return self.ahead_best < EVERY_DRAW
 
 
-AGAINST_KNOCKER = Style(look_ahead=1.0, ahead_best=52, danger=1.5, take_margin=1.5)
+AGAINST_KNOCKER = Style(look_ahead=1.0, ahead_best=EVERY_DRAW, danger=1.5, take_margin=1.5)
 """Against an opponent who knocks as soon as it may (the strong bot, the EAAI simple player): the
 deadwood after an average draw, and care for what it feeds (chosen by play against the strong
 bot: benchmarks/README.md)."""
