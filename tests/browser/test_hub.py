@@ -145,6 +145,21 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory, pg_cluster
         assert not left, f"still running after the hub stopped: {[p.cmdline() for p in left]}"
 
 
+def running_under(pid: int, wanted: Any) -> list[Any]:
+    """The live processes under `pid` whose command line `wanted` accepts: one that has just
+    ended (a zombie, or gone) is passed over, not an error."""
+    import psutil
+
+    out = []
+    for child in psutil.Process(pid).children(recursive=True):
+        try:
+            if wanted(" ".join(child.cmdline())):
+                out.append(child)
+        except psutil.Error:
+            continue
+    return out
+
+
 def login(page: Any, url: str, user: str, password: str) -> None:
     page.goto(f"{url}/hub/login", timeout=TIMEOUT)
     page.fill("#username_input", user)
@@ -291,13 +306,11 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
 
     # what her code could reach, run as her (a real account): no secret in any process she can read,
     # no file of the hub's, no other student's home
-    kernels = [p for p in psutil.Process(hub["proc"].pid).children(recursive=True)
-               if is_kernel(" ".join(p.cmdline()))]
+    kernels = running_under(hub["proc"].pid, is_kernel)
     assert kernels
     mine = next(k for k in kernels if k.environ().get("JUPYTERHUB_USER") == "student01")
     token = mine.environ()["JUPYTERHUB_API_TOKEN"]  # what her code reads in her kernel
-    service = next(p for p in psutil.Process(hub["proc"].pid).children(recursive=True)
-                   if "rummylab.classroom.hub_service" in " ".join(p.cmdline()))
+    service, = running_under(hub["proc"].pid, lambda cmd: "rummylab.classroom.hub_service" in cmd)
     hub_process = psutil.Process(hub["proc"].pid)
     secrets = {"database password": hub["db_password"], "teacher password": TEACHER_PASSWORD,
                "cookie secret": (state / "jupyterhub_cookie_secret").read_text().strip(),
@@ -358,10 +371,9 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
     # (student02's was run ahead, and is not replaced while she has it) (README: Past one laptop)
     costs = []
     for user in STUDENTS:
-        server = next(p for p in psutil.Process(hub["proc"].pid).children(recursive=True)
-                      if "rummylab.classroom.hub_login" in " ".join(p.cmdline())
-                      and p.environ().get("JUPYTERHUB_USER") == user)
-        held = [p for p in server.children(recursive=True) if is_kernel(" ".join(p.cmdline()))]
+        server = next(p for p in running_under(hub["proc"].pid, lambda cmd: "rummylab.classroom.hub_login" in cmd)
+                      if p.environ().get("JUPYTERHUB_USER") == user)
+        held = running_under(server.pid, is_kernel)
         assert len(held) <= 2, (user, len(held))  # hers, and the first page's, shut a minute after it closed
         whole = [server, *server.children(recursive=True)]
         cpu = sum(p.cpu_times().user + p.cpu_times().system for p in whole)
