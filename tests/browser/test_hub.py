@@ -316,7 +316,7 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
                "cookie secret": (state / "jupyterhub_cookie_secret").read_text().strip(),
                "service token": service.environ()["JUPYTERHUB_API_TOKEN"],
                "proxy token": hub_process.environ().get("CONFIGPROXY_AUTH_TOKEN") or
-               next(p.environ()["CONFIGPROXY_AUTH_TOKEN"] for p in hub_process.children(recursive=True)
+               next(p.environ()["CONFIGPROXY_AUTH_TOKEN"] for p in running_under(hub_process.pid, lambda cmd: True)
                     if "CONFIGPROXY_AUTH_TOKEN" in p.environ())}
     assert hub["db_password"] not in " ".join(service.cmdline())
     for kernel in kernels:  # hers, and the service's own (it reads the lessons' exercises: no store, no secret)
@@ -375,7 +375,7 @@ def test_a_class_on_jupyterhub(browser: Any, page: Any, hub: dict[str, Any]) -> 
                       if p.environ().get("JUPYTERHUB_USER") == user)
         held = running_under(server.pid, is_kernel)
         assert len(held) <= 2, (user, len(held))  # hers, and the first page's, shut a minute after it closed
-        whole = [server, *server.children(recursive=True)]
+        whole = [server, *running_under(server.pid, lambda cmd: True)]
         cpu = sum(p.cpu_times().user + p.cpu_times().system for p in whole)
         server_mb = server.memory_info().rss / 2**20
         kernel_mb = max(p.memory_info().rss for p in held) / 2**20
