@@ -10,7 +10,7 @@ family's simulate checks it.
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t, uint32_t, uint64_t
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, sqrt
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
 
@@ -189,6 +189,7 @@ include "_play_gin.pxi"
 include "_play_gin_score.pxi"
 include "_play_gin_expert.pxi"
 include "_play_gin_rollout.pxi"
+include "_play_gin_rollout_bot.pxi"
 include "_play_box.pxi"
 include "_play_thirteen.pxi"
 include "_play_thirteen_rollout.pxi"

@@ -372,6 +372,10 @@ cdef int _gin_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, in
             action = _random_act(k, t, R, run.rngs[me], &card)
         elif run.bots[me] == BOT_EXPERT:
             action = _expert_act(k, t, R, run.rngs[me], &card)
+        elif run.bots[me] == BOT_ROLLOUT:
+            action = _rollout_act(k, t, R, run.rngs[me], &card)
+            if action < 0:
+                return action
         else:
             action = _smart_act(k, t, R, run, &card)
         if run.trace:
@@ -427,9 +431,9 @@ cdef int _bot_options(GinRun *run, int seat, knock_at, int first_upcard) except 
 def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uint64_t[::1] deck, *,
              dict rules, knock_at=(None, None), first_upcard=(0, 0), bint trace=False, int64_t first_game=0):
     """Play one gin game per seed; (hands, turns): int64 rows of HAND_COLUMNS and TURN_COLUMNS
-    (turns is None without ``trace``). bots: two codes (0 random, 1 greedy, 2 strong, 3 expert);
-    rngs: per game, the two seats' numpy Generators (None for a bot that draws nothing: not random
-    or expert); knock_at and
+    (turns is None without ``trace``). bots: two codes (0 random, 1 greedy, 2 strong, 3 expert, 4 rollout);
+    rngs: per game, the two seats' numpy Generators (None for a bot that draws nothing: not random,
+    expert or rollout); knock_at and
     first_upcard: each seat's bot options (see rummylab.gin.bots.GreedyBot); rules: GinRules'
     fields by name (rummylab.sim.codes, rummylab.gin.loop.loop_options). Games are numbered
     from first_game. Runs without the GIL but to set each deal's stream."""
@@ -443,10 +447,12 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
         raise ValueError("need a 52-card deck, two bots and a pair of rngs per game")
     for seat in range(2):
         run.bots[seat] = bots[seat]
-        if run.bots[seat] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG, BOT_EXPERT):
-            raise ValueError(f"bot code {bots[seat]!r}: 0, 1, 2 or 3")
-        if run.bots[seat] == BOT_EXPERT and EXPERT_SAMPLES < 1:
+        if run.bots[seat] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG, BOT_EXPERT, BOT_ROLLOUT):
+            raise ValueError(f"bot code {bots[seat]!r}: 0, 1, 2, 3 or 4")
+        if (run.bots[seat] == BOT_EXPERT or run.bots[seat] == BOT_ROLLOUT) and EXPERT_SAMPLES < 1:
             raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
+        if run.bots[seat] == BOT_ROLLOUT and ROLLOUT_SAMPLES < 2:
+            raise ValueError("the rollout bot's constants are not set: set_rollout(*rummylab.gin.rollout_bot.constants()) first")
         _bot_options(&run, seat, knock_at[seat], first_upcard[seat])
     _read_GinRules(&R, rules)
     run.trace = trace
@@ -459,7 +465,7 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
         for i in range(n):
             for seat in range(2):
                 gens[2 * i + seat] = NULL
-                if run.bots[seat] == BOT_RANDOM or run.bots[seat] == BOT_EXPERT:
+                if run.bots[seat] == BOT_RANDOM or run.bots[seat] == BOT_EXPERT or run.bots[seat] == BOT_ROLLOUT:
                     gens[2 * i + seat] = <bitgen_t *>PyCapsule_GetPointer(
                         rngs[i][seat].bit_generator.capsule, "BitGenerator")
         run.players[0], run.players[1] = 0, 1

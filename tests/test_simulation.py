@@ -13,9 +13,10 @@ from conftest import soak
 
 from rummylab import three_thirteen
 from rummylab.bots import STALLED
-from rummylab.gin import CLASSIC, DEFAULT, box_simulation, three_handed
+from rummylab.gin import CLASSIC, DEFAULT, EAAI, box_simulation, three_handed
 from rummylab.gin import bots as gin_bots
 from rummylab.gin import simulation as gin_simulation
+from rummylab.gin.rollout_bot import RolloutBot
 from rummylab.indian import BRIEF as INDIAN_BRIEF
 from rummylab.indian import DEFAULT as INDIAN
 from rummylab.indian import Rules as IndianRules
@@ -39,6 +40,9 @@ PAIRINGS = [  # each bot plays 250 games or more, whole traces replayed; the oth
      soak(120)),
     (("expert", "strong"), DEFAULT, soak(60)),  # 500 hands or more: the expert's decisions, samples included
     (("random", "expert"), dataclasses.replace(CLASSIC, big_gin_bonus=None), soak(40)),
+    # the rollout bot's decisions: its worlds, every option's rollouts, the screening (70 hands and more)
+    (("rollout", "strong"), EAAI, soak(6)),
+    (("random", "rollout"), DEFAULT, soak(3)),
 ]
 
 
@@ -61,8 +65,10 @@ def same_rows(loop: tuple, engine: tuple) -> None:
 @needs_compiled
 @pytest.mark.parametrize(("pair", "rules", "n"), PAIRINGS, ids=lambda p: "-".join(p) if isinstance(p, tuple) else "")
 def test_compiled_gin_loop_plays_the_engines_games(pair: tuple[str, str], rules: gin_bots.Rules, n: int) -> None:
-    """Every action of every turn (the full history) and every hand's record are the engine's."""
-    table, loop, engine = loop_and_engine(gin_simulation, n, pair, rules, 11)
+    """Every action of every turn (the full history) and every hand's record are the engine's
+    (the engine's rollout bot valuing its options by ``evaluate``, not the loop's decision)."""
+    with mock.patch.object(RolloutBot, "use_loop", False):
+        table, loop, engine = loop_and_engine(gin_simulation, n, pair, rules, 11)
     assert len(loop[0]) > n and len(loop[1]) > 10 * len(loop[0])
     same_rows(loop, engine)
     hands = gin_bots.FAMILY.frame(loop, table)

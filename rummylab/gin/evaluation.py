@@ -13,6 +13,7 @@ or the budget (worlds or milliseconds) is spent.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -159,7 +160,7 @@ def _values(state: State, action: Action, worlds: Worlds, start: int, stop: int,
     out = rollout(rows, [action] * (stop - start), policy, state, rngs)
     net = out.net(seat)
     if horizon == "hand":
-        return net.astype(float)
+        return net.astype(np.int64)
     mine = state.scores[seat] + np.where(net > 0, net, 0)
     theirs = state.scores[1 - seat] + np.where(net < 0, -net, 0)
     dead = out.kind == ENDS.index("dead")
@@ -227,7 +228,7 @@ def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[s
     sure, then the others' differences as far as the budget goes."""
     cap = len(worlds)
     target_se, option_se = (TARGET_SE, OPTION_SE) if horizon == "hand" else (TARGET_SE_GAME, OPTION_SE_GAME)
-    played: list[np.ndarray] = [np.empty(0) for _action in actions]
+    played: list[np.ndarray] = [np.empty(0, dtype=np.int64 if horizon == "hand" else float) for _action in actions]
     kept = {i for i, a in enumerate(actions) if a in keep}
 
     def grow(i: int, size: int) -> None:
@@ -243,7 +244,7 @@ def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[s
     while True:
         for i in live:
             grow(i, size)
-        leader = max(live, key=lambda i: played[i].mean())
+        leader = max(live, key=lambda i: _mean(played[i]))
         live = [i for i in live if i == leader or i in kept or _in_reach(played[i], played[leader])]
         if (len(live) == 1 or size >= cap or out_of_time()
                 or all(_paired(played[i], played[leader])[1] <= target_se for i in live if i != leader)):
@@ -257,10 +258,17 @@ def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[s
 
 
 def _paired(x: np.ndarray, best: np.ndarray) -> tuple[float, float]:
-    """(mean difference, its standard error) of x to best over the worlds both were played in."""
+    """(mean difference, its standard error) of x to best over the worlds both were played in.
+    Points (integers) are summed exactly and divided once, so the compiled rollout bot
+    (ext/_play_gin_rollout_bot.pxi), summing the same integers, gets the same two numbers."""
     n = min(len(x), len(best))
+    if n < 2:
+        return (float(x[0] - best[0]) if n else 0.0), float("inf")
     d = x[:n] - best[:n]
-    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
+    if d.dtype.kind == "i":
+        s1, s2 = int(d.sum()), int((d * d).sum())
+        return s1 / n, math.sqrt((n * s2 - s1 * s1) / (n * n * (n - 1)))
+    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(n))
 
 
 def _in_reach(x: np.ndarray, best: np.ndarray) -> bool:
@@ -268,8 +276,13 @@ def _in_reach(x: np.ndarray, best: np.ndarray) -> bool:
     return diff + REACH * max(se, 1e-9) >= 0
 
 
+def _mean(x: np.ndarray) -> float:
+    """The mean of an option's values (points: their exact sum, divided once)."""
+    return int(x.sum()) / len(x) if x.dtype.kind == "i" else float(x.mean())
+
+
 def _options(state: State, actions: list[Action], played: list[np.ndarray]) -> list[OptionValue]:
-    means = [float(x.mean()) for x in played]
+    means = [_mean(x) for x in played]
     most = max(len(x) for x in played)
     best = max((i for i in range(len(actions)) if len(played[i]) == most), key=means.__getitem__)
     out = []

@@ -23,9 +23,10 @@ _COL = {name: i for i, name in enumerate(STATE_COLUMNS)}
 _STOCK, _PILE = _COL["stock_0"], _COL["pile_0"]
 _PHASE_CODE = {Phase[name]: i for i, name in enumerate(codes.GIN.phases)}
 _ACTION_CODE: dict[object, int] = {kind: i for i, kind in enumerate(ACTIONS)}
-POLICIES = tuple(codes.GIN.bots)
-"""The bots a rollout may play each seat with; a greedy or strong one may be named with the
-deadwood it knocks at, "greedy@0" (only gin: an opponent who plays for gin), ``policy_spec``."""
+POLICIES = tuple(b for b in codes.GIN.bots if b != "rollout")
+"""The bots a rollout may play each seat with (every bot of the loop but the rollout bot: no
+rollouts within rollouts); a greedy or strong one may be named with the deadwood it knocks at,
+"greedy@0" (only gin: an opponent who plays for gin), ``policy_spec``."""
 
 
 def policy_spec(policy: str) -> BotSpec:

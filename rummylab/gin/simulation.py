@@ -13,7 +13,7 @@ from ..cards import DECK, SeedLike
 from ..play import Outcomes, begin
 from ..sim import card_code, chance_rows, driver, following, play_loops, turns_frame
 from ..sim.driver import Family, Simulation, no_rows
-from . import expert
+from . import expert, rollout_bot
 from .analysis import gin_kernel
 from .game import GAME, Action, Kind, Phase, State, final_totals, new_game
 from .loop import (
@@ -29,7 +29,7 @@ from .loop import (
     spec_bot,
 )
 from .players import DRAWING, Bot
-from .rollout_bot import BOTS, ENGINE_ONLY, RolloutBot
+from .rollout_bot import BOTS, RolloutBot
 from .rules import DEFAULT, Rules
 
 __all__ = ["ACTIONS", "BOT_CODES", "ENDS", "FAMILY", "HAND_COLUMNS", "TURN_COLUMNS", "BotSpec", "bot_spec",
@@ -109,9 +109,10 @@ def play_chunk(table: Simulation, start: int, stop: int) -> tuple[np.ndarray, np
     """Games start..stop of a table: in the compiled loop when it is built and every bot is a
     spec, else on the engine."""
     loops = play_loops()
-    if loops is None or table.engine_only or any(b[0] in ENGINE_ONLY for b in table.bots):
+    if loops is None or table.engine_only:
         return play_engine(table, start, stop)
     loops.set_expert(*expert.constants(table.rules))
+    loops.set_rollout(*rollout_bot.constants())
     hands, turns = loops.play_gin(
         gin_kernel(), np.ascontiguousarray(table.seeds[start:stop], dtype=np.uint64),
         [BOT_CODES[b[0]] for b in table.bots], loop_rngs(table, start, stop), _DECK_BITS, trace=table.trace,

@@ -53,7 +53,7 @@ GIN = LoopCodes(
     prefix="",
     phases=("FIRST_UPCARD", "DRAW", "DISCARD", "HAND_OVER", "GAME_OVER"),
     actions=("TAKE_UPCARD", "PASS", "DRAW_STOCK", "DRAW_DISCARD", "DISCARD", "KNOCK", "BIG_GIN"),
-    bots=("random", "greedy", "strong", "expert"),
+    bots=("random", "greedy", "strong", "expert", "rollout"),
     ends=("knock", "undercut", "gin", "big_gin", "dead", "tie"),
     columns={
         "hand": ("game", "hand", "winner", "kind", "points", "knocker", "turns", "deadwood_0", "deadwood_1", "dealer"),

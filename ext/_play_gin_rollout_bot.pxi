@@ -1,0 +1,383 @@
+# The rollout bot in the gin loops (included by _play.pyx after _play_gin_rollout.pxi):
+# rummylab.gin.rollout_bot.RolloutBot.act, decision for decision. Its worlds are drawn as
+# rummylab.gin.worlds.sample draws them under the "kept" model (the same uniforms from the seat's
+# generator, in the same order, each probability computed with the Python's operations in its
+# order), each option is played on in them by the greedy bots as rollout_gin plays them, and the
+# options are screened as rummylab.gin.evaluation._sampled screens them: the points are integers,
+# so their sums are exact and each mean and standard error one division (evaluation._paired).
+
+# The rollout bot's constants are defined in rummylab/gin/rollout_bot.py and evaluation.py
+# (``rollout_bot.constants``): the gin chunks hand them to the loop (``set_rollout``) before they play.
+cdef int ROLLOUT_SAMPLES = 0
+cdef int ROLLOUT_SCREEN = 0
+cdef double ROLLOUT_REACH = 0.0
+cdef double ROLLOUT_TARGET_SE = 0.0
+cdef double ROLLOUT_OPTION_SE = 0.0
+cdef int ROLLOUT_KEPT_MOST = 1
+
+
+def set_rollout(int samples, int screen, double reach, double target_se, double option_se, int kept_most) -> None:
+    """The rollout bot's constants, as rummylab.gin.rollout_bot defines them (``constants()``):
+    worlds a decision, the screen, the reach and the two standard errors of evaluation, and the
+    most hidden hands a "kept" world is the best of."""
+    global ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_OPTION_SE, ROLLOUT_KEPT_MOST
+    if not 2 <= samples <= 4096 or screen < 1 or not 1 <= kept_most <= 16:
+        raise ValueError(f"samples={samples}, screen={screen}, kept_most={kept_most}: samples 2 to 4096, "
+                         "screen 1 or more, kept_most 1 to 16")
+    ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_KEPT_MOST = samples, screen, kept_most
+    ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_OPTION_SE = reach, target_se, option_se
+
+
+cdef struct RolloutWorlds:
+    int n                   # worlds
+    int n_stock
+    uint64_t *hands         # the opponent's hand in each world
+    unsigned char *stocks   # each world's stock by bit position, bottom first (n x n_stock)
+
+
+cdef int _rollout_worlds(MeldKernel k, GinTable *t, bitgen_t *bg, int n, RolloutWorlds *out) noexcept nogil:
+    """worlds.sample(state, n, rng, "kept") for the player to act: 0, or -1 when memory ran out."""
+    cdef ExpertView v
+    cdef int them = 1 - t.to_play, m, hidden, r, drew, big_n, w, i, j, left, best, dw, best_dw, c, pos
+    cdef double wmax, p, u
+    cdef double wn[52]
+    cdef double e[53 * 11]
+    cdef uint64_t hand
+    cdef uint64_t *drawn = NULL
+    cdef double *keys = NULL
+    cdef int *idx = NULL
+    cdef int *pick = NULL
+    cdef double key
+    _expert_view(t, &v)  # the unseen cards in bit order, each one's integer weight (expert.weights)
+    m = v.n
+    hidden = __builtin_popcountll(t.hands[them]) - __builtin_popcountll(v.picked)
+    drew = __builtin_popcountll(t.thrown[them]) - __builtin_popcountll(t.picked[them])  # worlds.kept_draws
+    r = 1 + (0 if drew < 0 else (drew if drew < ROLLOUT_KEPT_MOST - 1 else ROLLOUT_KEPT_MOST - 1))
+    big_n = n * r
+    out.n, out.n_stock = n, t.n_stock
+    if hidden < 0 or hidden > 10 or m - hidden != t.n_stock:
+        return -2  # the cards do not add up (a bug: the loop keeps them whole)
+    drawn = <uint64_t *>malloc(big_n * sizeof(uint64_t))
+    pick = <int *>malloc(n * sizeof(int))
+    keys = <double *>malloc((m if m else 1) * sizeof(double))
+    idx = <int *>malloc((m if m else 1) * sizeof(int))
+    if drawn == NULL or pick == NULL or keys == NULL or idx == NULL:
+        free(drawn)
+        free(pick)
+        free(keys)
+        free(idx)
+        return -1
+    # unknown(): the weights over their largest; _suffix_polynomials: e[i][j] of weights[i:]
+    wmax = 0.0
+    for i in range(m):
+        if <double>v.w[i] > wmax:
+            wmax = <double>v.w[i]
+    for i in range(m):
+        wn[i] = <double>v.w[i] / wmax
+    for i in range(m + 1):
+        e[i * 11] = 1.0
+        for j in range(1, hidden + 1):
+            e[i * 11 + j] = 0.0
+    for i in range(m - 1, -1, -1):
+        for j in range(1, hidden + 1):
+            e[i * 11 + j] = e[(i + 1) * 11 + j] + wn[i] * e[(i + 1) * 11 + j - 1]
+    # the hidden cards, card by card with their exact conditional chance (rng.random((n * r, m)))
+    for w in range(big_n):
+        left = hidden
+        hand = v.picked
+        for i in range(m):
+            u = bg.next_double(bg.state)
+            if left > 0:
+                p = wn[i] * e[(i + 1) * 11 + left - 1] / e[i * 11 + left]
+                if u < p:
+                    hand |= v.cards[i]
+                    left -= 1
+        drawn[w] = hand
+    # "kept": each world the first of least deadwood among its r
+    for j in range(n):
+        best, best_dw = j * r, BIG
+        for w in range(j * r, j * r + r):
+            dw = _dw(k, drawn[w])
+            if dw < best_dw:
+                best, best_dw = w, dw
+        pick[j] = best
+        out.hands[j] = drawn[best]
+    # the stock: the cards not drawn, in the order of their keys (rng.random((n * r, m)); stable)
+    j = 0
+    for w in range(big_n):
+        c = 0
+        for i in range(m):
+            key = bg.next_double(bg.state)
+            if j < n and pick[j] == w and not drawn[w] & v.cards[i]:
+                pos = c
+                while pos > 0 and keys[pos - 1] > key:
+                    keys[pos] = keys[pos - 1]
+                    idx[pos] = idx[pos - 1]
+                    pos -= 1
+                keys[pos] = key
+                idx[pos] = i
+                c += 1
+        if j < n and pick[j] == w:
+            for i in range(c):
+                out.stocks[j * t.n_stock + i] = <unsigned char>__builtin_ctzll(v.cards[idx[i]])
+            j += 1
+    free(drawn)
+    free(pick)
+    free(keys)
+    free(idx)
+    return 0
+
+
+cdef int _rollout_options(MeldKernel k, GinTable *t, const GinRules *R, int *actions, uint64_t *cards) noexcept nogil:
+    """legal_actions(state), in its order: how many, each one's code and card."""
+    cdef int n = 0
+    cdef uint64_t m, can, rest, b
+    if t.phase == FIRST_UPCARD:
+        actions[0], cards[0], actions[1], cards[1] = A_TAKE_UPCARD, 0, A_PASS, 0
+        return 2
+    if t.phase == DRAW:
+        actions[0], cards[0] = A_DRAW_STOCK, 0
+        if t.passes == 2:
+            return 1
+        actions[1], cards[1] = A_DRAW_DISCARD, 0
+        return 2
+    m = t.hands[t.to_play]
+    can = m & ~t.taken
+    rest = can
+    while rest:
+        b = _low(rest)
+        rest ^= b
+        actions[n], cards[n] = A_DISCARD, b
+        n += 1
+    rest = can if k._deadwood(m, True) <= R.knock_limit else 0  # no knock at all: one search says so
+    while rest:
+        b = _low(rest)
+        rest ^= b
+        if _dw(k, m & ~b) <= R.knock_limit:
+            actions[n], cards[n] = A_KNOCK, b
+            n += 1
+    if R.big_gin_bonus >= 0 and _dw(k, m) == 0:
+        actions[n], cards[n] = A_BIG_GIN, 0
+        n += 1
+    return n
+
+
+cdef int _rollout_value(MeldKernel k, GinTable *t, const GinRules *R, GinRun *play, RolloutWorlds *worlds,
+                        int world, int action, uint64_t card, int *net) noexcept nogil:
+    """The player to act's net points in one world after ``action``, both seats then played by
+    ``play``'s bots (rollout.rollout): 0, or the loop's error."""
+    cdef GinTable s
+    cdef int i, status, seat = t.to_play
+    cdef int64_t *row
+    memcpy(&s, t, sizeof(GinTable))
+    s.hands[1 - seat] = worlds.hands[world]
+    for i in range(worlds.n_stock):
+        s.stock[i] = (<uint64_t>1) << worlds.stocks[world * worlds.n_stock + i]
+    s.last_end = -1
+    play.hands.n = 0
+    status = _gin_apply(k, &s, R, play, 0, 0, action, card)
+    if status == 0:
+        status = _gin_hand(k, &s, R, play, 0, 0)
+    if status:
+        return status
+    row = play.hands.data
+    net[0] = (<int>row[HAND_POINTS] if row[HAND_WINNER] == seat else
+              -<int>row[HAND_POINTS] if row[HAND_WINNER] == 1 - seat else 0)
+    return 0
+
+
+cdef struct RolloutPlayed:
+    int n_options
+    int cap                 # worlds
+    int *values             # option x world: net points
+    int *played             # worlds played, per option
+
+
+cdef int _rollout_grow(MeldKernel k, GinTable *t, const GinRules *R, GinRun *play, RolloutWorlds *worlds,
+                       RolloutPlayed *p, int *actions, uint64_t *cards, int option, int size) noexcept nogil:
+    """evaluation._sampled's grow: play ``option`` in worlds up to ``size``."""
+    cdef int w, status
+    for w in range(p.played[option], size):
+        status = _rollout_value(k, t, R, play, worlds, w, actions[option], cards[option],
+                                &p.values[option * p.cap + w])
+        if status:
+            return status
+    if size > p.played[option]:
+        p.played[option] = size
+    return 0
+
+
+cdef double _rollout_mean(RolloutPlayed *p, int option) noexcept nogil:
+    cdef int64_t total = 0
+    cdef int w
+    for w in range(p.played[option]):
+        total += p.values[option * p.cap + w]
+    return <double>total / <double>p.played[option]
+
+
+cdef void _rollout_paired(RolloutPlayed *p, int option, int best, double *diff, double *se) noexcept nogil:
+    """evaluation._paired for integer points: the sums exact, each figure one division."""
+    cdef int n = p.played[option] if p.played[option] < p.played[best] else p.played[best], w
+    cdef int64_t d, s1 = 0, s2 = 0
+    if n < 2:
+        diff[0] = <double>(p.values[option * p.cap] - p.values[best * p.cap]) if n else 0.0
+        se[0] = INFINITY
+        return
+    for w in range(n):
+        d = p.values[option * p.cap + w] - p.values[best * p.cap + w]
+        s1 += d
+        s2 += d * d
+    diff[0] = <double>s1 / <double>n
+    se[0] = sqrt(<double>(n * s2 - s1 * s1) / <double>(<int64_t>n * n * (n - 1)))
+
+
+cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:
+    """RolloutBot.act (the hand's actions; a loop deals the next hand itself): the action, or -1
+    when memory ran out, -2 for a rollout that did not finish."""
+    cdef int actions[MAX_OPTIONS]
+    cdef uint64_t cards[MAX_OPTIONS]
+    cdef int live[MAX_OPTIONS]
+    cdef int order[MAX_OPTIONS]
+    cdef double sort_key[MAX_OPTIONS]
+    cdef int n_options, n_live, i, j, leader, best, size, status = 0, most, seat = t.to_play
+    cdef double mean, top, diff, se, value, best_value = 0.0
+    cdef bint sure, best_zero = False
+    cdef int best_worlds = 0
+    cdef RolloutWorlds worlds
+    cdef RolloutPlayed p
+    cdef GinRun play
+    card[0] = 0
+    n_options = _rollout_options(k, t, R, actions, cards)
+    if n_options == 1:
+        card[0] = cards[0]
+        return actions[0]
+    worlds.hands = <uint64_t *>malloc(ROLLOUT_SAMPLES * sizeof(uint64_t))
+    worlds.stocks = <unsigned char *>malloc(ROLLOUT_SAMPLES * (t.n_stock if t.n_stock else 1))
+    p.values = <int *>malloc(n_options * ROLLOUT_SAMPLES * sizeof(int))
+    p.played = <int *>malloc(n_options * sizeof(int))
+    play.hands.data = play.turns.data = NULL
+    if (worlds.hands == NULL or worlds.stocks == NULL or p.values == NULL or p.played == NULL
+            or _rows_init(&play.hands, HAND_WIDTH, 4)):
+        status = -1
+    if status == 0:
+        status = _rollout_worlds(k, t, bg, ROLLOUT_SAMPLES, &worlds)
+    if status == 0:
+        # rollout_bot: its own seat greedy; the opponent's greedy, or greedy@0 while it is read to
+        # play for gin (expert.plays_for_gin)
+        play.bots[0] = play.bots[1] = BOT_GREEDY
+        play.rngs[0] = play.rngs[1] = NULL
+        play.first_upcard[0] = play.first_upcard[1] = 0
+        play.knock_at[seat] = BIG
+        play.knock_at[1 - seat] = 0 if t.knocked[1 - seat] <= t.passed_up[1 - seat] else BIG
+        play.players[0], play.players[1] = 0, 1
+        play.trace = False
+        p.n_options, p.cap = n_options, ROLLOUT_SAMPLES
+        for i in range(n_options):
+            p.played[i] = 0
+            live[i] = i
+        n_live = n_options
+        size = ROLLOUT_SCREEN if ROLLOUT_SCREEN < p.cap else p.cap
+        leader = 0
+        while status == 0:
+            for i in range(n_live):
+                status = _rollout_grow(k, t, R, &play, &worlds, &p, actions, cards, live[i], size)
+                if status:
+                    break
+            if status:
+                break
+            leader, top = live[0], _rollout_mean(&p, live[0])
+            for i in range(1, n_live):
+                mean = _rollout_mean(&p, live[i])
+                if mean > top:
+                    leader, top = live[i], mean
+            j = 0
+            sure = True
+            for i in range(n_live):
+                if live[i] != leader:
+                    _rollout_paired(&p, live[i], leader, &diff, &se)
+                    if not diff + ROLLOUT_REACH * (se if se > 1e-9 else 1e-9) >= 0:
+                        continue  # out of reach
+                    sure = sure and se <= ROLLOUT_TARGET_SE
+                live[j] = live[i]
+                j += 1
+            n_live = j
+            if n_live == 1 or size >= p.cap or sure:
+                break
+            size = 2 * size if 2 * size < p.cap else p.cap
+    if status == 0:
+        # the others' differences to this leader, the least sure first (a stable sort)
+        for i in range(n_options):
+            _rollout_paired(&p, i, leader, &diff, &se)
+            sort_key[i] = -se
+            j = i
+            while j > 0 and sort_key[order[j - 1]] > sort_key[i]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
+        for j in range(n_options):
+            i = order[j]
+            while status == 0 and i != leader and p.played[i] < p.played[leader]:
+                _rollout_paired(&p, i, leader, &diff, &se)
+                if not se > ROLLOUT_OPTION_SE:
+                    break
+                status = _rollout_grow(k, t, R, &play, &worlds, &p, actions, cards, i,
+                                       p.played[leader] if p.played[leader] < 2 * p.played[i] else 2 * p.played[i])
+    if status == 0:
+        # evaluation._options: the best of the options played in the most worlds; _evaluation:
+        # the first of (a difference of exactly 0, the most worlds, the highest value)
+        most = 0
+        for i in range(n_options):
+            if p.played[i] > most:
+                most = p.played[i]
+        best, best_value = -1, 0.0
+        for i in range(n_options):
+            if p.played[i] == most:
+                mean = _rollout_mean(&p, i)
+                if best < 0 or mean > best_value:
+                    best, best_value = i, mean
+        leader = best
+        best = -1
+        for i in range(n_options):
+            if i == leader:
+                diff = 0.0
+            else:
+                _rollout_paired(&p, i, leader, &diff, &se)
+            value = _rollout_mean(&p, i)
+            if best < 0 or (diff == 0.0 and not best_zero) or ((diff == 0.0) == best_zero and (
+                    p.played[i] > best_worlds or (p.played[i] == best_worlds and value > best_value))):
+                best, best_zero, best_worlds, best_value = i, diff == 0.0, p.played[i], value
+    free(worlds.hands)
+    free(worlds.stocks)
+    free(p.values)
+    free(p.played)
+    free(play.hands.data)
+    if status:
+        return status if status < 0 else -1
+    card[0] = cards[best]
+    return actions[best]
+
+
+def rollout_decision(MeldKernel kernel, const int64_t[::1] state, rng, *, dict rules):
+    """The rollout bot's action in one state row (a decision of the player to act: first upcard,
+    draw or discard), its worlds drawn from ``rng`` (a numpy Generator): (action code, card bit
+    position or -1), as the loop plays it. Runs without the GIL."""
+    cdef GinRules R
+    cdef GinTable t
+    cdef uint64_t card = 0
+    cdef int action
+    cdef bitgen_t *bg
+    if state.shape[0] != STATE_WIDTH:
+        raise ValueError(f"need a state row of {STATE_WIDTH} columns")
+    if ROLLOUT_SAMPLES < 2 or EXPERT_SAMPLES < 1:
+        raise ValueError("set_expert and set_rollout first (rummylab.gin.expert.constants, rollout_bot.constants)")
+    _read_GinRules(&R, rules)
+    bg = <bitgen_t *>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+    with nogil:
+        action = -3 if _gin_load(&t, &state[0]) else _rollout_act(kernel, &t, &R, bg, &card)
+    if action == -3:
+        raise ValueError("the state row is no hand in play (cards missing or twice, a hand of the wrong size, or a bad phase)")
+    if action == -1:
+        raise MemoryError("no memory for the rollout bot's worlds")
+    if action < 0:
+        raise RuntimeError(f"a rollout did not finish: {MAX_ACTIONS} actions")
+    return action, (__builtin_ctzll(card) if card else -1)
