@@ -22,6 +22,7 @@ from rummylab.gin import DEFAULT, evaluation, game, worlds
 from rummylab.gin.expert import ExpertBot
 from rummylab.gin.game_review import review
 from rummylab.gin.players import StrongBot
+from rummylab.gin.rollout_bot import RolloutBot
 
 DECISIONS = (game.Phase.FIRST_UPCARD, game.Phase.DRAW, game.Phase.DISCARD)
 
@@ -58,6 +59,24 @@ def speed(states: list[game.State], policy: str, **options: object) -> str:
     return (f"policy {policy:<7} {options}: {np.median(t_ms):6.1f} ms median, {np.percentile(t_ms, 90):6.1f} ms p90 "
             f"a decision; the largest error of an option within 3 points of the best: median {np.median(w):.2f}, "
             f"p90 {np.percentile(w, 90):.2f}; {np.mean(w <= 0.5):.0%} of decisions all ≤ 0.5")
+
+
+def rollout_bot_speed(states: list[game.State]) -> str:
+    """The rollout bot's decision in the compiled loop (``RolloutBot.looped``) against the same
+    decision valued by ``evaluate`` (the engine's path): ms each, and whether they agree."""
+    looped, valued, same = [], [], 0
+    for i, s in enumerate(states):
+        t = time.perf_counter()
+        a = RolloutBot(i).act(s)
+        looped.append(time.perf_counter() - t)
+        slow = RolloutBot(i)
+        slow.use_loop = False
+        t = time.perf_counter()
+        same += slow.act(s) == a
+        valued.append(time.perf_counter() - t)
+    fast, slow_ms = np.median(looped) * 1000, np.median(valued) * 1000
+    return (f"rollout bot: {fast:.1f} ms median a decision in the compiled loop, {slow_ms:.1f} ms valued by evaluate "
+            f"({slow_ms / fast:.1f}x); the same action in {same}/{len(states)} decisions")
 
 
 def hands_reviewed(n: int, seed: int, policy: str, samples: int) -> str:
@@ -107,6 +126,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     states = positions(args.positions, args.seed)
+    print(rollout_bot_speed(states), flush=True)
     for policy in ("greedy", "strong"):
         print(speed(states, policy), flush=True)
         print(speed(states, policy, budget_ms=100), flush=True)
