@@ -15,6 +15,7 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -123,20 +124,26 @@ def pool_options(lessons: list[str], students: int) -> list[str]:
             f"--VoilaKernelManager.fill_delay={REFILL_DELAY}"]
 
 
-def kernel_processes(pid: int) -> list[Any]:
-    """The kernel processes under a class server (psutil)."""
+def running_under(pid: int, wanted: Callable[[str], bool]) -> list[Any]:
+    """The live processes under ``pid`` (psutil) whose command line ``wanted`` accepts: one that
+    has just ended (a zombie, or gone) is passed over."""
     import psutil
-
-    from .class_kernel import is_kernel
 
     out = []
     for child in psutil.Process(pid).children(recursive=True):
         try:
-            if is_kernel(" ".join(child.cmdline())):
+            if wanted(" ".join(child.cmdline())):
                 out.append(child)
         except psutil.Error:
             pass
     return out
+
+
+def kernel_processes(pid: int) -> list[Any]:
+    """The kernel processes under a class server (psutil)."""
+    from .class_kernel import is_kernel
+
+    return running_under(pid, is_kernel)
 
 
 def first_lesson(folder: Path) -> list[str]:

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from rummylab.classroom.class_code import running_under
 from rummylab.classroom.class_kernel import is_kernel
 from rummylab.classroom.serve import free_port
 
@@ -143,21 +144,6 @@ def hub(lessons_copy: Path, tmp_path_factory: pytest.TempPathFactory, pg_cluster
         for p in left:
             p.kill()
         assert not left, f"still running after the hub stopped: {[p.cmdline() for p in left]}"
-
-
-def running_under(pid: int, wanted: Any) -> list[Any]:
-    """The live processes under `pid` whose command line `wanted` accepts: one that has just
-    ended (a zombie, or gone) is passed over, not an error."""
-    import psutil
-
-    out = []
-    for child in psutil.Process(pid).children(recursive=True):
-        try:
-            if wanted(" ".join(child.cmdline())):
-                out.append(child)
-        except psutil.Error:
-            continue
-    return out
 
 
 def login(page: Any, url: str, user: str, password: str) -> None:
