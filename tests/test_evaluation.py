@@ -390,6 +390,44 @@ def test_the_rollout_bot_makes_a_legal_move() -> None:
     assert bot.act(s) in game.legal_actions(s)
 
 
+def test_rollouts_within_rollouts_are_refused() -> None:
+    from rummylab.gin.rollout import policy_spec
+
+    with pytest.raises(ValueError, match="'rollout'"):
+        policy_spec("rollout")
+    with pytest.raises(ValueError, match="'rollout'"):
+        evaluate(mid_hand(6, 4), policy="rollout")
+
+
+@needs_compiled
+def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> None:
+    """The loop's decision (``RolloutBot.looped``) is the one ``evaluate`` values best, for the
+    same generator; a bad state row or unset constants are named."""
+    from rummylab.gin import expert
+    from rummylab.gin.analysis import gin_kernel
+    from rummylab.gin.loop import loop_options
+    from rummylab.gin.rollout_bot import RolloutBot, constants
+
+    for seed, moves in ((6, 0), (6, 3), (7, 8), (8, 14), (9, 21)):
+        s = mid_hand(seed, moves)
+        fast, slow = RolloutBot(seed), RolloutBot(seed)
+        slow.use_loop = False
+        assert fast.looped() and not slow.looped()
+        assert fast.act(s) == slow.act(s)
+    loops = play_loops()
+    loops.set_expert(*expert.constants(DEFAULT))
+    loops.set_rollout(*constants())
+    rules = loop_options([], DEFAULT)["rules"]
+    with pytest.raises(ValueError, match="columns"):
+        loops.rollout_decision(gin_kernel(), np.zeros(3, dtype=np.int64), np.random.default_rng(0), rules=rules)
+    row = state_row(mid_hand(6, 4))
+    row[STATE_COLUMNS.index("hand_0")] = 0
+    with pytest.raises(ValueError, match="no hand in play"):
+        loops.rollout_decision(gin_kernel(), row, np.random.default_rng(0), rules=rules)
+    with pytest.raises(ValueError, match="samples=1"):
+        loops.set_rollout(1, *constants()[1:])
+
+
 def test_kept_worlds_give_the_opponent_what_melds() -> None:
     """Under "kept" a world is the least-deadwood of one more hand than the stock cards the
     opponent drew: later in a hand their deadwood is lower than under "view"; it has no exact list."""
