@@ -399,6 +399,7 @@ def test_rollouts_within_rollouts_are_refused() -> None:
         evaluate(mid_hand(6, 4), policy="rollout")
 
 
+@pytest.mark.once  # the pure-Python run has no compiled loop to compare
 @needs_compiled
 def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> None:
     """The loop's decision (``RolloutBot.looped``) is the one ``evaluate`` values best, for the
