@@ -48,7 +48,8 @@ class RolloutBot:
     name = "rollout"
     use_loop = True
     """Decide in the compiled loop (``rollout_decision``: the same worlds, rollouts and screening,
-    three times as fast) when it is built and this is the bot it plays (the default settings)."""
+    about twice as fast: benchmarks/evaluation.py) when it is built and this is the bot it plays
+    (the default settings)."""
 
     def __init__(self, seed: SeedLike = None, samples: int = ROLLOUT_SAMPLES,
                  policy: str | tuple[str, str] = (ROLLOUT_POLICY, READ), model: str = ROLLOUT_MODEL,
