@@ -84,7 +84,8 @@ def rollout_gin(MeldKernel kernel, const int64_t[:, ::1] states, const int64_t[:
     for seat in range(2):
         run.bots[seat] = bots[seat]
         if run.bots[seat] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG, BOT_EXPERT):
-            raise ValueError(f"bot code {bots[seat]!r}: 0, 1, 2 or 3")
+            raise ValueError(f"bot code {bots[seat]!r}: 0, 1, 2 or 3 (random, greedy, strong, expert; "
+                             "the rollout bot plays no rollout's seat)")
         if run.bots[seat] == BOT_EXPERT and EXPERT_SAMPLES < 1:
             raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
         _bot_options(&run, seat, knock_at[seat], first_upcard[seat])

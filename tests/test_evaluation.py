@@ -406,7 +406,7 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
     same generator; a bad state row or unset constants are named."""
     from rummylab.gin import expert
     from rummylab.gin.analysis import gin_kernel
-    from rummylab.gin.loop import loop_options
+    from rummylab.gin.loop import BOT_CODES, loop_options
     from rummylab.gin.rollout_bot import RolloutBot, constants
 
     for seed, moves in ((6, 0), (6, 3), (7, 8), (8, 14), (9, 21)):
@@ -427,6 +427,9 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
         loops.rollout_decision(gin_kernel(), row, np.random.default_rng(0), rules=rules)
     with pytest.raises(ValueError, match="samples=1"):
         loops.set_rollout(1, *constants()[1:])
+    with pytest.raises(ValueError, match="the rollout bot plays no rollout"):
+        loops.rollout_gin(gin_kernel(), state_row(mid_hand(6, 4))[None, :], np.array([-1]), np.array([-1]),
+                          [BOT_CODES["rollout"], BOT_CODES["greedy"]], [None, None], rules=rules)
 
 
 def test_kept_worlds_give_the_opponent_what_melds() -> None:
