@@ -53,13 +53,6 @@ cdef inline int _hand_dw(MeldKernel k, uint64_t m) noexcept nogil:
     return k._deadwood(m, __builtin_popcountll(m) == 11)
 
 
-cdef uint64_t _nth_bit(uint64_t m, int n) noexcept nogil:
-    while n:
-        m &= m - 1
-        n -= 1
-    return _low(m)
-
-
 # -- the deal -------------------------------------------------------------------------
 
 cdef int _gin_deal(GinTable *t, GinRun *run, uint64_t seed, int64_t game, int hand_no, int deal_no, int dealer,
@@ -235,37 +228,51 @@ cdef int _smart_act(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, u
     return A_KNOCK if dw <= _knock_limit(R, run, me) else A_DISCARD
 
 
-cdef int _random_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:
-    """RandomBot.act: one of legal_actions(state), in its order, by rng.integers(len)."""
-    cdef uint64_t m, can, knocks = 0, rest, b
-    cdef int n_d, n_k, idx
-    cdef bint big
-    card[0] = 0
+cdef int _gin_options(MeldKernel k, GinTable *t, const GinRules *R, int *actions, uint64_t *cards) noexcept nogil:
+    """legal_actions(state), in its order: how many, each one's code and card (at most
+    MAX_OPTIONS: 11 discards, 11 knocks and big gin)."""
+    cdef int n = 0
+    cdef uint64_t m, can, rest, b
     if t.phase == FIRST_UPCARD:
-        return A_TAKE_UPCARD if _below(bg, 2) == 0 else A_PASS
+        actions[0], cards[0], actions[1], cards[1] = A_TAKE_UPCARD, 0, A_PASS, 0
+        return 2
     if t.phase == DRAW:
+        actions[0], cards[0] = A_DRAW_STOCK, 0
         if t.passes == 2:
-            return A_DRAW_STOCK
-        return A_DRAW_STOCK if _below(bg, 2) == 0 else A_DRAW_DISCARD
+            return 1
+        actions[1], cards[1] = A_DRAW_DISCARD, 0
+        return 2
     m = t.hands[t.to_play]
     can = m & ~t.taken
+    rest = can
+    while rest:
+        b = _low(rest)
+        rest ^= b
+        actions[n], cards[n] = A_DISCARD, b
+        n += 1
     rest = can if k._deadwood(m, True) <= R.knock_limit else 0  # no knock at all: one search says so
     while rest:
         b = _low(rest)
         rest ^= b
         if _dw(k, m & ~b) <= R.knock_limit:
-            knocks |= b
-    n_d = __builtin_popcountll(can)
-    n_k = __builtin_popcountll(knocks)
-    big = R.big_gin_bonus >= 0 and _dw(k, m) == 0
-    idx = _below(bg, n_d + n_k + (1 if big else 0))
-    if idx < n_d:
-        card[0] = _nth_bit(can, idx)
-        return A_DISCARD
-    if idx < n_d + n_k:
-        card[0] = _nth_bit(knocks, idx - n_d)
-        return A_KNOCK
-    return A_BIG_GIN
+            actions[n], cards[n] = A_KNOCK, b
+            n += 1
+    if R.big_gin_bonus >= 0 and _dw(k, m) == 0:
+        actions[n], cards[n] = A_BIG_GIN, 0
+        n += 1
+    return n
+
+
+cdef int _random_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:
+    """RandomBot.act: one of legal_actions(state), in its order, by rng.integers(len) (no draw
+    for the one action after two passes)."""
+    cdef int actions[MAX_OPTIONS]
+    cdef uint64_t cards[MAX_OPTIONS]
+    cdef int n = _gin_options(k, t, R, actions, cards), idx = 0
+    if n > 1:
+        idx = <int>_below(bg, n)
+    card[0] = cards[idx]
+    return actions[idx]
 
 
 # -- the game -------------------------------------------------------------------------

@@ -128,40 +128,6 @@ cdef int _rollout_worlds(MeldKernel k, GinTable *t, bitgen_t *bg, int n, Rollout
     return 0
 
 
-cdef int _rollout_options(MeldKernel k, GinTable *t, const GinRules *R, int *actions, uint64_t *cards) noexcept nogil:
-    """legal_actions(state), in its order: how many, each one's code and card."""
-    cdef int n = 0
-    cdef uint64_t m, can, rest, b
-    if t.phase == FIRST_UPCARD:
-        actions[0], cards[0], actions[1], cards[1] = A_TAKE_UPCARD, 0, A_PASS, 0
-        return 2
-    if t.phase == DRAW:
-        actions[0], cards[0] = A_DRAW_STOCK, 0
-        if t.passes == 2:
-            return 1
-        actions[1], cards[1] = A_DRAW_DISCARD, 0
-        return 2
-    m = t.hands[t.to_play]
-    can = m & ~t.taken
-    rest = can
-    while rest:
-        b = _low(rest)
-        rest ^= b
-        actions[n], cards[n] = A_DISCARD, b
-        n += 1
-    rest = can if k._deadwood(m, True) <= R.knock_limit else 0  # no knock at all: one search says so
-    while rest:
-        b = _low(rest)
-        rest ^= b
-        if _dw(k, m & ~b) <= R.knock_limit:
-            actions[n], cards[n] = A_KNOCK, b
-            n += 1
-    if R.big_gin_bonus >= 0 and _dw(k, m) == 0:
-        actions[n], cards[n] = A_BIG_GIN, 0
-        n += 1
-    return n
-
-
 cdef int _rollout_value(MeldKernel k, GinTable *t, const GinRules *R, GinRun *play, RolloutWorlds *worlds,
                         int world, int action, uint64_t card, int *net) noexcept nogil:
     """The player to act's net points in one world after ``action``, both seats then played by
@@ -247,7 +213,7 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
     cdef RolloutPlayed p
     cdef GinRun play
     card[0] = 0
-    n_options = _rollout_options(k, t, R, actions, cards)
+    n_options = _gin_options(k, t, R, actions, cards)
     if n_options == 1:
         card[0] = cards[0]
         return actions[0]
