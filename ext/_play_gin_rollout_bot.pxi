@@ -1,5 +1,6 @@
 # The rollout bot in the gin loops (included by _play.pyx after _play_gin_rollout.pxi):
-# rummylab.gin.rollout_bot.RolloutBot.act, decision for decision. Its worlds are drawn as
+# rummylab.gin.rollout_bot.RolloutBot.act, decision for decision: the expert's move (_expert_act,
+# from the seat's generator first), overruled by the rollouts when they are sure. Its worlds are drawn as
 # rummylab.gin.worlds.sample draws them under the "kept" model (the same uniforms from the seat's
 # generator, in the same order, each probability computed with the Python's operations in its
 # order), each option is played on in them by the greedy bots as rollout_gin plays them, and the
@@ -14,18 +15,22 @@ cdef double ROLLOUT_REACH = 0.0
 cdef double ROLLOUT_TARGET_SE = 0.0
 cdef double ROLLOUT_OPTION_SE = 0.0
 cdef int ROLLOUT_KEPT_MOST = 1
+cdef double ROLLOUT_SURE = 0.0
 
 
-def set_rollout(int samples, int screen, double reach, double target_se, double option_se, int kept_most) -> None:
+def set_rollout(int samples, int screen, double reach, double target_se, double option_se, int kept_most,
+                double sure) -> None:
     """The rollout bot's constants, as rummylab.gin.rollout_bot defines them (``constants()``):
-    worlds a decision, the screen, the reach and the two standard errors of evaluation, and the
-    most hidden hands a "kept" world is the best of."""
+    worlds a decision, the screen, the reach and the two standard errors of evaluation, the
+    most hidden hands a "kept" world is the best of, and the standard errors by which the
+    rollouts overrule the expert."""
     global ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_OPTION_SE, ROLLOUT_KEPT_MOST
-    if not 2 <= samples <= 4096 or screen < 1 or not 1 <= kept_most <= 16:
-        raise ValueError(f"samples={samples}, screen={screen}, kept_most={kept_most}: samples 2 to 4096, "
-                         "screen 1 or more, kept_most 1 to 16")
+    global ROLLOUT_SURE
+    if not 2 <= samples <= 4096 or screen < 1 or not 1 <= kept_most <= 16 or not sure >= 0:
+        raise ValueError(f"samples={samples}, screen={screen}, kept_most={kept_most}, sure={sure}: samples 2 to "
+                         "4096, screen 1 or more, kept_most 1 to 16, sure 0 or more")
     ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_KEPT_MOST = samples, screen, kept_most
-    ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_OPTION_SE = reach, target_se, option_se
+    ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_OPTION_SE, ROLLOUT_SURE = reach, target_se, option_se, sure
 
 
 cdef struct RolloutWorlds:
@@ -205,7 +210,8 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
     cdef int live[MAX_OPTIONS]
     cdef int order[MAX_OPTIONS]
     cdef double sort_key[MAX_OPTIONS]
-    cdef int n_options, n_live, i, j, leader, best, size, status = 0, most, seat = t.to_play
+    cdef int n_options, n_live, i, j, leader, best, size, status = 0, most, seat = t.to_play, mine, kept = -1
+    cdef uint64_t mine_card
     cdef double mean, top, diff, se, value, best_value = 0.0
     cdef bint sure, best_zero = False
     cdef int best_worlds = 0
@@ -217,6 +223,13 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
     if n_options == 1:
         card[0] = cards[0]
         return actions[0]
+    # the expert's move, kept in play as long as the best (evaluate's keep)
+    mine = _expert_act(k, t, R, bg, &mine_card)
+    for i in range(n_options):
+        if actions[i] == mine and cards[i] == mine_card:
+            kept = i
+    if kept < 0:
+        return -2  # the expert's move is no option (a bug: both read the same rules)
     worlds.hands = <uint64_t *>malloc(ROLLOUT_SAMPLES * sizeof(uint64_t))
     worlds.stocks = <unsigned char *>malloc(ROLLOUT_SAMPLES * (t.n_stock if t.n_stock else 1))
     p.values = <int *>malloc(n_options * ROLLOUT_SAMPLES * sizeof(int))
@@ -261,7 +274,7 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
             for i in range(n_live):
                 if live[i] != leader:
                     _rollout_paired(&p, live[i], leader, &diff, &se)
-                    if not diff + ROLLOUT_REACH * (se if se > 1e-9 else 1e-9) >= 0:
+                    if live[i] != kept and not diff + ROLLOUT_REACH * (se if se > 1e-9 else 1e-9) >= 0:
                         continue  # out of reach
                     sure = sure and se <= ROLLOUT_TARGET_SE
                 live[j] = live[i]
@@ -312,6 +325,13 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
             if best < 0 or (diff == 0.0 and not best_zero) or ((diff == 0.0) == best_zero and (
                     p.played[i] > best_worlds or (p.played[i] == best_worlds and value > best_value))):
                 best, best_zero, best_worlds, best_value = i, diff == 0.0, p.played[i], value
+        # rollout_bot.overruled: the best if it beats the expert's move by more than SURE errors
+        if best != kept:
+            diff, se = 0.0, 0.0
+            if kept != leader:
+                _rollout_paired(&p, kept, leader, &diff, &se)
+            if not -diff > ROLLOUT_SURE * se:
+                best = kept
     free(worlds.hands)
     free(worlds.stocks)
     free(p.values)

@@ -16,7 +16,7 @@ from rummylab import gin
 from rummylab.cards import BIT_CARD, DECK, mask_cards, parse_cards, to_mask
 from rummylab.gin import DEFAULT, bots, equity, game, worlds
 from rummylab.gin import game_review as review
-from rummylab.gin.evaluation import evaluate
+from rummylab.gin.evaluation import Evaluation, OptionValue, evaluate
 from rummylab.gin.game import Action, Kind, Phase, State
 from rummylab.gin.players import GreedyBot, StrongBot
 from rummylab.gin.rollout import STATE_COLUMNS, play_out, rollout, state_row, with_hidden
@@ -390,6 +390,28 @@ def test_the_rollout_bot_makes_a_legal_move() -> None:
     assert bot.act(s) in game.legal_actions(s)
 
 
+def test_the_rollout_bot_overrules_the_expert_only_when_sure() -> None:
+    """``overruled``: the best option replaces the expert's move only when it is better by more
+    than ``sure`` standard errors of their difference; a bad ``sure`` is named."""
+    from rummylab.gin.rollout_bot import SURE, RolloutBot, overruled
+
+    s = mid_hand(6, 4)
+    first, second = game.legal_actions(s)[:2]
+
+    def found(diff: float, diff_se: float) -> Evaluation:
+        best = OptionValue(action=first, label="a", value=1.0, se=0.1, diff=0.0, diff_se=0.0, worlds=64)
+        other = OptionValue(action=second, label="b", value=1.0 + diff, se=0.1, diff=diff, diff_se=diff_se, worlds=64)
+        return Evaluation(seat=s.to_play, phase=s.phase, options=(best, other), exact=False,
+                          policy=("greedy", "greedy"), model="kept")
+
+    assert overruled(found(-1.0, 0.5), second, SURE) == first       # 2 errors behind: overruled
+    assert overruled(found(-1.0, 1.0), second, SURE) == second      # 1 error behind: kept
+    assert overruled(found(-1.0, 0.0), second, SURE) == first       # behind in every world
+    assert overruled(found(-1.0, 1.0), first, SURE) == first        # the expert's move is the best
+    with pytest.raises(ValueError, match="sure=-1"):
+        RolloutBot(0, sure=-1)
+
+
 def test_rollouts_within_rollouts_are_refused() -> None:
     from rummylab.gin.rollout import policy_spec
 
@@ -402,19 +424,26 @@ def test_rollouts_within_rollouts_are_refused() -> None:
 @pytest.mark.once  # the pure-Python run has no compiled loop to compare
 @needs_compiled
 def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> None:
-    """The loop's decision (``RolloutBot.looped``) is the one ``evaluate`` values best, for the
-    same generator; a bad state row or unset constants are named."""
+    """The loop's decision (``RolloutBot.looped``) is the engine's (the expert's move, overruled
+    when ``evaluate`` is sure of a better one), for the same generator; a bad state row or unset
+    constants are named."""
     from rummylab.gin import expert
     from rummylab.gin.analysis import gin_kernel
     from rummylab.gin.loop import BOT_CODES, loop_options
     from rummylab.gin.rollout_bot import RolloutBot, constants
 
-    for seed, moves in ((6, 0), (6, 3), (7, 8), (8, 14), (9, 21)):
+    overruled = []
+    for seed, moves in ((6, 0), (6, 3), (7, 8), (8, 3), (8, 14), (9, 21), (13, 0)):
         s = mid_hand(seed, moves)
         fast, slow = RolloutBot(seed), RolloutBot(seed)
         slow.use_loop = False
         assert fast.looped() and not slow.looped()
-        assert fast.act(s) == slow.act(s)
+        move = fast.act(s)
+        assert move == slow.act(s)
+        if move != expert.ExpertBot(seed).act(s):
+            overruled.append(move.kind)
+    # here the rollouts overrule a discard by another, a discard by a knock, a pass by taking the upcard
+    assert sorted(overruled) == sorted([Kind.DISCARD, Kind.KNOCK, Kind.TAKE_UPCARD]), overruled
     loops = play_loops()
     loops.set_expert(*expert.constants(DEFAULT))
     loops.set_rollout(*constants())
@@ -427,6 +456,9 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
         loops.rollout_decision(gin_kernel(), row, np.random.default_rng(0), rules=rules)
     with pytest.raises(ValueError, match="samples=1"):
         loops.set_rollout(1, *constants()[1:])
+    with pytest.raises(ValueError, match="sure=-1"):
+        loops.set_rollout(*constants()[:-1], -1.0)
+    loops.set_rollout(*constants())
     with pytest.raises(ValueError, match="the rollout bot plays no rollout"):
         loops.rollout_gin(gin_kernel(), state_row(mid_hand(6, 4))[None, :], np.array([-1]), np.array([-1]),
                           [BOT_CODES["rollout"], BOT_CODES["greedy"]], [None, None], rules=rules)

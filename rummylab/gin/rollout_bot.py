@@ -1,5 +1,5 @@
-"""The rollout bot: it chooses what ``evaluation.evaluate`` values best. Every named gin bot
-(``BOTS``) and ``make_bot``, the public ``gin.bots.make_bot``."""
+"""The rollout bot: the expert's move, unless ``evaluation.evaluate`` finds a better one for
+sure. Every named gin bot (``BOTS``) and ``make_bot``, the public ``gin.bots.make_bot``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ..cards import BIT_CARD, SeedLike, rng_from
 from ..sim import play_loops
 from . import expert
 from .analysis import gin_kernel
-from .evaluation import OPTION_SE, REACH, SCREEN, TARGET_SE, evaluate
+from .evaluation import OPTION_SE, REACH, SCREEN, TARGET_SE, Evaluation, evaluate
 from .expert import plays_for_gin
 from .game import Action, State, legal_actions
 from .loop import ACTIONS, loop_options
@@ -27,6 +27,10 @@ ROLLOUT_POLICY = "greedy"
 the opponent's seat is played by what the hands so far show of the opponent (``READ``: against
 MARJJ v5 it wins 54 % of games where playing both seats greedy won 47 %, and as many against the
 EAAI simple player; benchmarks/README.md)."""
+SURE = 1.5
+"""The rollouts overrule the expert's move when another option beats it by more than SURE standard
+errors of their difference (same worlds): against MARJJ v5 and the EAAI simple player this wins
+more than the expert alone (SURE infinite) or the rollouts alone (0; benchmarks/README.md)."""
 READ = "read"
 """The opponent policy that reads the opponent from the hands played so far (``read_opponent``)."""
 
@@ -40,10 +44,11 @@ def read_opponent(state: State, policy: str) -> str:
 
 
 class RolloutBot:
-    """Chooses the option ``evaluation.evaluate`` values best, over at most ``samples`` worlds an
-    option drawn from its own generator (so the same seed plays the same game), each played on by
-    ``policy``: one name for both seats, or (its own, the opponent's), where the opponent's may be
-    ``READ``: read from the hands played so far (``read_opponent``)."""
+    """Plays the expert's move unless the option ``evaluation.evaluate`` values best beats it by
+    more than ``sure`` standard errors (None: always the best by ``evaluate``), over at most
+    ``samples`` worlds an option drawn from its own generator (so the same seed plays the same
+    game), each played on by ``policy``: one name for both seats, or (its own, the opponent's),
+    where the opponent's may be ``READ``: read from the hands played so far (``read_opponent``)."""
 
     name = "rollout"
     use_loop = True
@@ -53,14 +58,18 @@ class RolloutBot:
 
     def __init__(self, seed: SeedLike = None, samples: int = ROLLOUT_SAMPLES,
                  policy: str | tuple[str, str] = (ROLLOUT_POLICY, READ), model: str = ROLLOUT_MODEL,
-                 horizon: str = "hand") -> None:
+                 horizon: str = "hand", sure: float | None = SURE) -> None:
+        if sure is not None and not sure >= 0:
+            raise ValueError(f"sure={sure!r}: 0 or more standard errors, or None")
         self.rng = rng_from(seed)
         self.samples, self.policy, self.model, self.horizon = samples, policy, model, horizon
+        self.sure = sure
 
     def looped(self) -> bool:
         """Whether the compiled loop plays this bot's decisions (its settings are the loop's)."""
         return (self.use_loop and self.samples == ROLLOUT_SAMPLES and self.policy == (ROLLOUT_POLICY, READ)
-                and self.model == ROLLOUT_MODEL and self.horizon == "hand" and play_loops() is not None)
+                and self.model == ROLLOUT_MODEL and self.horizon == "hand" and self.sure == SURE
+                and play_loops() is not None)
 
     def act(self, state: State) -> Action:
         done = _housekeeping(state)
@@ -74,8 +83,17 @@ class RolloutBot:
         policy = self.policy
         if isinstance(policy, tuple) and policy[1] == READ:
             policy = (policy[0], read_opponent(state, policy[0]))
-        return evaluate(state, samples=self.samples, seed=self.rng, policy=policy,
-                        model=self.model, horizon=self.horizon, exact=False).best.action  # type: ignore[arg-type]
+        mine = expert.ExpertBot(self.rng).act(state) if self.sure is not None else None
+        found = evaluate(state, samples=self.samples, seed=self.rng, policy=policy, model=self.model,
+                         horizon=self.horizon, exact=False, keep=() if mine is None else (mine,))  # type: ignore[arg-type]
+        return found.best.action if mine is None else overruled(found, mine, self.sure)  # type: ignore[arg-type]
+
+
+def overruled(found: Evaluation, mine: Action, sure: float) -> Action:
+    """``found``'s best option if it beats ``mine`` by more than ``sure`` standard errors of their
+    difference, else ``mine``."""
+    best, o = found.best, found.of(mine)
+    return best.action if best.action != mine and -o.diff > sure * o.diff_se else mine
 
 
 def _loop_decision(state: State, rng: np.random.Generator) -> Action:
@@ -89,12 +107,13 @@ def _loop_decision(state: State, rng: np.random.Generator) -> Action:
     return Action(ACTIONS[code], BIT_CARD[1 << card] if card >= 0 else None)
 
 
-def constants() -> tuple[int, int, float, float, float, int]:
-    """(ROLLOUT_SAMPLES, evaluation's SCREEN, REACH, TARGET_SE and OPTION_SE, worlds.KEPT_MOST),
-    as the compiled loop takes them (``set_rollout``): the loop plays the rollout bot named
-    "rollout" (these samples, greedy rollouts, the opponent read, the "kept" worlds, the hand
-    horizon) decision for decision as ``RolloutBot`` does (tests/test_evaluation.py)."""
-    return ROLLOUT_SAMPLES, SCREEN, REACH, TARGET_SE, OPTION_SE, KEPT_MOST
+def constants() -> tuple[int, int, float, float, float, int, float]:
+    """(ROLLOUT_SAMPLES, evaluation's SCREEN, REACH, TARGET_SE and OPTION_SE, worlds.KEPT_MOST,
+    SURE), as the compiled loop takes them (``set_rollout``): the loop plays the rollout bot named
+    "rollout" (the expert's move overruled by these samples, greedy rollouts, the opponent read,
+    the "kept" worlds, the hand horizon) decision for decision as ``RolloutBot`` does
+    (tests/test_evaluation.py)."""
+    return ROLLOUT_SAMPLES, SCREEN, REACH, TARGET_SE, OPTION_SE, KEPT_MOST, SURE
 
 
 BOTS: dict[str, type] = {**RULE_BOTS, "rollout": RolloutBot}
