@@ -5,8 +5,9 @@ the seats swapped, the 95 % interval of the share of games won clustered by pair
     python benchmarks/eaai_strength.py --pairs 200 --bot rollout --opponent marjj_v5
     python benchmarks/eaai_strength.py --pairs 200 --bot rollout:strong:64 --opponent expert
 
-A bot is a rummylab name, a port's name, or ``rollout:POLICY:SAMPLES[:MODEL[:HORIZON]]`` (the rollout bot
-with its rollout policy, worlds per option, world model and horizon; POLICY may be a pair,
+A bot is a rummylab name, a port's name, or ``rollout:POLICY:SAMPLES[:MODEL[:HORIZON[:SURE]]]`` (the
+rollout bot with its rollout policy, worlds per option, world model, horizon and the standard errors
+by which the rollouts overrule the expert, "none": the rollouts alone; POLICY may be a pair,
 "greedy/greedy@0": its own seat's, then the opponent's). On the engine, one core.
 
 Targets (issue 40): the rollout bot at ≤ 10 ms a decision wins ≥ 60 % against MARJJ v5 and ≥ 80 %
@@ -30,7 +31,7 @@ from eaai.simple import SimpleGinRummyPlayer  # noqa: E402
 
 from rummylab.gin import EAAI  # noqa: E402
 from rummylab.gin.bots import make_bot, play_game  # noqa: E402
-from rummylab.gin.rollout_bot import RolloutBot  # noqa: E402
+from rummylab.gin.rollout_bot import SURE, RolloutBot  # noqa: E402
 
 PORTS = {"eaai_simple": SimpleGinRummyPlayer, "marjj_v5": MarjjV5Player}
 
@@ -55,8 +56,9 @@ def bot(name: str, seed: int) -> Any:
     if name.startswith("rollout:"):
         _, policy, samples, *more = name.split(":")
         pair = tuple(policy.split("/")) if "/" in policy else policy  # "greedy/greedy@0": mine, then theirs
+        sure = SURE if len(more) < 3 else None if more[2] == "none" else float(more[2])
         return RolloutBot(seed, samples=int(samples), policy=pair, model=more[0] if more else "kept",  # type: ignore[arg-type]
-                          horizon=more[1] if len(more) > 1 else "hand")
+                          horizon=more[1] if len(more) > 1 else "hand", sure=sure)
     return make_bot(name, seed)
 
 
