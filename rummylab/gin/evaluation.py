@@ -188,7 +188,7 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
     after this long; policy: the bot both seats play on with (or a pair, the player to act's
     first); model: how the hidden cards are drawn (``worlds``); exact: play every world (None:
     when there are at most EXACT_WORLDS); keep: options played as long as the best ones, however
-    far behind (a review keeps the move that was played)."""
+    far behind (a review keeps the move that was played, the rollout bot the expert's)."""
     pair = (policy, policy) if isinstance(policy, str) else tuple(policy)
     if len(pair) != 2:
         raise ValueError(f"policy {policy!r}: a bot name or a pair of them")
