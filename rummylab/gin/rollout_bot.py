@@ -83,11 +83,11 @@ class RolloutBot:
         policy = self.policy
         if isinstance(policy, tuple) and policy[1] == READ:
             policy = (policy[0], read_opponent(state, policy[0]))
-        mine = expert.ExpertBot(self.rng).act(state) if self.sure is not None else None
+        keep: tuple[Action, ...] = () if self.sure is None else (expert.ExpertBot(self.rng).act(state),)
         found = evaluate(state, samples=self.samples, seed=self.rng, policy=policy,
                          model=self.model, horizon=self.horizon,  # type: ignore[arg-type]
-                         exact=False, keep=() if mine is None else (mine,))
-        return found.best.action if mine is None or self.sure is None else overruled(found, mine, self.sure)
+                         exact=False, keep=keep)
+        return found.best.action if self.sure is None else overruled(found, keep[0], self.sure)
 
 
 def overruled(found: Evaluation, mine: Action, sure: float) -> Action:
