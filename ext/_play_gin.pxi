@@ -118,19 +118,9 @@ cdef bint _wants(MeldKernel k, GinTable *t) noexcept nogil:
     return k._deadwood(m | t.pile[t.n_pile - 1], True) < _dw(k, m)
 
 
-cdef int _best_removal(MeldKernel k, uint64_t mask, uint64_t keep, uint64_t *bit) noexcept nogil:
+cdef inline int _best_removal(MeldKernel k, uint64_t mask, uint64_t keep, uint64_t *bit) noexcept nogil:
     """MeldKernel.best_removal: least deadwood, then the card worth most, then the highest."""
-    cdef uint64_t rest = mask & ~keep, low
-    cdef int dw, best = BIG, value, best_value = -1
-    bit[0] = 0
-    while rest:
-        low = _low(rest)
-        rest ^= low
-        dw = _dw(k, mask & ~low)
-        value = k.point_of[_rank(low)]
-        if dw < best or (dw == best and value >= best_value):
-            best, best_value, bit[0] = dw, value, low
-    return best
+    return k._best_removal(mask, keep, bit)
 
 
 cdef int _strong_discard(MeldKernel k, GinTable *t, uint64_t *bit) noexcept nogil:

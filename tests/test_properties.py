@@ -64,6 +64,23 @@ def test_any_meld_rules_equal_oracle(backend: str, spec: MeldSpec, idx: list[int
     assert k.discard_deadwood(mask) == o.discard_deadwood()
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spec=specs, idx=st.one_of(hands(1, 12), dense(2, 12)), kept=st.integers(0, 2**12 - 1))
+def test_best_removal_equals_oracle(backend: str, spec: MeldSpec, idx: list[int], kept: int) -> None:
+    """The card whose removal leaves the least deadwood, never a kept one; ties go to the card
+    worth most, then the highest bit (the compiled kernel tries the cards in that order)."""
+    mask = mask_of(idx)
+    free = [j for j in range(len(idx)) if not kept >> j & 1]
+    keep = mask_of([i for j, i in enumerate(idx) if kept >> j & 1])
+    k = rules_of(spec).kernel(backend)
+    if not free:
+        assert k.best_removal(mask, keep) == (1 << 30, 0)
+        return
+    o = Oracle([(DECK[i].rank, DECK[i].suit) for i in idx], spec)
+    j = min(free, key=lambda j: (o.deadwood(j), -spec.points[DECK[idx[j]].rank], -DECK[idx[j]].bit))
+    assert k.best_removal(mask, keep) == (o.deadwood(j), DECK[idx[j]].bit)
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(idx=hands(10, 11))
 def test_a_card_adds_at_most_its_value(backend: str, idx: list[int]) -> None:

@@ -12,6 +12,8 @@ cdef class MeldKernel:
     cdef uint8_t n_set_options[16]
     cdef readonly int set_min
     cdef int point_of[13]
+    cdef uint32_t by_value[13]
+    cdef int n_values
     cdef readonly tuple points
     cdef readonly bint ace_high
     cdef readonly int min_run
@@ -22,3 +24,4 @@ cdef class MeldKernel:
     cdef int _search(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t ranks,
                      bint discard, uint64_t *sets) noexcept nogil
     cdef int _deadwood(self, uint64_t m, bint discard) noexcept nogil
+    cdef int _best_removal(self, uint64_t mask, uint64_t keep, uint64_t *bit) noexcept nogil
