@@ -4,7 +4,7 @@
 # rummylab.gin.worlds.sample draws them under the "kept" model (the same uniforms from the seat's
 # generator, in the same order, each probability computed with the Python's operations in its
 # order), each option is played on in them by the greedy bots as rollout_gin plays them, and the
-# options are screened as rummylab.gin.evaluation._sampled screens them: the points are integers,
+# options are screened as rummylab.gin.evaluation._sampled screens them (every_diff=False): the points are integers,
 # so their sums are exact and each mean and standard error one division (evaluation._paired).
 
 # The rollout bot's constants are defined in rummylab/gin/rollout_bot.py and evaluation.py
@@ -13,24 +13,22 @@ cdef int ROLLOUT_SAMPLES = 0
 cdef int ROLLOUT_SCREEN = 0
 cdef double ROLLOUT_REACH = 0.0
 cdef double ROLLOUT_TARGET_SE = 0.0
-cdef double ROLLOUT_OPTION_SE = 0.0
 cdef int ROLLOUT_KEPT_MOST = 1
 cdef double ROLLOUT_SURE = 0.0
 
 
-def set_rollout(int samples, int screen, double reach, double target_se, double option_se, int kept_most,
-                double sure) -> None:
+def set_rollout(int samples, int screen, double reach, double target_se, int kept_most, double sure) -> None:
     """The rollout bot's constants, as rummylab.gin.rollout_bot defines them (``constants()``):
-    worlds a decision, the screen, the reach and the two standard errors of evaluation, the
+    worlds a decision, the screen, the reach and the target standard error of evaluation, the
     most hidden hands a "kept" world is the best of, and the standard errors by which the
     rollouts overrule the expert."""
-    global ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_OPTION_SE, ROLLOUT_KEPT_MOST
+    global ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_KEPT_MOST
     global ROLLOUT_SURE
     if not 2 <= samples <= 4096 or screen < 1 or not 1 <= kept_most <= 16 or not sure >= 0:
         raise ValueError(f"samples={samples}, screen={screen}, kept_most={kept_most}, sure={sure}: samples 2 to "
                          "4096, screen 1 or more, kept_most 1 to 16, sure 0 or more")
     ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_KEPT_MOST = samples, screen, kept_most
-    ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_OPTION_SE, ROLLOUT_SURE = reach, target_se, option_se, sure
+    ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_SURE = reach, target_se, sure
 
 
 cdef struct RolloutWorlds:
@@ -208,8 +206,6 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
     cdef int actions[MAX_OPTIONS]
     cdef uint64_t cards[MAX_OPTIONS]
     cdef int live[MAX_OPTIONS]
-    cdef int order[MAX_OPTIONS]
-    cdef double sort_key[MAX_OPTIONS]
     cdef int n_options, n_live, i, j, leader, best, size, status = 0, most, seat = t.to_play, mine, kept = -1
     cdef uint64_t mine_card
     cdef double mean, top, diff, se, value, best_value = 0.0
@@ -283,24 +279,6 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
             if n_live == 1 or size >= p.cap or sure:
                 break
             size = 2 * size if 2 * size < p.cap else p.cap
-    if status == 0:
-        # the others' differences to this leader, the least sure first (a stable sort)
-        for i in range(n_options):
-            _rollout_paired(&p, i, leader, &diff, &se)
-            sort_key[i] = -se
-            j = i
-            while j > 0 and sort_key[order[j - 1]] > sort_key[i]:
-                order[j] = order[j - 1]
-                j -= 1
-            order[j] = i
-        for j in range(n_options):
-            i = order[j]
-            while status == 0 and i != leader and p.played[i] < p.played[leader]:
-                _rollout_paired(&p, i, leader, &diff, &se)
-                if not se > ROLLOUT_OPTION_SE:
-                    break
-                status = _rollout_grow(k, t, R, &play, &worlds, &p, actions, cards, i,
-                                       p.played[leader] if p.played[leader] < 2 * p.played[i] else 2 * p.played[i])
     if status == 0:
         # evaluation._options: the best of the options played in the most worlds; _evaluation:
         # the first of (a difference of exactly 0, the most worlds, the highest value)

@@ -178,7 +178,7 @@ def _values(state: State, action: Action, worlds: Worlds, start: int, stop: int,
 def evaluate(state: State, *, samples: int | None = None, budget_ms: float | None = None,
              horizon: Literal["hand", "game", "match"] = "hand", seed: SeedLike = 0,
              policy: str | tuple[str, str] = POLICY, model: Model = "view", exact: bool | None = None,
-             keep: Sequence[Action] = ()) -> Evaluation:
+             keep: Sequence[Action] = (), every_diff: bool = True) -> Evaluation:
     """Every legal option of the player to act in ``state``, valued by rollouts to the hand's
     end, best first: net points for that player, or with ``horizon="game"`` the chance of winning
     the game (the game-equity table, ``equity``, from the scores the hand leaves), or with
@@ -188,7 +188,9 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
     after this long; policy: the bot both seats play on with (or a pair, the player to act's
     first); model: how the hidden cards are drawn (``worlds``); exact: play every world (None:
     when there are at most EXACT_WORLDS); keep: options played as long as the best ones, however
-    far behind (a review keeps the move that was played, the rollout bot the expert's)."""
+    far behind (a review keeps the move that was played, the rollout bot the expert's);
+    every_diff: play the options out of reach until their differences to the best are within
+    OPTION_SE too (False: only the candidates' are made sure, all a bot choosing a move needs)."""
     pair = (policy, policy) if isinstance(policy, str) else tuple(policy)
     if len(pair) != 2:
         raise ValueError(f"policy {policy!r}: a bot name or a pair of them")
@@ -206,7 +208,7 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
     else:
         deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
         worlds = sample(state, MAX_WORLDS if samples is None else samples, rng, model)
-        options = _sampled(state, actions, worlds, seats, rngs, horizon, deadline, keep)
+        options = _sampled(state, actions, worlds, seats, rngs, horizon, deadline, keep, every_diff)
     return _evaluation(state, options, enumerated, seats, model, horizon)
 
 
@@ -222,10 +224,10 @@ def _enumerated(state: State, actions: list[Action], worlds: Worlds, seats: tupl
 
 def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[str, str],
              rngs: tuple[np.random.Generator | None, ...], horizon: str, deadline: float | None,
-             keep: Sequence[Action]) -> list[OptionValue]:
+             keep: Sequence[Action], every_diff: bool) -> list[OptionValue]:
     """The options played in the sampled worlds, effort where it matters: a screen of every option,
     then more worlds for the candidates (and ``keep``) until their differences to the leader are
-    sure, then the others' differences as far as the budget goes."""
+    sure, then (``every_diff``) the others' differences as far as the budget goes."""
     cap = len(worlds)
     target_se, option_se = (TARGET_SE, OPTION_SE) if horizon == "hand" else (TARGET_SE_GAME, OPTION_SE_GAME)
     played: list[np.ndarray] = [np.empty(0, dtype=np.int64 if horizon == "hand" else float) for _action in actions]
@@ -250,6 +252,8 @@ def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[s
                 or all(_paired(played[i], played[leader])[1] <= target_se for i in live if i != leader)):
             break
         size = min(cap, 2 * size)
+    if not every_diff:
+        return _options(state, actions, played)
     for i in sorted(range(len(actions)), key=lambda i: -_paired(played[i], played[leader])[1]):
         while (i != leader and len(played[i]) < len(played[leader]) and not out_of_time()
                and _paired(played[i], played[leader])[1] > option_se):

@@ -9,7 +9,7 @@ from ..cards import BIT_CARD, SeedLike, rng_from
 from ..sim import play_loops
 from . import expert
 from .analysis import gin_kernel
-from .evaluation import OPTION_SE, REACH, SCREEN, TARGET_SE, Evaluation, evaluate
+from .evaluation import REACH, SCREEN, TARGET_SE, Evaluation, evaluate
 from .expert import plays_for_gin
 from .game import Action, State, legal_actions
 from .loop import ACTIONS, loop_options
@@ -18,7 +18,7 @@ from .players import Bot, _housekeeping
 from .rollout import state_row
 from .worlds import KEPT_MOST
 
-ROLLOUT_SAMPLES = 256
+ROLLOUT_SAMPLES = 512
 """Worlds the rollout bot plays an option in at most, a decision."""
 ROLLOUT_MODEL = "kept"
 """How the rollout bot pictures the opponent's hand (``worlds``): they kept what melds."""
@@ -86,7 +86,7 @@ class RolloutBot:
         keep: tuple[Action, ...] = () if self.sure is None else (expert.ExpertBot(self.rng).act(state),)
         found = evaluate(state, samples=self.samples, seed=self.rng, policy=policy,
                          model=self.model, horizon=self.horizon,  # type: ignore[arg-type]
-                         exact=False, keep=keep)
+                         exact=False, keep=keep, every_diff=False)
         return found.best.action if self.sure is None else overruled(found, keep[0], self.sure)
 
 
@@ -108,13 +108,13 @@ def _loop_decision(state: State, rng: np.random.Generator) -> Action:
     return Action(ACTIONS[code], BIT_CARD[1 << card] if card >= 0 else None)
 
 
-def constants() -> tuple[int, int, float, float, float, int, float]:
-    """(ROLLOUT_SAMPLES, evaluation's SCREEN, REACH, TARGET_SE and OPTION_SE, worlds.KEPT_MOST,
+def constants() -> tuple[int, int, float, float, int, float]:
+    """(ROLLOUT_SAMPLES, evaluation's SCREEN, REACH and TARGET_SE, worlds.KEPT_MOST,
     SURE), as the compiled loop takes them (``set_rollout``): the loop plays the rollout bot named
     "rollout" (the expert's move overruled by these samples, greedy rollouts, the opponent read,
     the "kept" worlds, the hand horizon) decision for decision as ``RolloutBot`` does
     (tests/test_evaluation.py)."""
-    return ROLLOUT_SAMPLES, SCREEN, REACH, TARGET_SE, OPTION_SE, KEPT_MOST, SURE
+    return ROLLOUT_SAMPLES, SCREEN, REACH, TARGET_SE, KEPT_MOST, SURE
 
 
 BOTS: dict[str, type] = {**RULE_BOTS, "rollout": RolloutBot}
