@@ -29,7 +29,7 @@ PHASE_WORDS = {g.Phase.FIRST_UPCARD: N_("first turn: take the upcard or pass"), 
 """What the player to act does, in words."""
 OPPONENT_WORDS = {"random": N_("random (any legal move)"), "greedy": N_("greedy (knocks as soon as it may)"),
                   "strong": N_("strong (looks one draw ahead)"), "expert": N_("expert (reads your hand)"),
-                  "rollout": N_("rollout (plays each option out)")}
+                  "rollout": N_("rollout (the expert, checked by playing each option out)")}
 """The opponents to choose from, in words."""
 REVIEW_SAMPLES = 1024
 """Worlds an option is played in at most when a student reviews a hand (a quarter of a second or
