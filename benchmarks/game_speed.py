@@ -15,7 +15,7 @@ from unittest import mock
 import numpy as np
 import polars as pl
 
-from rummylab.gin import bots, simulation, three_handed
+from rummylab.gin import bots, box_simulation, simulation, three_handed
 from rummylab.sim import play_loops
 
 PAIRS = [("greedy", "random"), ("strong", "greedy"), ("strong", "random"), ("expert", "strong")]
@@ -95,7 +95,7 @@ def main() -> None:
     t = time.perf_counter()
     df3 = three_handed.simulate(max(1, args.hands // 10), seed=args.seed)
     dt3 = time.perf_counter() - t
-    with mock.patch.object(three_handed, "play_loops", lambda: None):
+    with mock.patch.object(box_simulation, "play_loops", lambda: None):
         t = time.perf_counter()
         e3 = three_handed.simulate(max(1, args.hands // 500), seed=args.seed).height / (time.perf_counter() - t)
     print(f"three-handed, greedy x3: {df3.height / dt3:,.0f} hands/s; the Python engine {e3:,.0f} hands/s "
