@@ -11,7 +11,6 @@ from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t, int32_t,
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
     int __builtin_popcount(unsigned int) nogil
-    int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clz(unsigned int) nogil
 
 cdef enum:
@@ -161,7 +160,7 @@ cdef class MeldKernel:
         trying every card took eleven). Only when just a kept card leaves it is every card tried."""
         cdef uint64_t left = mask & ~keep, card
         cdef uint32_t line
-        cdef int least, dw, best = BIG, g, suit
+        cdef int least, dw, best = BIG, g, suit, r
         bit[0] = 0
         if left == 0:
             return BIG
@@ -169,9 +168,10 @@ cdef class MeldKernel:
         for g in range(self.n_values):
             for suit in range(3, -1, -1):
                 line = (left >> (16 * suit)) & self.by_value[g]
-                while line:
-                    card = (<uint64_t>1) << (16 * suit + 31 - __builtin_clz(line))
-                    line &= ~(<uint32_t>1 << (31 - __builtin_clz(line)))
+                while line:  # its highest rank first
+                    r = 31 - __builtin_clz(line)
+                    line ^= 1u << r
+                    card = (<uint64_t>1) << (16 * suit + r)
                     dw = self._deadwood(mask & ~card, False)
                     if dw < best:
                         best, bit[0] = dw, card

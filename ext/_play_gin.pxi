@@ -118,11 +118,6 @@ cdef bint _wants(MeldKernel k, GinTable *t) noexcept nogil:
     return k._deadwood(m | t.pile[t.n_pile - 1], True) < _dw(k, m)
 
 
-cdef inline int _best_removal(MeldKernel k, uint64_t mask, uint64_t keep, uint64_t *bit) noexcept nogil:
-    """MeldKernel.best_removal: least deadwood, then the card worth most, then the highest."""
-    return k._best_removal(mask, keep, bit)
-
-
 cdef int _strong_discard(MeldKernel k, GinTable *t, uint64_t *bit) noexcept nogil:
     """StrongBot.choose_discard: deadwood now, 0.6 x the deadwood expected after the next
     draw from the unseen cards, 4 x the opponent's pick-ups it would feed."""
@@ -214,7 +209,7 @@ cdef int _smart_act(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, u
     if bot == BOT_STRONG:
         dw = _strong_discard(k, t, card)
         return A_KNOCK if _strong_knocks(t, R, run, dw) else A_DISCARD
-    dw = _best_removal(k, m, t.taken, card)
+    dw = k._best_removal(m, t.taken, card)  # least deadwood, then the card worth most, then the highest
     return A_KNOCK if dw <= _knock_limit(R, run, me) else A_DISCARD
 
 

@@ -182,7 +182,7 @@ cdef bint _expert_takes(MeldKernel k, GinTable *t, ExpertView *v) noexcept nogil
     than the hand has, and than a stock draw is expected to by the style's take margin (the cheap test first:
     both are pure)."""
     cdef uint64_t hand = t.hands[t.to_play], top = t.pile[t.n_pile - 1], bit
-    cdef int with_top = _best_removal(k, hand | top, top, &bit)
+    cdef int with_top = k._best_removal(hand | top, top, &bit)
     if not with_top < _dw(k, hand):
         return False
     return <double>with_top + v.style.take_margin < _expert_stock_deadwood(k, hand, v)

@@ -19,7 +19,9 @@ from .rollout import state_row
 from .worlds import KEPT_MOST
 
 ROLLOUT_SAMPLES = 512
-"""Worlds the rollout bot plays an option in at most, a decision."""
+"""Worlds the rollout bot plays an option in at most, a decision (against MARJJ v5, 512 won 1.8 ±
+1.8 points of games more than 256 and 1,024 no more than 512, at 4 ms a decision and 7:
+benchmarks/README.md)."""
 ROLLOUT_MODEL = "kept"
 """How the rollout bot pictures the opponent's hand (``worlds``): they kept what melds."""
 ROLLOUT_POLICY = "greedy"
