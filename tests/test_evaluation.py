@@ -207,6 +207,8 @@ def test_a_bot_needs_only_the_candidates_made_sure() -> None:
     (lambda s: evaluate(s, model="psychic"), "model 'psychic'"),
     (lambda s: evaluate(s, samples=1), "samples=1"),
     (lambda s: evaluate(s, budget_ms=0), "budget_ms=0"),
+    (lambda s: evaluate(s, exact=True, every_diff=False), "every_diff=False would change nothing"),
+    (lambda s: evaluate(s, exact=True, keep=game.legal_actions(s)[:1]), "keep and every_diff"),
     (lambda s: evaluate("AS 2S"), "str: evaluate takes"),
 ])
 def test_bad_input_is_named(call, match: str) -> None:

@@ -195,6 +195,8 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
     if len(pair) != 2:
         raise ValueError(f"policy {policy!r}: a bot name or a pair of them")
     _check(state, horizon, pair, model, samples, budget_ms)
+    if exact and (keep or not every_diff):
+        raise ValueError("exact=True plays every option in every world: keep and every_diff=False would change nothing")
     if isinstance(seed, int):
         check_seed(seed)
     seat = state.to_play
