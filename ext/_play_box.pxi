@@ -3,7 +3,7 @@
 
 cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R, GinRun *run,
                    const uint64_t *deck, const int *bots, const int *knock_at, const int *first_upcard,
-                   bitgen_t **rngs, const int64_t *first_roles, int target) noexcept nogil:
+                   const int *takes, bitgen_t **rngs, const int64_t *first_roles, int target) noexcept nogil:
     """One three-handed game (rummylab.gin.three_handed.play_game): each hand is a gin hand with
     the box in seat 0 (the box deals) and the captain in seat 1; the hand's row is replaced by
     (game, hand, box, captain, sitting_out, kind, winning seat, points, turns)."""
@@ -24,6 +24,7 @@ cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
         run.players[0], run.players[1] = box, captain
         run.knock_at[0], run.knock_at[1] = knock_at[box], knock_at[captain]
         run.first_upcard[0], run.first_upcard[1] = first_upcard[box], first_upcard[captain]
+        run.takes[0], run.takes[1] = takes[box], takes[captain]
         status = _gin_hand(k, &t, R, run, game, hand_no)
         if status:
             return status
@@ -46,7 +47,7 @@ cdef int _box_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
 
 def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int64_t[:, ::1] roles,
              const uint64_t[::1] deck, *, dict rules,
-             knock_at=(None, None, None), first_upcard=(0, 0, 0), bint trace=False, int64_t first_game=0):
+             knock_at=(None, None, None), first_upcard=(0, 0, 0), takes=(0, 0, 0), bint trace=False, int64_t first_game=0):
     """Three-handed gin, one game per seed: (hands, turns) as int64 rows of BOX_COLUMNS and
     TURN_COLUMNS (the turn's player is the player, 0-2). bots: three codes; rngs: per game, the
     three players' Generators (None for a bot that draws nothing: not random or expert); roles:
@@ -60,6 +61,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
     cdef int codes[3]
     cdef int knocks[3]
     cdef int uppers[3]
+    cdef int takers[3]
     cdef int target
     cdef bitgen_t **gens = NULL
     if deck.shape[0] != 52 or len(bots) != 3 or len(rngs) != n or roles.shape[0] != n or roles.shape[1] != 3:
@@ -70,8 +72,8 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
             raise ValueError(f"bot code {bots[p]!r}: 0, 1, 2 or 3")
         if codes[p] == BOT_EXPERT and EXPERT_SAMPLES < 1:
             raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
-        _bot_options(&run, 0, knock_at[p], first_upcard[p])
-        knocks[p], uppers[p] = run.knock_at[0], run.first_upcard[0]
+        _bot_options(&run, 0, knock_at[p], first_upcard[p], takes[p])
+        knocks[p], uppers[p], takers[p] = run.knock_at[0], run.first_upcard[0], run.takes[0]
     for i in range(n):
         if sorted([roles[i, 0], roles[i, 1], roles[i, 2]]) != [0, 1, 2]:
             raise ValueError(f"roles of game {first_game + i}: box, captain and sitter are players 0, 1 and 2")
@@ -94,7 +96,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         bits = _chance_bits(&run.chance)
         with nogil:
             for i in range(n):
-                status = _box_game(kernel, seeds[i], first_game + i, &R, &run, &deck[0], codes, knocks, uppers,
+                status = _box_game(kernel, seeds[i], first_game + i, &R, &run, &deck[0], codes, knocks, uppers, takers,
                                    gens + 3 * i, &roles[i, 0], target)
                 if status:
                     break

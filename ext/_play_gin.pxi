@@ -104,6 +104,7 @@ cdef struct GinRun:
     Chance chance
     int knock_at[2]         # the most deadwood each seat's bot knocks with (BIG: the knock limit)
     int first_upcard[2]     # 0: take it when it lowers the deadwood, 1: always, 2: never
+    int takes[2]            # 0: a discard that lowers the deadwood, 1: only one it melds (GreedyBot.takes)
     int players[2]          # who sits in each seat (the trace's player)
     bint trace
     Rows hands
@@ -112,10 +113,16 @@ cdef struct GinRun:
 
 # -- the bots -------------------------------------------------------------------------
 
-cdef bint _wants(MeldKernel k, GinTable *t) noexcept nogil:
-    """GreedyBot.wants: taking the top discard lowers the deadwood."""
-    cdef uint64_t m = t.hands[t.to_play]
-    return k._deadwood(m | t.pile[t.n_pile - 1], True) < _dw(k, m)
+cdef bint _wants(MeldKernel k, GinTable *t, const GinRun *run) noexcept nogil:
+    """GreedyBot.wants: taking the top discard lowers the deadwood (and, taking only into melds,
+    the card is melded in the hand it leaves)."""
+    cdef uint64_t m = t.hands[t.to_play], top = t.pile[t.n_pile - 1], out = 0, left
+    cdef int now = _dw(k, m), dw
+    if not run.takes[t.to_play]:
+        return k._deadwood(m | top, True) < now
+    dw = k._best_removal(m | top, top, &out)  # the card taken stays
+    left = (m | top) & ~out
+    return dw < now and _dw(k, left & ~top) + k.point_of[_rank(top)] > dw
 
 
 cdef int _strong_discard(MeldKernel k, GinTable *t, uint64_t *bit) noexcept nogil:
@@ -200,9 +207,9 @@ cdef int _smart_act(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, u
     if t.phase == FIRST_UPCARD:
         if run.first_upcard[me]:
             return A_TAKE_UPCARD if run.first_upcard[me] == 1 else A_PASS
-        return A_TAKE_UPCARD if _wants(k, t) else A_PASS
+        return A_TAKE_UPCARD if _wants(k, t, run) else A_PASS
     if t.phase == DRAW:
-        return A_DRAW_DISCARD if t.passes != 2 and _wants(k, t) else A_DRAW_STOCK
+        return A_DRAW_DISCARD if t.passes != 2 and _wants(k, t, run) else A_DRAW_STOCK
     m = t.hands[t.to_play]
     if R.big_gin_bonus >= 0 and _dw(k, m) == 0:
         return A_BIG_GIN
@@ -410,23 +417,27 @@ cdef int _gin_game(MeldKernel k, uint64_t seed, int64_t game, const GinRules *R,
             return -1
 
 
-cdef int _bot_options(GinRun *run, int seat, knock_at, int first_upcard) except -1:
+cdef int _bot_options(GinRun *run, int seat, knock_at, int first_upcard, int takes) except -1:
     if knock_at is not None and not 0 <= knock_at <= 110:
         raise ValueError(f"knock_at={knock_at!r}: None or 0 to 110")
     if not 0 <= first_upcard <= 2:
         raise ValueError(f"first_upcard={first_upcard!r}: 0, 1 or 2")
+    if not 0 <= takes <= 1:
+        raise ValueError(f"takes={takes!r}: 0 or 1")
     run.knock_at[seat] = BIG if knock_at is None else knock_at
     run.first_upcard[seat] = first_upcard
+    run.takes[seat] = takes
     return 0
 
 
 def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uint64_t[::1] deck, *,
-             dict rules, knock_at=(None, None), first_upcard=(0, 0), bint trace=False, int64_t first_game=0):
+             dict rules, knock_at=(None, None), first_upcard=(0, 0), takes=(0, 0), bint trace=False,
+             int64_t first_game=0):
     """Play one gin game per seed; (hands, turns): int64 rows of HAND_COLUMNS and TURN_COLUMNS
     (turns is None without ``trace``). bots: two codes (0 random, 1 greedy, 2 strong, 3 expert, 4 rollout);
     rngs: per game, the two seats' numpy Generators (None for a bot that draws nothing: not random,
-    expert or rollout); knock_at and
-    first_upcard: each seat's bot options (see rummylab.gin.bots.GreedyBot); rules: GinRules'
+    expert or rollout); knock_at,
+    first_upcard and takes: each seat's bot options (see rummylab.gin.bots.GreedyBot); rules: GinRules'
     fields by name (rummylab.sim.codes, rummylab.gin.loop.loop_options). Games are numbered
     from first_game. Runs without the GIL but to set each deal's stream."""
     cdef GinRules R
@@ -445,7 +456,7 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
             raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
         if run.bots[seat] == BOT_ROLLOUT and ROLLOUT_SAMPLES < 2:
             raise ValueError("the rollout bot's constants are not set: set_rollout(*rummylab.gin.rollout_bot.constants()) first")
-        _bot_options(&run, seat, knock_at[seat], first_upcard[seat])
+        _bot_options(&run, seat, knock_at[seat], first_upcard[seat], takes[seat])
     _read_GinRules(&R, rules)
     run.trace = trace
     run.hands.data = run.turns.data = NULL

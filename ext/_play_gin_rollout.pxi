@@ -64,7 +64,7 @@ cdef int _gin_load(GinTable *t, const int64_t *row) noexcept nogil:
 
 def rollout_gin(MeldKernel kernel, const int64_t[:, ::1] states, const int64_t[::1] first_actions,
                 const int64_t[::1] first_cards, bots, rngs, *, dict rules, knock_at=(None, None),
-                first_upcard=(0, 0), bint trace=False):
+                first_upcard=(0, 0), takes=(0, 0), bint trace=False):
     """Play each state row's hand to its end, its first action (code, card bit position or -1;
     code -1: none) made and then the bots'; (hands, turns) as ``play_gin`` returns them, one
     hand row per state (its game: the state's row number). A first action must be legal in its
@@ -88,7 +88,7 @@ def rollout_gin(MeldKernel kernel, const int64_t[:, ::1] states, const int64_t[:
                              "the rollout bot plays no rollout's seat)")
         if run.bots[seat] == BOT_EXPERT and EXPERT_SAMPLES < 1:
             raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
-        _bot_options(&run, seat, knock_at[seat], first_upcard[seat])
+        _bot_options(&run, seat, knock_at[seat], first_upcard[seat], takes[seat])
         run.rngs[seat] = NULL
         if run.bots[seat] == BOT_RANDOM or run.bots[seat] == BOT_EXPERT:
             run.rngs[seat] = <bitgen_t *>PyCapsule_GetPointer(rngs[seat].bit_generator.capsule, "BitGenerator")

@@ -237,11 +237,12 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
     if status == 0:
         status = _rollout_worlds(k, t, bg, ROLLOUT_SAMPLES, &worlds)
     if status == 0:
-        # rollout_bot: its own seat greedy; the opponent's greedy, or greedy@0 while it is read to
-        # play for gin (expert.plays_for_gin)
+        # rollout_bot: its own seat greedy+melds; the opponent's greedy+melds, or greedy+melds@0
+        # while it is read to play for gin (expert.plays_for_gin)
         play.bots[0] = play.bots[1] = BOT_GREEDY
         play.rngs[0] = play.rngs[1] = NULL
         play.first_upcard[0] = play.first_upcard[1] = 0
+        play.takes[0] = play.takes[1] = 1
         play.knock_at[seat] = BIG
         play.knock_at[1 - seat] = 0 if t.knocked[1 - seat] <= t.passed_up[1 - seat] else BIG
         play.players[0], play.players[1] = 0, 1

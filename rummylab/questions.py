@@ -187,6 +187,8 @@ def _label(bot: Any) -> str:
     opts = [f"knock_at={bot.knock_at}"] if getattr(bot, "knock_at", None) is not None else []
     if getattr(bot, "first_upcard", "greedy") != "greedy":
         opts.append(f"first_upcard={bot.first_upcard}")
+    if getattr(bot, "takes", "lowers") != "lowers":
+        opts.append(f"takes={bot.takes}")
     return f"{bot.name}({', '.join(opts)})" if opts else str(bot.name)
 
 

@@ -204,6 +204,8 @@ def test_a_bot_needs_only_the_candidates_made_sure() -> None:
     (lambda s: evaluate(s, policy="clever"), "policy 'clever'"),
     (lambda s: evaluate(s, policy=("greedy", "expert@0")), "policy 'expert@0'"),
     (lambda s: evaluate(s, policy="greedy@11"), "policy 'greedy@11'"),
+    (lambda s: evaluate(s, policy="random+melds"), "policy 'random\\+melds'"),
+    (lambda s: evaluate(s, policy="greedy@0+melds"), "policy 'greedy@0\\+melds'"),
     (lambda s: evaluate(s, model="psychic"), "model 'psychic'"),
     (lambda s: evaluate(s, samples=1), "samples=1"),
     (lambda s: evaluate(s, budget_ms=0), "budget_ms=0"),
@@ -431,6 +433,8 @@ def test_rollouts_within_rollouts_are_refused() -> None:
 
     with pytest.raises(ValueError, match="'rollout'"):
         policy_spec("rollout")
+    assert policy_spec("greedy+melds@0") == ("greedy", 0, "greedy", "melds")
+    assert policy_spec("strong") == ("strong", None, "greedy", "lowers")
     with pytest.raises(ValueError, match="'rollout'"):
         evaluate(mid_hand(6, 4), policy="rollout")
 
@@ -456,8 +460,8 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
         assert move == slow.act(s)
         if move != expert.ExpertBot(seed).act(s):
             overruled.append(move.kind)
-    # here the rollouts overrule a discard by another, a discard by a knock, the stock by the discard
-    assert sorted(overruled) == sorted([Kind.DISCARD, Kind.KNOCK, Kind.DRAW_DISCARD]), overruled
+    # here the rollouts overrule two discards by others, a discard by a knock, the stock by the discard
+    assert sorted(overruled) == sorted([Kind.DISCARD, Kind.DISCARD, Kind.KNOCK, Kind.DRAW_DISCARD]), overruled
     loops = play_loops()
     loops.set_expert(*expert.constants(DEFAULT))
     loops.set_rollout(*constants())

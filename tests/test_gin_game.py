@@ -187,3 +187,20 @@ def test_bad_rules_and_seeds() -> None:
         g.new_game(seed=-1)
     with pytest.raises(ValueError, match="unknown bot"):
         simulate(1, ("greedy", "genius"))
+
+
+@pytest.mark.parametrize(("upcard", "greedy", "melder"), [("2C", True, False), ("TS", True, True), ("4S", True, True),
+                                                          ("KD", False, False)])
+def test_a_melder_takes_a_discard_only_into_a_meld(upcard: str, greedy: bool, melder: bool) -> None:
+    """Greedy takes any discard that lowers its deadwood; taking only into melds
+    (``takes="melds"``, as the EAAI players do), only one that is melded in the hand it leaves."""
+    from rummylab.cards import parse_cards, to_mask
+
+    s = _at_discard()
+    hand = to_mask(parse_cards("7S 8S 9S 4H 4D 4C KH QD JC 6D"))
+    hands = (hand, s.hands[1]) if s.to_play == 0 else (s.hands[0], hand)
+    state = g.replace(s, phase=g.Phase.DRAW, passes=0, hands=hands, discards=(*s.discards[:-1], parse_cards(upcard)[0]))
+    assert GreedyBot().wants(state) is greedy
+    assert GreedyBot(takes="melds").wants(state) is melder
+    with pytest.raises(ValueError, match="takes='some'"):
+        GreedyBot(takes="some")

@@ -215,11 +215,18 @@ def test_dask_plays_the_same_games() -> None:
 @pytest.mark.once
 @needs_compiled
 def test_bot_options_play_in_the_loop_and_other_objects_on_the_engine() -> None:
-    """Greedy and strong bots with options (a knocking threshold, a first-upcard policy) play in
-    the compiled loop, the same games as on the engine; a random bot object plays on the engine."""
+    """Greedy and strong bots with options (a knocking threshold, a first-upcard policy, taking
+    only into melds) play in the compiled loop, the same games as on the engine, two-handed and
+    three-handed; a random bot object plays on the engine."""
     players = [gin_bots.GreedyBot(knock_at=3, first_upcard="take"), gin_bots.StrongBot(first_upcard="pass")]
     table, loop, engine = loop_and_engine(gin_simulation, 300, tuple(players), DEFAULT, 3)
     same_rows(loop, engine)
+    melders = (gin_bots.GreedyBot(takes="melds"), gin_bots.StrongBot(takes="melds", knock_at=0))
+    _, loop_m, engine_m = loop_and_engine(gin_simulation, 150, melders, DEFAULT, 4)
+    same_rows(loop_m, engine_m)
+    trio = ("greedy", melders[0], "strong")
+    _, loop_b, engine_b = loop_and_engine(three_handed, 60, trio, three_handed.THREE_HANDED, 5)
+    same_rows(loop_b, engine_b)
     hands, turns = gin_bots.FAMILY.frame(loop, table), gin_bots.FAMILY.turns(loop[1], table)
     first = turns.filter((turns["hand"] == 0) & (turns["turn"] == 0))
     assert set(first.filter(first["player"] == 0)["action"]) <= {"take_upcard", "discard", "knock"}

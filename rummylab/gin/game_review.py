@@ -22,7 +22,7 @@ from ..i18n import _
 from .advice import advise
 from .evaluation import ENDINGS, POLICY, Evaluation, endings, evaluate
 from .game import GAME, Action, Kind, Phase, State, history_json
-from .loop import spec_bot
+from .loop import BotSpec, spec_bot
 
 INACCURACY = 3.0
 """Points lost from which a decision is marked an inaccuracy (benchmarks/review_marks.py: about
@@ -39,7 +39,7 @@ DECISIONS = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD)
 
 def _policy_move(state: State, policy: str) -> Action:
     """The move the rollout policy makes in ``state`` (a drawing bot: its first pick for seed 0)."""
-    return spec_bot((policy, None, "greedy"), np.random.default_rng(0)).act(state)
+    return spec_bot(BotSpec(policy), np.random.default_rng(0)).act(state)
 
 
 def mark(loss: float, se: float) -> str | None:

@@ -5,14 +5,14 @@ bot for a spec, and the loop's rule and bot arguments."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..sim import codes
 from .expert import ExpertBot
 from .game import Kind
-from .players import BOTS, FIRST_UPCARD, Bot, GreedyBot, RandomBot, StrongBot
+from .players import BOTS, FIRST_UPCARD, TAKES, Bot, GreedyBot, RandomBot, StrongBot
 from .rules import Rules
 
 ENDS = codes.GIN.ends
@@ -25,30 +25,35 @@ HAND_COLUMNS = codes.GIN.columns["hand"]
 TURN_COLUMNS = codes.GIN.columns["turn"]
 
 
-BotSpec = tuple[str, "int | None", str]
-"""(name, knock_at, first_upcard): a bot the compiled loop can play."""
+class BotSpec(NamedTuple):
+    """A bot the compiled loop can play: its name and ``GreedyBot``'s options."""
+
+    name: str
+    knock_at: int | None = None
+    first_upcard: str = "greedy"
+    takes: str = "lowers"
 
 
 def bot_spec(bot: str | Bot) -> BotSpec | None:
     """A named bot, or a greedy or strong bot object that knocks, as the compiled loop takes it;
     None for any other bot (it plays on the engine)."""
     if isinstance(bot, str):
-        return bot, None, "greedy"
+        return BotSpec(bot)
     if type(bot) is ExpertBot:
-        return "expert", None, "greedy"
+        return BotSpec("expert")
     if type(bot) in (GreedyBot, StrongBot) and bot.knocks:  # type: ignore[attr-defined]
-        return bot.name, bot.knock_at, bot.first_upcard  # type: ignore[attr-defined]
+        return BotSpec(bot.name, bot.knock_at, bot.first_upcard, bot.takes)  # type: ignore[attr-defined]
     return None
 
 
 def spec_bot(spec: BotSpec, rng: np.random.Generator | None = None) -> Bot:
     """The engine's bot for a spec (a random bot or the expert plays from ``rng``)."""
-    name, knock_at, first_upcard = spec
+    name, knock_at, first_upcard, takes = BotSpec(*spec)
     if name == "random":
         return RandomBot(rng)
     if name == "expert":
         return ExpertBot(rng)
-    return BOTS[name](0, knock_at=knock_at, first_upcard=first_upcard)  # type: ignore[call-arg]
+    return BOTS[name](0, knock_at=knock_at, first_upcard=first_upcard, takes=takes)  # type: ignore[call-arg]
 
 
 def loop_options(specs: Sequence[BotSpec], rules: Rules) -> dict[str, Any]:
@@ -60,4 +65,5 @@ def loop_options(specs: Sequence[BotSpec], rules: Rules) -> dict[str, Any]:
         "undercut_on_tie": rules.undercut_on_tie, "knock_limit": rules.knock_limit, "target": rules.target,
         "dead_hand_stock": rules.dead_hand_stock})
     return {"rules": looped, "knock_at": [s[1] for s in specs],
-            "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs]}
+            "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs],
+            "takes": [TAKES.index(BotSpec(*s).takes) for s in specs]}

@@ -64,6 +64,9 @@ class RandomBot:
 
 FIRST_UPCARD = ("greedy", "take", "pass")
 """What a bot does with the first upcard: take it when it lowers the deadwood, always, never."""
+TAKES = ("lowers", "melds")
+"""Which discard a greedy bot takes: one that lowers its deadwood, or only one that also melds
+(it is in a meld of the hand it leaves, as the EAAI players take it)."""
 
 
 class GreedyBot:
@@ -71,12 +74,13 @@ class GreedyBot:
     knocks as soon as it may (never, with ``knocks=False``: for studying hands).
 
     ``knock_at``: knock only at this deadwood or less (None: the knock limit);
-    ``first_upcard``: "greedy", "take" (always) or "pass" (never), for studying the upcard."""
+    ``first_upcard``: "greedy", "take" (always) or "pass" (never), for studying the upcard;
+    ``takes``: "lowers" (a discard that lowers the deadwood) or "melds" (only one it melds)."""
 
     name = "greedy"
 
     def __init__(self, seed: SeedLike = None, *, knocks: bool = True, knock_at: int | None = None,
-                 first_upcard: str = "greedy") -> None:
+                 first_upcard: str = "greedy", takes: str = "lowers") -> None:
         self.rng = rng_from(seed)
         self.knocks = knocks
         if knock_at is not None and (isinstance(knock_at, bool) or not isinstance(knock_at, int)
@@ -84,8 +88,11 @@ class GreedyBot:
             raise ValueError(f"knock_at={knock_at!r}: None or a deadwood from 0 to 110")
         if first_upcard not in FIRST_UPCARD:
             raise ValueError(f"first_upcard={first_upcard!r}: one of {', '.join(FIRST_UPCARD)}")
+        if takes not in TAKES:
+            raise ValueError(f"takes={takes!r}: one of {', '.join(TAKES)}")
         self.knock_at = knock_at
         self.first_upcard = first_upcard
+        self.takes = takes
 
     def limit(self, state: State) -> int:
         """The most deadwood this bot knocks with."""
@@ -93,10 +100,17 @@ class GreedyBot:
         return limit if self.knock_at is None else min(limit, self.knock_at)
 
     def wants(self, state: State) -> bool:
-        """Does taking the top discard lower the deadwood? (Discarding it again gives today's.)"""
+        """Does taking the top discard lower the deadwood? (Discarding it again gives today's.)
+        Taking only into melds: and is the card melded in the hand it leaves (the hand without
+        it has more deadwood than its value less)?"""
         k = gin_kernel()
-        mask = state.hands[state.to_play]
-        return bool(k.discard_deadwood(mask | state.discards[-1].bit) < k.deadwood(mask))
+        mask, top = state.hands[state.to_play], state.discards[-1].bit
+        now = int(k.deadwood(mask))
+        if self.takes == "lowers":
+            return bool(k.discard_deadwood(mask | top) < now)
+        dw, out = (int(x) for x in k.best_removal(mask | top, top))  # the card taken stays
+        left = (mask | top) & ~out
+        return dw < now and int(k.deadwood(left & ~top)) + _VALUE[top] > dw
 
     def choose_discard(self, state: State) -> tuple[int, int]:
         """(deadwood after, card bit): least deadwood, then the highest card."""

@@ -30,7 +30,7 @@ from ..play import check_seed
 from .evaluation import evaluate
 from .game import Action, Kind, Phase, State, apply, legal_actions, new_game, position
 from .game_review import reason
-from .loop import spec_bot
+from .loop import BotSpec, spec_bot
 from .rules import DEFAULT
 
 MARGIN = 3.0
@@ -89,7 +89,7 @@ def _view(state: State) -> tuple[str, str, str, int]:
 
 def _found_by(state: State, best: Action, seed: int) -> int:
     """How many of ``BOTS`` discard ``best`` in ``state``."""
-    return sum(spec_bot((name, None, "greedy"), np.random.default_rng(seed)).act(state) == best for name in BOTS)
+    return sum(spec_bot(BotSpec(name), np.random.default_rng(seed)).act(state) == best for name in BOTS)
 
 
 def candidate(state: State, seed: int, samples: int = SAMPLES) -> Puzzle | None:
@@ -121,7 +121,7 @@ def cut(seed: SeedLike = 0, *, every: int = 3, samples: int = SAMPLES) -> Iterat
     hand_no = 0
     while True:
         state = new_game(DEFAULT, seed + hand_no)
-        bots = [spec_bot(("expert", None, "greedy"), np.random.default_rng([seed, hand_no, seat])) for seat in (0, 1)]
+        bots = [spec_bot(BotSpec("expert"), np.random.default_rng([seed, hand_no, seat])) for seat in (0, 1)]
         discard_no = 0
         while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER, Phase.MATCH_OVER):
             if state.phase is Phase.DISCARD:

@@ -25,20 +25,25 @@ _PHASE_CODE = {Phase[name]: i for i, name in enumerate(codes.GIN.phases)}
 _ACTION_CODE: dict[object, int] = {kind: i for i, kind in enumerate(ACTIONS)}
 POLICIES = tuple(b for b in codes.GIN.bots if b != "rollout")
 """The bots a rollout may play each seat with (every bot of the loop but the rollout bot: no
-rollouts within rollouts); a greedy or strong one may be named with the deadwood it knocks at,
-"greedy@0" (only gin: an opponent who plays for gin), ``policy_spec``."""
+rollouts within rollouts); a greedy or strong one may be named with "+melds" (it takes a discard
+only into a meld: ``GreedyBot.takes``) and with the deadwood it knocks at, "greedy@0" (only gin:
+an opponent who plays for gin), ``policy_spec``."""
+MELDS = "+melds"
+"""A rollout policy's mark for a greedy or strong bot that takes a discard only into a meld."""
 
 
 def policy_spec(policy: str) -> BotSpec:
-    """A rollout policy's bot: "NAME" or "NAME@K" (a greedy or strong bot that knocks at deadwood
-    K or less: 0 plays for gin). ValueError names a bad one."""
+    """A rollout policy's bot: "NAME", "NAME@K" (a greedy or strong bot that knocks at deadwood
+    K or less: 0 plays for gin), "NAME+melds" or "NAME+melds@K" (taking a discard only into a
+    meld). ValueError names a bad one."""
     name, at, knock = policy.partition("@") if isinstance(policy, str) else (policy, "", "")
-    if name not in POLICIES or (at and (name not in ("greedy", "strong") or not knock.isdigit()
-                                        or not 0 <= int(knock) <= 10)):
+    name, melds = (name[:-len(MELDS)], True) if isinstance(name, str) and name.endswith(MELDS) else (name, False)
+    if name not in POLICIES or ((at or melds) and name not in ("greedy", "strong")) or (
+            at and (not knock.isdigit() or not 0 <= int(knock) <= 10)):
         raise ValueError(f"policy {policy!r}: one of {', '.join(POLICIES)}, or greedy@K / strong@K "
-                         "(knocks at deadwood K or less, 0 to 10)")
-    return name, int(knock) if at else None, "greedy"
-
+                         "(knocks at deadwood K or less, 0 to 10), greedy+melds / strong+melds "
+                         "(takes a discard only into a meld), or both (greedy+melds@K)")
+    return BotSpec(name, int(knock) if at else None, "greedy", "melds" if melds else "lowers")
 
 
 def state_row(state: State) -> np.ndarray:
