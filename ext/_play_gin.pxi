@@ -117,12 +117,14 @@ cdef bint _wants(MeldKernel k, GinTable *t, const GinRun *run) noexcept nogil:
     """GreedyBot.wants: taking the top discard lowers the deadwood (and, taking only into melds,
     the card is melded in the hand it leaves)."""
     cdef uint64_t m = t.hands[t.to_play], top = t.pile[t.n_pile - 1], out = 0, left
-    cdef int now = _dw(k, m), dw
+    cdef int dw
+    if not k._deadwood(m | top, True) < _dw(k, m):
+        return False  # the least any discard leaves is below today's only by keeping the card
     if not run.takes[t.to_play]:
-        return k._deadwood(m | top, True) < now
+        return True
     dw = k._best_removal(m | top, top, &out)  # the card taken stays
     left = (m | top) & ~out
-    return dw < now and _dw(k, left & ~top) + k.point_of[_rank(top)] > dw
+    return _dw(k, left & ~top) + k.point_of[_rank(top)] > dw
 
 
 cdef int _strong_discard(MeldKernel k, GinTable *t, uint64_t *bit) noexcept nogil:

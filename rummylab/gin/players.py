@@ -105,12 +105,13 @@ class GreedyBot:
         it has more deadwood than its value less)?"""
         k = gin_kernel()
         mask, top = state.hands[state.to_play], state.discards[-1].bit
-        now = int(k.deadwood(mask))
+        if not k.discard_deadwood(mask | top) < k.deadwood(mask):
+            return False  # below today's only by keeping the card
         if self.takes == "lowers":
-            return bool(k.discard_deadwood(mask | top) < now)
+            return True
         dw, out = (int(x) for x in k.best_removal(mask | top, top))  # the card taken stays
         left = (mask | top) & ~out
-        return dw < now and int(k.deadwood(left & ~top)) + _VALUE[top] > dw
+        return int(k.deadwood(left & ~top)) + _VALUE[top] > dw
 
     def choose_discard(self, state: State) -> tuple[int, int]:
         """(deadwood after, card bit): least deadwood, then the highest card."""
