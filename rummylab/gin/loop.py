@@ -48,7 +48,7 @@ def bot_spec(bot: str | Bot) -> BotSpec | None:
 
 def spec_bot(spec: BotSpec, rng: np.random.Generator | None = None) -> Bot:
     """The engine's bot for a spec (a random bot or the expert plays from ``rng``)."""
-    name, knock_at, first_upcard, takes = BotSpec(*spec)
+    name, knock_at, first_upcard, takes = spec
     if name == "random":
         return RandomBot(rng)
     if name == "expert":
@@ -64,6 +64,6 @@ def loop_options(specs: Sequence[BotSpec], rules: Rules) -> dict[str, Any]:
         "big_gin_bonus": -1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
         "undercut_on_tie": rules.undercut_on_tie, "knock_limit": rules.knock_limit, "target": rules.target,
         "dead_hand_stock": rules.dead_hand_stock})
-    return {"rules": looped, "knock_at": [s[1] for s in specs],
-            "first_upcard": [FIRST_UPCARD.index(s[2]) for s in specs],
-            "takes": [TAKES.index(BotSpec(*s).takes) for s in specs]}
+    return {"rules": looped, "knock_at": [s.knock_at for s in specs],
+            "first_upcard": [FIRST_UPCARD.index(s.first_upcard) for s in specs],
+            "takes": [TAKES.index(s.takes) for s in specs]}
