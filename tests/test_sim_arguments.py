@@ -189,12 +189,13 @@ def test_each_loops_options_are_declared_once() -> None:
     from them); each family's Python side gives exactly those names, and anything else is refused."""
     from rummylab import three_thirteen
     from rummylab.gin import DEFAULT as GIN_DEFAULT
+    from rummylab.gin.loop import BotSpec
     from rummylab.gin.loop import loop_options as gin_options
     from rummylab.indian import DEFAULT as INDIAN_DEFAULT
     from rummylab.indian.simulation import loop_options as indian_options
     from rummylab.sim import codes
 
-    assert set(gin_options([("greedy", None, "greedy")] * 2, GIN_DEFAULT)["rules"]) == set(
+    assert set(gin_options([BotSpec("greedy")] * 2, GIN_DEFAULT)["rules"]) == set(
         codes.option_names(codes.GIN))
     assert set(indian_options(INDIAN_DEFAULT, 3, 101, None)) == set(codes.option_names(codes.INDIAN))
     assert codes.option_names(codes.THIRTEEN) == ("decks", "points") and len(three_thirteen.Rules().points) == 13
