@@ -95,7 +95,7 @@ def engine_bots(table: Simulation, game: int) -> list[Bot]:
     """One game's engine bots: a random bot on its seat's generator for the game; a spec's bot;
     a bot object as it is."""
     return [(RolloutBot(table.rng(game, i)) if b[0] == "rollout" else
-             spec_bot(BotSpec(*b), table.rng(game, i) if b[0] in DRAWING else None)) if isinstance(b, tuple) else b
+             spec_bot(b, table.rng(game, i) if b[0] in DRAWING else None)) if isinstance(b, BotSpec) else b
             for i, b in enumerate(table.bots)]
 
 
