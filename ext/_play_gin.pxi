@@ -29,7 +29,7 @@ cdef struct GinTable:
     int last_end
     int scores[2]
     int knocked[2]          # this game's hands each player knocked with deadwood left, late (expert.shown)
-    int passed_up[2]        # ... and ended with a knock it did not make (the other's gin, a dead hand)
+    int passed_up[2]        # ... and passed up a knock: a late gin, a knock held at a hand's end (expert.shown)
 
 
 cdef inline uint64_t _low(uint64_t m) noexcept nogil:
@@ -280,10 +280,13 @@ cdef int _gin_end_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run
     winner = -1 if end == END_TIE else 1 - knocker if end == END_UNDERCUT else knocker
     t.hands[knocker] = km
     t.turns += 1
-    if end == END_GIN or end == END_BIG_GIN:
-        t.passed_up[1 - knocker] += ddw <= R.knock_limit
-    else:
+    # expert.shown: a late knock with deadwood left is a knock; a late gin, and the defender's hand as
+    # held (before layoffs) within the knock limit once it has discarded, are knocks passed up
+    t.passed_up[1 - knocker] += t.turns > 1 and _dw(k, t.hands[1 - knocker]) <= R.knock_limit
+    if end != END_GIN and end != END_BIG_GIN:
         t.knocked[knocker] += t.turns > EXPERT_EARLY_TURNS
+    else:
+        t.passed_up[knocker] += t.turns > EXPERT_EARLY_TURNS
     if winner >= 0:
         t.scores[winner] += kp + dp
     t.last_end = end
@@ -372,7 +375,7 @@ cdef int _gin_hand(MeldKernel k, GinTable *t, const GinRules *R, GinRun *run, in
         if run.bots[me] == BOT_RANDOM:
             action = _random_act(k, t, R, run.rngs[me], &card)
         elif run.bots[me] == BOT_EXPERT:
-            action = _expert_act(k, t, R, run.rngs[me], &card)
+            action = _expert_act(k, t, R, run.rngs[me], &card, EXPERT_GIN_PRIOR)
         elif run.bots[me] == BOT_ROLLOUT:
             action = _rollout_act(k, t, R, run.rngs[me], &card)
             if action < 0:

@@ -5,8 +5,9 @@
 # it, and the samples are drawn as ``sample_hands`` draws them, from the seat's generator.
 
 # The expert's constants are defined in rummylab/gin/expert.py (BASE_WEIGHT, SAMPLES,
-# knock_margin(rules), OVERSAMPLE, and the two styles AGAINST_KNOCKER and AGAINST_GIN): the gin
-# chunks hand them to the loop (``set_expert``) before they play, the knock margin for the table's rules.
+# knock_margin(rules), OVERSAMPLE, the two styles AGAINST_KNOCKER and AGAINST_GIN, EARLY_TURNS and
+# GIN_PRIOR): the gin chunks hand them to the loop (``set_expert``) before they play, the knock
+# margin for the table's rules.
 cdef struct ExpertStyle:
     double look_ahead
     int ahead_best
@@ -20,13 +21,15 @@ cdef double EXPERT_KNOCK_MARGIN = 0.0
 cdef int EXPERT_OVERSAMPLE = 1
 cdef ExpertStyle EXPERT_STYLES[2]   # against a knocker, against a player who plays for gin
 cdef int EXPERT_EARLY_TURNS = 0     # the loops' knock counts leave out knocks this early (gin.expert.shown)
+cdef int EXPERT_GIN_PRIOR = 0       # expert.GIN_PRIOR: the passes its read counts before any is seen
 
 
 def set_expert(int base_weight, int samples, double knock_margin, int oversample, against_knocker,
-               against_gin, int early_turns) -> None:
+               against_gin, int early_turns, int gin_prior) -> None:
     """The expert's constants, as rummylab.gin.expert defines them (``expert.constants(rules)``):
     the styles as (look_ahead, ahead_best, danger, take_margin)."""
     global EXPERT_BASE_WEIGHT, EXPERT_SAMPLES, EXPERT_KNOCK_MARGIN, EXPERT_OVERSAMPLE, EXPERT_EARLY_TURNS
+    global EXPERT_GIN_PRIOR
     cdef int i
     if base_weight < 1 or samples < 1 or oversample < 1 or samples * oversample > 256:
         raise ValueError(f"base_weight={base_weight}, samples={samples}, oversample={oversample}: each 1 or more, "
@@ -39,11 +42,19 @@ def set_expert(int base_weight, int samples, double knock_margin, int oversample
         EXPERT_STYLES[i].danger, EXPERT_STYLES[i].take_margin = danger, take_margin
     if early_turns < 0:
         raise ValueError(f"early_turns={early_turns}: 0 or more")
-    EXPERT_OVERSAMPLE, EXPERT_EARLY_TURNS = oversample, early_turns
+    if gin_prior < 0:
+        raise ValueError(f"gin_prior={gin_prior}: 0 or more")
+    EXPERT_OVERSAMPLE, EXPERT_EARLY_TURNS, EXPERT_GIN_PRIOR = oversample, early_turns, gin_prior
     EXPERT_BASE_WEIGHT, EXPERT_SAMPLES = base_weight, samples
     EXPERT_KNOCK_MARGIN = knock_margin
 
 cdef uint64_t _FULL_DECK = 0x1FFF1FFF1FFF1FFFULL
+
+
+cdef inline bint _plays_for_gin(GinTable *t, int seat, int prior) noexcept nogil:
+    """expert.plays_for_gin: ``seat`` has knocked less often than it passed up a knock, ``prior``
+    passes counted before any is seen."""
+    return t.knocked[seat] < t.passed_up[seat] + prior
 
 
 # expert.related as tables by bit position: _RELATED[i], the cards j with related(i, j) != 0;
@@ -91,14 +102,14 @@ cdef struct ExpertView:
     double hold[64]         # by bit position; only the unseen cards' are set (0 when total is 0)
 
 
-cdef void _expert_view(GinTable *t, ExpertView *v) noexcept nogil:
-    """expert.view, weights and holding for the player to act."""
+cdef void _expert_view(GinTable *t, ExpertView *v, int prior) noexcept nogil:
+    """expert.view, weights and holding for the player to act, its style read with ``prior``
+    (expert.style)."""
     cdef int me = t.to_play, them = 1 - t.to_play, i, pos, count
     cdef uint64_t rest, u, rel
     cdef uint64_t thrown = t.thrown[them], declined = t.declined[them]
     cdef int64_t w
-    # expert.plays_for_gin: until the opponent knocked more often than it passed up a knock
-    v.style = &EXPERT_STYLES[1 if t.knocked[them] <= t.passed_up[them] else 0]
+    v.style = &EXPERT_STYLES[1 if _plays_for_gin(t, them, prior) else 0]
     v.picked = t.picked[them]
     v.unseen = _FULL_DECK & ~(t.hands[me] | t.pile_cards | v.picked)
     v.hidden = 10 - __builtin_popcountll(v.picked)
@@ -364,8 +375,9 @@ cdef bint _expert_knocks(MeldKernel k, ExpertView *v, uint64_t left, int left_dw
     return <double>net > EXPERT_KNOCK_MARGIN * <double>EXPERT_SAMPLES
 
 
-cdef int _expert_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:
-    """ExpertBot.act (the hand's actions; a loop deals the next hand itself)."""
+cdef int _expert_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card,
+                     int prior) noexcept nogil:
+    """ExpertBot(prior=prior).act (the hand's actions; a loop deals the next hand itself)."""
     cdef ExpertView v
     cdef uint64_t hand = t.hands[t.to_play], low
     cdef int dw, low_dw
@@ -374,7 +386,7 @@ cdef int _expert_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg,
         return A_DRAW_STOCK
     if t.phase == DISCARD and R.big_gin_bonus >= 0 and _dw(k, hand) == 0:
         return A_BIG_GIN
-    _expert_view(t, &v)
+    _expert_view(t, &v, prior)
     if t.phase == FIRST_UPCARD:
         return A_TAKE_UPCARD if _expert_takes(k, t, &v) else A_PASS
     if t.phase == DRAW:

@@ -15,20 +15,24 @@ cdef double ROLLOUT_REACH = 0.0
 cdef double ROLLOUT_TARGET_SE = 0.0
 cdef int ROLLOUT_KEPT_MOST = 1
 cdef double ROLLOUT_SURE = 0.0
+cdef int ROLLOUT_GIN_PRIOR = 0
 
 
-def set_rollout(int samples, int screen, double reach, double target_se, int kept_most, double sure) -> None:
+def set_rollout(int samples, int screen, double reach, double target_se, int kept_most, double sure,
+                int gin_prior) -> None:
     """The rollout bot's constants, as rummylab.gin.rollout_bot defines them (``constants()``):
     worlds a decision, the screen, the reach and the target standard error of evaluation, the
-    most hidden hands a "kept" world is the best of, and the standard errors by which the
-    rollouts overrule the expert."""
+    most hidden hands a "kept" world is the best of, the standard errors by which the rollouts
+    overrule the expert, and the passes its read of the opponent counts before any is seen."""
     global ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_KEPT_MOST
-    global ROLLOUT_SURE
+    global ROLLOUT_SURE, ROLLOUT_GIN_PRIOR
     if not 2 <= samples <= 4096 or screen < 1 or not 1 <= kept_most <= 16 or not sure >= 0:
         raise ValueError(f"samples={samples}, screen={screen}, kept_most={kept_most}, sure={sure}: samples 2 to "
                          "4096, screen 1 or more, kept_most 1 to 16, sure 0 or more")
     ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_KEPT_MOST = samples, screen, kept_most
-    ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_SURE = reach, target_se, sure
+    if gin_prior < 0:
+        raise ValueError(f"gin_prior={gin_prior}: 0 or more")
+    ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_SURE, ROLLOUT_GIN_PRIOR = reach, target_se, sure, gin_prior
 
 
 cdef struct RolloutWorlds:
@@ -51,7 +55,7 @@ cdef int _rollout_worlds(MeldKernel k, GinTable *t, bitgen_t *bg, int n, Rollout
     cdef int *idx = NULL
     cdef int *pick = NULL
     cdef double key
-    _expert_view(t, &v)  # the unseen cards in bit order, each one's integer weight (expert.weights)
+    _expert_view(t, &v, ROLLOUT_GIN_PRIOR)  # the unseen cards in bit order, each one's integer weight (expert.weights)
     m = v.n
     hidden = __builtin_popcountll(t.hands[them]) - __builtin_popcountll(v.picked)
     drew = __builtin_popcountll(t.thrown[them]) - __builtin_popcountll(t.picked[them])  # worlds.kept_draws
@@ -220,7 +224,7 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
         card[0] = cards[0]
         return actions[0]
     # the expert's move, kept in play as long as the best (evaluate's keep)
-    mine = _expert_act(k, t, R, bg, &mine_card)
+    mine = _expert_act(k, t, R, bg, &mine_card, ROLLOUT_GIN_PRIOR)
     for i in range(n_options):
         if actions[i] == mine and cards[i] == mine_card:
             kept = i
@@ -244,7 +248,7 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
         play.first_upcard[0] = play.first_upcard[1] = 0
         play.takes[0] = play.takes[1] = 1
         play.knock_at[seat] = BIG
-        play.knock_at[1 - seat] = 0 if t.knocked[1 - seat] <= t.passed_up[1 - seat] else BIG
+        play.knock_at[1 - seat] = 0 if _plays_for_gin(t, 1 - seat, ROLLOUT_GIN_PRIOR) else BIG
         play.players[0], play.players[1] = 0, 1
         play.trace = False
         p.n_options, p.cap = n_options, ROLLOUT_SAMPLES

@@ -475,7 +475,9 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
     with pytest.raises(ValueError, match="samples=1"):
         loops.set_rollout(1, *constants()[1:])
     with pytest.raises(ValueError, match="sure=-1"):
-        loops.set_rollout(*constants()[:-1], -1.0)
+        loops.set_rollout(*constants()[:-2], -1.0, constants()[-1])
+    with pytest.raises(ValueError, match="gin_prior=-1"):
+        loops.set_rollout(*constants()[:-1], -1)
     loops.set_rollout(*constants())
     with pytest.raises(ValueError, match="the rollout bot plays no rollout"):
         loops.rollout_gin(gin_kernel(), state_row(mid_hand(6, 4))[None, :], np.array([-1]), np.array([-1]),
@@ -555,21 +557,27 @@ def test_the_public_names_are_reached_from_the_gin_package() -> None:
 
 
 def test_the_rollout_bot_reads_its_opponent_from_the_hands_played() -> None:
-    """No evidence: the opponent plays for gin; a knock with deadwood left counts for a knocker, a
-    hand ended without layoffs where the opponent held a knock counts for a gin player."""
+    """No evidence: the opponent knocks as soon as it may (``rollout_bot.GIN_PRIOR``, where the
+    expert alone reads it as playing for gin); a knock with deadwood left counts for a knocker, a
+    hand ended where the opponent held a knock it did not make (before any layoffs) counts for a gin
+    player, and the expert's move the bot asks reads it the same way."""
     from dataclasses import replace
 
+    from rummylab.gin import expert
     from rummylab.gin.game import HandRecord
-    from rummylab.gin.rollout_bot import read_opponent
+    from rummylab.gin.rollout_bot import GIN_PRIOR, read_opponent
 
     s = replace(mid_hand(0, 3), to_play=0)
     knock = HandRecord(kind="knock", winner=1, points=9, knocker=1, deadwoods=(15, 6), turns=12)
     passed = HandRecord(kind="dead", winner=None, points=0, knocker=None, deadwoods=(20, 8), turns=30)
     far = HandRecord(kind="dead", winner=None, points=0, knocker=None, deadwoods=(20, 31), turns=30)
-    assert read_opponent(s, "greedy") == "greedy@0"
+    assert read_opponent(s, "greedy") == "greedy" and expert.plays_for_gin(s, 1)  # nothing seen yet
+    assert expert.style(s, GIN_PRIOR) is expert.AGAINST_KNOCKER and expert.style(s) is expert.AGAINST_GIN
+    assert read_opponent(replace(s, records=(passed,)), "greedy") == "greedy@0"
     assert read_opponent(replace(s, records=(knock,)), "greedy") == "greedy"
-    assert read_opponent(replace(s, records=(knock, passed)), "greedy") == "greedy@0"
-    assert read_opponent(replace(s, records=(knock, far)), "greedy") == "greedy"
+    assert read_opponent(replace(s, records=(knock, passed)), "greedy") == "greedy"
+    assert read_opponent(replace(s, records=(knock, passed, passed)), "greedy") == "greedy@0"
+    assert read_opponent(replace(s, records=(far,)), "greedy") == "greedy"
     # her own bot knocking later ("greedy@4") plays the opponent as the same bot, read as above
-    assert read_opponent(s, "greedy@4") == "greedy@0"
+    assert read_opponent(replace(s, records=(passed,)), "greedy@4") == "greedy@0"
     assert read_opponent(replace(s, records=(knock,)), "greedy@4") == "greedy"

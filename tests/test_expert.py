@@ -160,9 +160,10 @@ def test_a_knock_lays_down_the_least_deadwood_and_values_kept_hands() -> None:
 
 def test_the_expert_reads_whether_its_opponent_plays_for_gin() -> None:
     """Until the opponent has knocked with deadwood left (after a hand's first turns) more often than
-    it passed up a knock (a hand it lost to a gin holding 10 or less), the expert races it to gin (``AGAINST_GIN``: the
-    deadwood after a good draw weighs most); against a knocker it weighs the average draw and
-    what it feeds (``AGAINST_KNOCKER``), and says which it weighed."""
+    it passed up a knock (its own gin, or a hand ended while it held 10 or less before layoffs),
+    the expert races it to gin (``AGAINST_GIN``: the deadwood after a good draw weighs most);
+    against a knocker it weighs the average draw and what it feeds (``AGAINST_KNOCKER``), and says
+    which it weighed."""
     s = _position("2C 3C 4C 5C 6S 6D 6H TH JS QD KS", picked="8H 9H")
     me, them = s.to_play, 1 - s.to_play
     knock = gin.HandRecord(kind="knock", winner=them, points=12, knocker=them, turns=9,
@@ -176,7 +177,24 @@ def test_the_expert_reads_whether_its_opponent_plays_for_gin() -> None:
     assert expert.shown(dataclasses.replace(s, records=(knock, passed)), them) == (1, 1)
     early = dataclasses.replace(knock, turns=expert.EARLY_TURNS)  # a knock with a good deal: no knocker shown
     assert expert.shown(dataclasses.replace(s, records=(early,)), them) == (0, 0)
+    first = dataclasses.replace(passed, turns=1)  # a gin before the opponent discarded: it passed nothing
+    assert expert.shown(dataclasses.replace(s, records=(first,)), them) == (0, 0)
+    # its own gin, after a hand's first turns: one who knocks as soon as it may seldom gets there
+    theirs = dataclasses.replace(passed, winner=them, knocker=them, deadwoods=(6, 0) if them else (0, 6))
+    assert expert.shown(dataclasses.replace(s, records=(theirs,)), them) == (0, 1)
+    assert expert.shown(dataclasses.replace(s, records=(dataclasses.replace(theirs, turns=expert.EARLY_TURNS),)),
+                        them) == (0, 0)
+    # our knock: the hand the opponent held, before its layoffs, within the knock limit is a knock passed up
+    knocker_hand = to_mask(parse_cards("3C 4C 5C 7H 8H 9H KS KD KH 2D"))
+    for held, after, passes in (("2S 3S 4S 9S 9D 9C 6C AD AH 2H", 4, 1), ("2S 3S 4S 9S 9D 9C 6C 5D AH 2H", 8, 0)):
+        res = score_masks(knocker_hand, to_mask(parse_cards(held)), s.rules)
+        assert [str(c) for c in res.layoffs] == ["6C"] and res.defender_deadwood == after
+        ours = gin.HandRecord(kind=str(res.kind), winner=me, points=res.knocker_points, knocker=me, turns=12,
+                              deadwoods=(2, after) if them else (after, 2), score=res)
+        assert expert.held_deadwood(ours, them) == after + 6
+        assert expert.shown(dataclasses.replace(s, records=(ours,)), them) == (0, passes)
     reasons = {str(o.action.card): o.reason for o in gin_bots.advise(knocker, top=5).options}
     assert reasons["TH"] == "T♥ is risky: the opponent picked up 8♥ 9♥ (deadwood 30, about 25.5 after the next draw)"
     from rummylab.gin.rollout_bot import read_opponent  # the rollout bot reads it the same way
-    assert read_opponent(s, "greedy") == "greedy@0" and read_opponent(knocker, "greedy") == "greedy"
+    assert read_opponent(dataclasses.replace(s, records=(passed,)), "greedy") == "greedy@0"
+    assert read_opponent(knocker, "greedy") == "greedy"
