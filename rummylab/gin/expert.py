@@ -101,7 +101,7 @@ first three turns). Counting them lost a point of games against MARJJ v5 (benchm
 GIN_PRIOR = 1
 """The passes the expert's read counts before any is seen (``plays_for_gin``): one, so an opponent
 of whom nothing is known yet is read as playing for gin. Against MARJJ v5 the expert wins 51.0 % of
-games so and 47.0 % reading it as a knocker (no pass counted); against the EAAI simple player,
+games so and 46–47 % reading it as a knocker (no pass counted); against the EAAI simple player,
 which knocks as soon as it may, 73.3 % and 73.6 % (2,000 mirrored pairs each,
 benchmarks/README.md)."""
 

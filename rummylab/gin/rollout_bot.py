@@ -39,9 +39,10 @@ more than the expert alone (SURE infinite) or the rollouts alone (0; benchmarks/
 GIN_PRIOR = 0
 """The passes the rollout bot's read counts before any is seen (``expert.plays_for_gin``): none, so
 an opponent of whom nothing is known yet is pictured knocking as soon as it may, in its rollouts and
-in the expert's move it asks alike (one picture of the opponent). Against the EAAI simple player that
-won 80.7 % of games where reading it first as a gin player (the expert's ``GIN_PRIOR``) won 78.2 %,
-and as many against MARJJ v5 (benchmarks/README.md)."""
+in the expert's move it asks alike (one picture of the opponent). Over 2,000 mirrored pairs that won
+79.8 % of games against the EAAI simple player where one pass (the expert's ``GIN_PRIOR``) won
+77.2 %, and 59.1 % against MARJJ v5 where one pass won 59.6 % (within the errors;
+benchmarks/README.md)."""
 READ = "read"
 """The opponent policy that reads the opponent from the hands played so far (``read_opponent``)."""
 
