@@ -49,9 +49,9 @@ READ = "read"
 
 def read_opponent(state: State, policy: str) -> str:
     """How the opponent of the player to act is played in her rollouts, read from the hands
-    already played (``expert.plays_for_gin``): ``policy``'s bot knocking as soon as it may once the
-    opponent has knocked as often as it passed up a knock (GIN_PRIOR), else knocking at 0 (it plays
-    for gin)."""
+    already played (``expert.plays_for_gin`` with GIN_PRIOR): ``policy``'s bot knocking at 0 (it
+    plays for gin) once the opponent has passed up a knock more often than it knocked, else knocking
+    as soon as it may."""
     base = policy.partition("@")[0]  # the opponent's bot is her own (+melds kept), knocking as soon as it may or at 0
     return f"{base}@0" if plays_for_gin(state, 1 - state.to_play, GIN_PRIOR) else base
 
