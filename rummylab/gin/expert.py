@@ -13,27 +13,18 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import astuple, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..cards import BIT_CARD, FULL_DECK, SeedLike, bits_of, rng_from
 from .analysis import gin_kernel
-from .game import (
-    BIG_GIN,
-    DRAW_DISCARD,
-    DRAW_STOCK,
-    NEXT_GAME,
-    NEXT_HAND,
-    PASS,
-    TAKE_UPCARD,
-    Action,
-    HandRecord,
-    Kind,
-    Phase,
-    State,
-)
+from .game import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, NEXT_GAME, NEXT_HAND, PASS, TAKE_UPCARD, Action, Kind, Phase, State
 from .rules import Rules
 from .scoring import score_masks
+
+if TYPE_CHECKING:
+    from .game import HandRecord
 
 BASE_WEIGHT = 8
 """An unseen card's weight before the evidence (see ``weights``)."""
