@@ -10,7 +10,6 @@ same decisions (tests/test_simulation.py).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from dataclasses import astuple, dataclass
 from typing import TYPE_CHECKING
@@ -129,12 +128,7 @@ def held_deadwood(record: HandRecord, seat: int) -> int:
     res = record.score
     if record.knocker != 1 - seat or res is None or not res.layoffs:
         return record.deadwoods[seat]
-    return _deadwood(res.defender_kept | sum(c.bit for c in res.layoffs))
-
-
-@functools.lru_cache(maxsize=4096)
-def _deadwood(mask: int) -> int:
-    return int(gin_kernel().deadwood(mask))
+    return int(gin_kernel().deadwood(res.defender_kept | sum(c.bit for c in res.layoffs)))
 
 
 def plays_for_gin(state: State, seat: int, prior: int = GIN_PRIOR) -> bool:
