@@ -18,10 +18,10 @@ from .players import Bot, _housekeeping
 from .rollout import state_row
 from .worlds import KEPT_MOST
 
-ROLLOUT_SAMPLES = 512
-"""Worlds the rollout bot plays an option in at most, a decision (against MARJJ v5, 512 won 1.8 ±
-1.8 points of games more than 256 and 1,024 no more than 512, at 4 ms a decision and 7:
-benchmarks/README.md)."""
+ROLLOUT_SAMPLES = 1024
+"""Worlds the rollout bot plays an option in at most, a decision (over 2,000 mirrored pairs 1,024
+won 0.6 ± 1.8 points of games more than 512 against MARJJ v5 and 1.0 ± 1.4 more against the EAAI
+simple player, at about 6 ms a decision where 512 took 4: benchmarks/README.md)."""
 ROLLOUT_MODEL = "kept"
 """How the rollout bot pictures the opponent's hand (``worlds``): they kept what melds."""
 ROLLOUT_POLICY = "greedy+melds"
@@ -41,7 +41,7 @@ GIN_PRIOR = 0
 an opponent of whom nothing is known yet is pictured knocking as soon as it may, in its rollouts and
 in the expert's move it asks alike (one picture of the opponent). Over 2,000 mirrored pairs that won
 79.8 % of games against the EAAI simple player where one pass (the expert's ``GIN_PRIOR``) won
-77.2 %, and 59.1 % against MARJJ v5 where one pass won 59.6 % (within the errors;
+77.2 %, and 59.1 % against MARJJ v5 where one pass won 59.6 % (512 worlds, within the errors;
 benchmarks/README.md)."""
 READ = "read"
 """The opponent policy that reads the opponent from the hands played so far (``read_opponent``)."""
