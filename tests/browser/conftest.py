@@ -81,6 +81,10 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
         shot = SHOTS / f"{request.node.name}.png"
         pg.screenshot(path=str(shot), full_page=True)
         print(f"\nscreenshot of the failure: {shot}")
+        for served in request.node.funcargs.values():  # what each server said, kept with the failure
+            log = served.get("log") if isinstance(served, dict) else None
+            if isinstance(log, Path) and log.exists():
+                print(f"the end of {log}:\n" + "\n".join(log.read_text(errors="replace").splitlines()[-60:]))
     context.close()
     assert not outside, f"requests tried to leave 127.0.0.1: {outside}"
 
