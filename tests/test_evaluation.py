@@ -573,6 +573,9 @@ def test_the_rollout_bot_reads_its_opponent_from_the_hands_played() -> None:
     far = HandRecord(kind="dead", winner=None, points=0, knocker=None, deadwoods=(20, 31), turns=30)
     assert read_opponent(s, "greedy") == "greedy" and expert.plays_for_gin(s, 1)  # nothing seen yet
     assert expert.style(s, GIN_PRIOR) is expert.AGAINST_KNOCKER and expert.style(s) is expert.AGAINST_GIN
+    for bad in (-1, 0.5, True):
+        with pytest.raises(ValueError, match=f"prior={bad!r}"):
+            expert.ExpertBot(0, prior=bad)  # type: ignore[arg-type]
     assert read_opponent(replace(s, records=(passed,)), "greedy") == "greedy@0"
     assert read_opponent(replace(s, records=(knock,)), "greedy") == "greedy"
     assert read_opponent(replace(s, records=(knock, passed)), "greedy") == "greedy"

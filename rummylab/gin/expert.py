@@ -380,6 +380,8 @@ class ExpertBot:
     name = "expert"
 
     def __init__(self, seed: SeedLike = None, *, prior: int = GIN_PRIOR) -> None:
+        if isinstance(prior, bool) or not isinstance(prior, int) or prior < 0:
+            raise ValueError(f"prior={prior!r}: the passes counted before any is seen, 0 or more")
         self.rng, self.prior = rng_from(seed), prior
 
     def act(self, state: State) -> Action:

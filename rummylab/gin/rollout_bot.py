@@ -21,7 +21,7 @@ from .worlds import KEPT_MOST
 ROLLOUT_SAMPLES = 1024
 """Worlds the rollout bot plays an option in at most, a decision (over 2,000 mirrored pairs 1,024
 won 0.6 ± 1.8 points of games more than 512 against MARJJ v5 and 1.0 ± 1.4 more against the EAAI
-simple player, at about 6 ms a decision where 512 took 4: benchmarks/README.md)."""
+simple player, at 6–7 ms a decision where 512 took 4: benchmarks/README.md)."""
 ROLLOUT_MODEL = "kept"
 """How the rollout bot pictures the opponent's hand (``worlds``): they kept what melds."""
 ROLLOUT_POLICY = "greedy+melds"
