@@ -34,16 +34,18 @@ def set_expert(int base_weight, int samples, double knock_margin, int oversample
     if base_weight < 1 or samples < 1 or oversample < 1 or samples * oversample > 256:
         raise ValueError(f"base_weight={base_weight}, samples={samples}, oversample={oversample}: each 1 or more, "
                          "samples x oversample 256 at most")
-    for i, style in enumerate((against_knocker, against_gin)):
-        look_ahead, ahead_best, danger, take_margin = style
+    styles = [tuple(style) for style in (against_knocker, against_gin)]
+    for look_ahead, ahead_best, danger, take_margin in styles:
         if not 1 <= ahead_best <= 52:
             raise ValueError(f"ahead_best={ahead_best}: 1 to 52")
-        EXPERT_STYLES[i].look_ahead, EXPERT_STYLES[i].ahead_best = look_ahead, ahead_best
-        EXPERT_STYLES[i].danger, EXPERT_STYLES[i].take_margin = danger, take_margin
     if early_turns < 0:
         raise ValueError(f"early_turns={early_turns}: 0 or more")
     if gin_prior < 0:
         raise ValueError(f"gin_prior={gin_prior}: 0 or more")
+    # every argument checked before any is kept: a refused call leaves the constants as they were
+    for i, (look_ahead, ahead_best, danger, take_margin) in enumerate(styles):
+        EXPERT_STYLES[i].look_ahead, EXPERT_STYLES[i].ahead_best = look_ahead, ahead_best
+        EXPERT_STYLES[i].danger, EXPERT_STYLES[i].take_margin = danger, take_margin
     EXPERT_OVERSAMPLE, EXPERT_EARLY_TURNS, EXPERT_GIN_PRIOR = oversample, early_turns, gin_prior
     EXPERT_BASE_WEIGHT, EXPERT_SAMPLES = base_weight, samples
     EXPERT_KNOCK_MARGIN = knock_margin

@@ -29,9 +29,10 @@ def set_rollout(int samples, int screen, double reach, double target_se, int kep
     if not 2 <= samples <= 4096 or screen < 1 or not 1 <= kept_most <= 16 or not sure >= 0:
         raise ValueError(f"samples={samples}, screen={screen}, kept_most={kept_most}, sure={sure}: samples 2 to "
                          "4096, screen 1 or more, kept_most 1 to 16, sure 0 or more")
-    ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_KEPT_MOST = samples, screen, kept_most
     if gin_prior < 0:
         raise ValueError(f"gin_prior={gin_prior}: 0 or more")
+    # every argument checked before any is kept: a refused call leaves the constants as they were
+    ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_KEPT_MOST = samples, screen, kept_most
     ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_SURE, ROLLOUT_GIN_PRIOR = reach, target_se, sure, gin_prior
 
 

@@ -447,7 +447,7 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
     constants are named."""
     from rummylab.gin import expert
     from rummylab.gin.analysis import gin_kernel
-    from rummylab.gin.loop import BOT_CODES, loop_options
+    from rummylab.gin.loop import ACTIONS, BOT_CODES, loop_options
     from rummylab.gin.rollout_bot import RolloutBot, constants
 
     overruled = []
@@ -478,6 +478,19 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
         loops.set_rollout(*constants()[:-2], -1.0, constants()[-1])
     with pytest.raises(ValueError, match="gin_prior=-1"):
         loops.set_rollout(*constants()[:-1], -1)
+    with pytest.raises(ValueError, match="gin_prior=-1"):  # refused whole: its 2 worlds are not kept
+        loops.set_rollout(2, *constants()[1:-1], -1)
+    with pytest.raises(ValueError, match="gin_prior=-1"):  # and its styles not kept either
+        loops.set_expert(*expert.constants(DEFAULT)[:4], (0.0, 1, 0.0, 0.0), (0.0, 1, 0.0, 0.0),
+                         expert.EARLY_TURNS, -1)
+    with pytest.raises(ValueError, match="early_turns=-1"):
+        loops.set_expert(*expert.constants(DEFAULT)[:-2], -1, expert.GIN_PRIOR)
+    for seed, moves in ((6, 1), (8, 14)):  # the constants set before: the engine's decision
+        s = mid_hand(seed, moves)
+        slow = RolloutBot(seed)
+        slow.use_loop = False
+        code, card = loops.rollout_decision(gin_kernel(), state_row(s), np.random.default_rng(seed), rules=rules)
+        assert Action(ACTIONS[code], BIT_CARD[1 << card] if card >= 0 else None) == slow.act(s)
     loops.set_rollout(*constants())
     with pytest.raises(ValueError, match="the rollout bot plays no rollout"):
         loops.rollout_gin(gin_kernel(), state_row(mid_hand(6, 4))[None, :], np.array([-1]), np.array([-1]),
