@@ -460,9 +460,12 @@ def play_gin(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const uin
         if (run.bots[seat] == BOT_EXPERT or run.bots[seat] == BOT_ROLLOUT) and EXPERT_SAMPLES < 1:
             raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
         if run.bots[seat] == BOT_ROLLOUT and ROLLOUT_SAMPLES < 2:
-            raise ValueError("the rollout bot's constants are not set: set_rollout(*rummylab.gin.rollout_bot.constants()) first")
+            raise ValueError("the rollout bot's constants are not set: set_rollout(*rummylab.gin.rollout_bot.constants(rules)) first")
         _bot_options(&run, seat, knock_at[seat], first_upcard[seat], takes[seat])
     _read_GinRules(&R, rules)
+    if (run.bots[0] == BOT_ROLLOUT or run.bots[1] == BOT_ROLLOUT) and _rollout_units_check(&R):
+        raise ValueError(f"the rollout bot's game units are for a game to {ROLLOUT_UNITS_TARGET}, the rules' to "
+                         f"{R.target}: set_rollout(*rummylab.gin.rollout_bot.constants(rules)) first")
     run.trace = trace
     run.hands.data = run.turns.data = NULL
     try:

@@ -16,24 +16,48 @@ cdef double ROLLOUT_TARGET_SE = 0.0
 cdef int ROLLOUT_KEPT_MOST = 1
 cdef double ROLLOUT_SURE = 0.0
 cdef int ROLLOUT_GIN_PRIOR = 0
+cdef int *ROLLOUT_UNITS = NULL  # the game's chance in whole units (equity.game_units), or NULL: the hand's points
+cdef int ROLLOUT_UNITS_TARGET = 0
+cdef int ROLLOUT_UNITS_WON = 0
 
 
 def set_rollout(int samples, int screen, double reach, double target_se, int kept_most, double sure,
-                int gin_prior) -> None:
-    """The rollout bot's constants, as rummylab.gin.rollout_bot defines them (``constants()``):
+                int gin_prior, const int[:, :, ::1] game_units, int game_won) -> None:
+    """The rollout bot's constants, as rummylab.gin.rollout_bot defines them (``constants(rules)``):
     worlds a decision, the screen, the reach and the target standard error of evaluation, the
     most hidden hands a "kept" world is the best of, the standard errors by which the rollouts
-    overrule the expert, and the passes its read of the opponent counts before any is seen."""
+    overrule the expert, the passes its read of the opponent counts before any is seen, and the
+    game's chance in whole units by the scores (target x target x 2) with a won game's units
+    (an empty table: the rollouts are valued by the hand's points)."""
     global ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_KEPT_MOST
-    global ROLLOUT_SURE, ROLLOUT_GIN_PRIOR
+    global ROLLOUT_SURE, ROLLOUT_GIN_PRIOR, ROLLOUT_UNITS, ROLLOUT_UNITS_TARGET, ROLLOUT_UNITS_WON
+    cdef Py_ssize_t target = game_units.shape[0], i
+    cdef int *units = NULL
     if not 2 <= samples <= 4096 or screen < 1 or not 1 <= kept_most <= 16 or not sure >= 0:
         raise ValueError(f"samples={samples}, screen={screen}, kept_most={kept_most}, sure={sure}: samples 2 to "
                          "4096, screen 1 or more, kept_most 1 to 16, sure 0 or more")
     if gin_prior < 0:
         raise ValueError(f"gin_prior={gin_prior}: 0 or more")
+    if target and (game_units.shape[1] != target or game_units.shape[2] != 2 or target > 1000
+                   or not 0 < game_won <= 10_000_000):
+        raise ValueError(f"game_units of shape {tuple(game_units.shape)[:3]}, game_won={game_won}: a target x target "
+                         "x 2 table (target at most 1000) and a won game's units, 1 to 10,000,000")
+    if target:
+        units = <int *>malloc(target * target * 2 * sizeof(int))
+        if units == NULL:
+            raise MemoryError("no memory for the rollout bot's game units")
+        for i in range(target * target * 2):
+            units[i] = game_units[i // (2 * target), (i // 2) % target, i % 2]
     # every argument checked before any is kept: a refused call leaves the constants as they were
     ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_KEPT_MOST = samples, screen, kept_most
     ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_SURE, ROLLOUT_GIN_PRIOR = reach, target_se, sure, gin_prior
+    free(ROLLOUT_UNITS)
+    ROLLOUT_UNITS, ROLLOUT_UNITS_TARGET, ROLLOUT_UNITS_WON = units, <int>target, game_won if target else 0
+
+
+cdef int _rollout_units_check(const GinRules *R) noexcept nogil:
+    """0, or 1 when the game's units are for another target than the rules'."""
+    return ROLLOUT_UNITS != NULL and ROLLOUT_UNITS_TARGET != R.target
 
 
 cdef struct RolloutWorlds:
@@ -139,9 +163,10 @@ cdef int _rollout_worlds(MeldKernel k, GinTable *t, bitgen_t *bg, int n, Rollout
 cdef int _rollout_value(MeldKernel k, GinTable *t, const GinRules *R, GinRun *play, RolloutWorlds *worlds,
                         int world, int action, uint64_t card, int *net) noexcept nogil:
     """The player to act's net points in one world after ``action``, both seats then played by
-    ``play``'s bots (rollout.rollout): 0, or the loop's error."""
+    ``play``'s bots (rollout.rollout), or the game's chance in whole units (set_rollout): 0, or
+    the loop's error."""
     cdef GinTable s
-    cdef int i, status, seat = t.to_play
+    cdef int i, status, seat = t.to_play, mine, theirs, deals
     cdef int64_t *row
     memcpy(&s, t, sizeof(GinTable))
     s.hands[1 - seat] = worlds.hands[world]
@@ -157,6 +182,14 @@ cdef int _rollout_value(MeldKernel k, GinTable *t, const GinRules *R, GinRun *pl
     row = play.hands.data
     net[0] = (<int>row[HAND_POINTS] if row[HAND_WINNER] == seat else
               -<int>row[HAND_POINTS] if row[HAND_WINNER] == 1 - seat else 0)
+    if ROLLOUT_UNITS != NULL:  # evaluation._values, horizon="game": the game's chance from the scores left
+        mine = t.scores[seat] + (net[0] if net[0] > 0 else 0)
+        theirs = t.scores[1 - seat] + (-net[0] if net[0] < 0 else 0)
+        deals = (t.dealer == seat) if row[HAND_KIND] == END_DEAD else (t.dealer != seat)
+        if mine >= ROLLOUT_UNITS_TARGET or theirs >= ROLLOUT_UNITS_TARGET:
+            net[0] = ROLLOUT_UNITS_WON if mine > theirs else 0
+        else:
+            net[0] = ROLLOUT_UNITS[(mine * ROLLOUT_UNITS_TARGET + theirs) * 2 + deals]
     return 0
 
 
@@ -339,8 +372,11 @@ def rollout_decision(MeldKernel kernel, const int64_t[::1] state, rng, *, dict r
     if state.shape[0] != STATE_WIDTH:
         raise ValueError(f"need a state row of {STATE_WIDTH} columns")
     if ROLLOUT_SAMPLES < 2 or EXPERT_SAMPLES < 1:
-        raise ValueError("set_expert and set_rollout first (rummylab.gin.expert.constants, rollout_bot.constants)")
+        raise ValueError("set_expert and set_rollout first (rummylab.gin.expert.constants, rollout_bot.constants(rules))")
     _read_GinRules(&R, rules)
+    if _rollout_units_check(&R):
+        raise ValueError(f"the rollout bot's game units are for a game to {ROLLOUT_UNITS_TARGET}, the rules' to "
+                         f"{R.target}: set_rollout(*rummylab.gin.rollout_bot.constants(rules)) first")
     bg = <bitgen_t *>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
     with nogil:
         action = -3 if _gin_load(&t, &state[0]) else _rollout_act(kernel, &t, &R, bg, &card)

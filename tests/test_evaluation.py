@@ -462,9 +462,15 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
             overruled.append(move.kind)
     # here the rollouts overrule a discard by another, a discard by a knock, the stock by the discard
     assert sorted(overruled) == sorted([Kind.DISCARD, Kind.KNOCK, Kind.DRAW_DISCARD]), overruled
+    for seed, moves, scores in ((7, 8, (85, 60)), (8, 14, (30, 95)), (9, 15, (99, 99))):  # late in a game
+        s = dataclasses.replace(mid_hand(seed, moves), scores=scores)
+        fast, slow = RolloutBot(seed), RolloutBot(seed)
+        slow.use_loop = False
+        assert fast.act(s) == slow.act(s)
     loops = play_loops()
     loops.set_expert(*expert.constants(DEFAULT))
-    loops.set_rollout(*constants())
+    c = constants(DEFAULT)
+    loops.set_rollout(*c)
     rules = loop_options([], DEFAULT)["rules"]
     with pytest.raises(ValueError, match="columns"):
         loops.rollout_decision(gin_kernel(), np.zeros(3, dtype=np.int64), np.random.default_rng(0), rules=rules)
@@ -472,14 +478,21 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
     row[STATE_COLUMNS.index("hand_0")] = 0
     with pytest.raises(ValueError, match="no hand in play"):
         loops.rollout_decision(gin_kernel(), row, np.random.default_rng(0), rules=rules)
+    with pytest.raises(ValueError, match="a game to 100, the rules' to 150"):  # units for another target
+        loops.rollout_decision(gin_kernel(), state_row(mid_hand(6, 4)), np.random.default_rng(0),
+                               rules=loop_options([], dataclasses.replace(DEFAULT, target=150))["rules"])
     with pytest.raises(ValueError, match="samples=1"):
-        loops.set_rollout(1, *constants()[1:])
+        loops.set_rollout(1, *c[1:])
     with pytest.raises(ValueError, match="sure=-1"):
-        loops.set_rollout(*constants()[:-2], -1.0, constants()[-1])
+        loops.set_rollout(*c[:5], -1.0, *c[6:])
     with pytest.raises(ValueError, match="gin_prior=-1"):
-        loops.set_rollout(*constants()[:-1], -1)
+        loops.set_rollout(*c[:6], -1, *c[7:])
     with pytest.raises(ValueError, match="gin_prior=-1"):  # refused whole: its 2 worlds are not kept
-        loops.set_rollout(2, *constants()[1:-1], -1)
+        loops.set_rollout(2, *c[1:6], -1, *c[7:])
+    with pytest.raises(ValueError, match=r"shape \(100, 50, 2\)"):  # nor a table that is no target x target
+        loops.set_rollout(2, *c[1:7], np.ascontiguousarray(c[7][:, :50]), c[8])
+    with pytest.raises(ValueError, match="game_won=0"):
+        loops.set_rollout(2, *c[1:8], 0)
     with pytest.raises(ValueError, match="gin_prior=-1"):  # and its styles not kept either
         loops.set_expert(*expert.constants(DEFAULT)[:4], (0.0, 1, 0.0, 0.0), (0.0, 1, 0.0, 0.0),
                          expert.EARLY_TURNS, -1)
@@ -491,7 +504,7 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
         slow.use_loop = False
         code, card = loops.rollout_decision(gin_kernel(), state_row(s), np.random.default_rng(seed), rules=rules)
         assert Action(ACTIONS[code], BIT_CARD[1 << card] if card >= 0 else None) == slow.act(s)
-    loops.set_rollout(*constants())
+    loops.set_rollout(*constants(DEFAULT))
     with pytest.raises(ValueError, match="the rollout bot plays no rollout"):
         loops.rollout_gin(gin_kernel(), state_row(mid_hand(6, 4))[None, :], np.array([-1]), np.array([-1]),
                           [BOT_CODES["rollout"], BOT_CODES["greedy"]], [None, None], rules=rules)

@@ -64,21 +64,53 @@ def table(rules: Rules) -> np.ndarray:
     target = rules.target
     stay = sum(q for (w, p), q in dist.items() if w == "none" or p == 0)
     moves = [(w, p, q) for (w, p), q in dist.items() if w != "none" and p > 0]
-    win = np.zeros((target, target, 2))
-    # scores only rise: fill from the highest total down; a hand that scores nothing keeps the state
+    top = max((p for _w, p, _q in moves), default=0)
+    # padded past the target: a player who reaches it has won (rows) or lost (columns)
+    win = np.zeros((target + top, target + top, 2))
+    win[target:, :target] = 1.0
+    # scores only rise: fill from the highest total down, a diagonal at a time; a hand that scores
+    # nothing keeps the state
     for total in range(2 * target - 2, -1, -1):
-        for a in range(max(0, total - target + 1), min(target, total + 1)):
-            b = total - a
-            for d in (0, 1):
-                value = 0.0
-                for w, p, q in moves:
-                    mine = (w == "dealer") == (d == 1)  # the player deals and the dealer won, or neither
-                    if mine:
-                        value += q * (1.0 if a + p >= target else win[a + p, b, 1 - d])
-                    else:
-                        value += q * (0.0 if b + p >= target else win[a, b + p, 1 - d])
-                win[a, b, d] = value / (1.0 - stay)
-    return win
+        a = np.arange(max(0, total - target + 1), min(target, total + 1))
+        b = total - a
+        for d in (0, 1):
+            value = np.zeros(len(a))
+            for w, p, q in moves:  # mine: the player deals and the dealer won, or neither
+                value += q * (win[a + p, b, 1 - d] if (w == "dealer") == (d == 1) else win[a, b + p, 1 - d])
+            win[a, b, d] = value / (1.0 - stay)
+    out = np.ascontiguousarray(win[:target, :target])
+    out.flags.writeable = False  # cached: shared by every caller
+    return out
+
+
+POINT_SPAN = 10
+"""A point's worth at a game's start is measured over the first POINT_SPAN points (``point_worth``)."""
+UNITS_A_POINT = 100
+"""The game's chance in whole units (``game_units``): this many to a point at a game's start."""
+
+
+def has_results(rules: Rules) -> bool:
+    """Whether a hand-result distribution is shipped for ``rules``' hand rules (and so a table)."""
+    return hand_key(rules) in _shipped()
+
+
+def point_worth(rules: Rules) -> float:
+    """What a point is worth at a game's start: the chance the first POINT_SPAN points add, for the
+    player who does not deal the next hand, over POINT_SPAN."""
+    win = table(rules)
+    return float(win[POINT_SPAN, 0, 0] - win[0, 0, 0]) / POINT_SPAN
+
+
+@functools.lru_cache(maxsize=8)
+def game_units(rules: Rules) -> tuple[np.ndarray, int]:
+    """(the table in whole units, a won game's units): the chance of winning the game counted in
+    hundredths of a point at a game's start (``UNITS_A_POINT`` over ``point_worth``), rounded to
+    integers, so that a rollout's sums are exact and the compiled loop's equal these (a chance is
+    units over a won game's units). The table is int32 (the loop's ``set_rollout`` takes it), read only."""
+    scale = UNITS_A_POINT / point_worth(rules)
+    units = np.ascontiguousarray(np.rint(table(rules) * scale).astype(np.int32))
+    units.flags.writeable = False
+    return units, int(round(scale))
 
 
 def game_win_chance(rules: Rules, score: int, other: int, deals_next: bool) -> float:

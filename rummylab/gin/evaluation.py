@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -41,13 +41,15 @@ MAX_WORLDS = 4096
 EXACT_WORLDS = 4096
 """Every world is played when there are at most this many."""
 TARGET_SE = 0.25
-"""An option's difference to the best is sure enough at this standard error (points) ..."""
-TARGET_SE_GAME = 0.005
-"""... or, valued as the chance of winning the game, at this one."""
+"""An option's difference to the best is sure enough at this standard error (points; valued as
+the chance of winning the game, points at the game's start: ``equity.game_units``) ..."""
+TARGET_SE_MATCH = 0.005
+"""... or, valued as the chance of winning the match, at this one."""
 OPTION_SE = 0.5
-"""Every other option's difference to the best is played to this standard error (points) ..."""
-OPTION_SE_GAME = 0.01
-"""... or this one (the chance of winning the game), as far as the budget goes."""
+"""Every other option's difference to the best is played to this standard error (points, as
+TARGET_SE) ..."""
+OPTION_SE_MATCH = 0.01
+"""... or this one (the chance of winning the match), as far as the budget goes."""
 REACH = 3.0
 """An option stays a candidate while its difference to the best is within REACH standard errors."""
 HORIZONS = ("hand", "game", "match")
@@ -164,14 +166,14 @@ def _values(state: State, action: Action, worlds: Worlds, start: int, stop: int,
     mine = state.scores[seat] + np.where(net > 0, net, 0)
     theirs = state.scores[1 - seat] + np.where(net < 0, -net, 0)
     dead = out.kind == ENDS.index("dead")
-    deals_next = np.where(dead, state.dealer == seat, state.dealer != seat)
-    win = equity.table(state.rules)
+    deals_next = np.where(dead, state.dealer == seat, state.dealer != seat).astype(int)
     target = state.rules.target
     over = (mine >= target) | (theirs >= target)
-    game = np.where(over, (mine > theirs).astype(float),
-                    win[np.minimum(mine, target - 1), np.minimum(theirs, target - 1), deals_next.astype(int)])
-    if horizon == "game":
-        return game
+    at = (np.minimum(mine, target - 1), np.minimum(theirs, target - 1), deals_next)
+    if horizon == "game":  # in whole units, summed exactly (as the compiled rollout bot sums them)
+        units, won = equity.game_units(state.rules)
+        return np.where(over, np.where(mine > theirs, won, 0), units[at]).astype(np.int64)
+    game = np.where(over, (mine > theirs).astype(float), equity.table(state.rules)[at])
     return np.asarray(equity.match_win_chance(state.rules, state.games_won[seat], state.games_won[1 - seat], game))
 
 
@@ -211,6 +213,8 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
         deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
         worlds = sample(state, MAX_WORLDS if samples is None else samples, rng, model)
         options = _sampled(state, actions, worlds, seats, rngs, horizon, deadline, keep, every_diff)
+    if horizon == "game":
+        options = _as_chances(options, equity.game_units(state.rules)[1])
     return _evaluation(state, options, enumerated, seats, model, horizon)
 
 
@@ -231,8 +235,8 @@ def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[s
     then more worlds for the candidates (and ``keep``) until their differences to the leader are
     sure, then (``every_diff``) the others' differences as far as the budget goes."""
     cap = len(worlds)
-    target_se, option_se = (TARGET_SE, OPTION_SE) if horizon == "hand" else (TARGET_SE_GAME, OPTION_SE_GAME)
-    played: list[np.ndarray] = [np.empty(0, dtype=np.int64 if horizon == "hand" else float) for _action in actions]
+    target_se, option_se = sureness(horizon)
+    played: list[np.ndarray] = [np.empty(0, dtype=float if horizon == "match" else np.int64) for _action in actions]
     kept = {i for i, a in enumerate(actions) if a in keep}
 
     def grow(i: int, size: int) -> None:
@@ -261,6 +265,21 @@ def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[s
                and _paired(played[i], played[leader])[1] > option_se):
             grow(i, min(len(played[leader]), 2 * len(played[i])))
     return _options(state, actions, played)
+
+
+def sureness(horizon: str) -> tuple[float, float]:
+    """(TARGET_SE, OPTION_SE) in the units a horizon's rollouts are summed in: points, the game's
+    chance in hundredths of a point at its start (``equity.game_units``), or the match's chance."""
+    if horizon == "match":
+        return TARGET_SE_MATCH, OPTION_SE_MATCH
+    scale = equity.UNITS_A_POINT if horizon == "game" else 1
+    return TARGET_SE * scale, OPTION_SE * scale
+
+
+def _as_chances(options: list[OptionValue], won: int) -> list[OptionValue]:
+    """Options valued in the game's units (``equity.game_units``) as chances: units over a won game's."""
+    return [replace(o, value=o.value / won, se=o.se / won, diff=o.diff / won, diff_se=o.diff_se / won)
+            for o in options]
 
 
 def _paired(x: np.ndarray, best: np.ndarray) -> tuple[float, float]:
