@@ -377,6 +377,38 @@ def test_the_shipped_hand_results_cover_the_presets() -> None:
         equity.hand_results(dataclasses.replace(DEFAULT, knock_limit=7))
 
 
+def test_the_game_in_whole_units_is_the_table_and_rules_without_results_have_none() -> None:
+    """``equity.game_units``: 100 units a point at a game's start, each entry the table's chance in
+    units to within half a unit; a won game is worth its units. Rules whose hand results are not
+    shipped have no table, and the rollout bot values their hands by points."""
+    from rummylab.gin.rollout_bot import constants, valued_by
+
+    for rules in (DEFAULT, gin.EAAI):
+        units, won = equity.game_units(rules)
+        assert units.dtype == np.int32 and units.shape == (rules.target, rules.target, 2)
+        assert won == round(equity.UNITS_A_POINT / equity.point_worth(rules))
+        assert np.abs(units - equity.table(rules) * equity.UNITS_A_POINT / equity.point_worth(rules)).max() <= 0.5
+        assert 0.004 < equity.point_worth(rules) < 0.007  # half a percentage point a point, about
+        assert equity.has_results(rules) and valued_by("game", rules) == "game"
+    odd = dataclasses.replace(DEFAULT, knock_limit=7)
+    assert not equity.has_results(odd) and valued_by("game", odd) == "hand" and valued_by("hand", DEFAULT) == "hand"
+    assert constants(odd)[-2].size == 0 and constants(odd)[-1] == 0 and constants(odd)[3] == 0.25
+    assert constants(DEFAULT)[3] == 25.0  # the target error in units: 0.25 points at the game's start
+
+
+@pytest.mark.once  # the pure-Python run has no compiled loop to compare
+@needs_compiled
+def test_the_loops_rollout_bot_values_by_points_where_no_table_is_shipped() -> None:
+    from rummylab.gin.rollout_bot import RolloutBot
+
+    for seed, moves in ((7, 8), (8, 14)):
+        s = dataclasses.replace(mid_hand(seed, moves), rules=dataclasses.replace(DEFAULT, knock_limit=7),
+                                scores=(80, 20))
+        fast, slow = RolloutBot(seed), RolloutBot(seed)
+        slow.use_loop = False
+        assert fast.looped() and fast.act(s) == slow.act(s)
+
+
 def test_a_knock_that_ends_the_game_is_worth_the_game() -> None:
     theirs = "6S 7S 8S 6D 7D 8D TH JH QH KC"
     s = dataclasses.replace(position("AS 2S 3S 4H 5H 6H 9C 9D 9S 2C 5C", theirs, "4D TC TD KS 3D", "KH",
