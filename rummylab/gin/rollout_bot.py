@@ -22,7 +22,7 @@ from .worlds import KEPT_MOST
 ROLLOUT_SAMPLES = 1024
 """Worlds the rollout bot plays an option in at most, a decision (over 2,000 mirrored pairs 1,024
 won 0.6 ± 1.8 points of games more than 512 against MARJJ v5 and 1.0 ± 1.4 more against the EAAI
-simple player, at 6–7 ms a decision where 512 took 4: benchmarks/README.md)."""
+simple player, at 6–7 ms a decision where 512 took 4; 7–8 ms valued by the game: benchmarks/README.md)."""
 ROLLOUT_MODEL = "kept"
 """How the rollout bot pictures the opponent's hand (``worlds``): they kept what melds."""
 ROLLOUT_POLICY = "greedy+melds"
@@ -49,7 +49,8 @@ ROLLOUT_HORIZON = "game"
 each leaves (``evaluate``'s ``horizon="game"``, counted in points at the game's start), under rules
 whose hand results are shipped (``equity.has_results``), else the hand's net points. Over 2,000
 mirrored pairs that won 61.4 % of games against MARJJ v5 where the hand's points won 59.7 %
-(+1.7 ± 1.4 points of games, paired by deal; benchmarks/README.md)."""
+(+1.7 ± 1.4 points of games, paired by deal), and 81.4 % against the EAAI simple player where
+they won 80.7 % (+0.7 ± 1.1; benchmarks/README.md)."""
 READ = "read"
 """The opponent policy that reads the opponent from the hands played so far (``read_opponent``)."""
 
@@ -68,7 +69,8 @@ class RolloutBot:
     more than ``sure`` standard errors (None: always the best by ``evaluate``), over at most
     ``samples`` worlds an option drawn from its own generator (so the same seed plays the same
     game), each played on by ``policy``: one name for both seats, or (its own, the opponent's),
-    where the opponent's may be ``READ``: read from the hands played so far (``read_opponent``)."""
+    where the opponent's may be ``READ``: read from the hands played so far (``read_opponent``),
+    and valued by ``horizon`` (``valued_by``: the game's chance only where the rules' table is shipped)."""
 
     name = "rollout"
     use_loop = True
