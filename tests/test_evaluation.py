@@ -5,6 +5,7 @@ enumeration on small endgames; known positions are valued as they should be; bad
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from collections import Counter
 
@@ -172,6 +173,44 @@ def test_rollouts_agree_with_exact_enumeration(hand: str, theirs: str, stock: st
     assert best.diff >= -3 * best.diff_se - 1e-9
 
 
+def brute_force(s: State, policy: str) -> dict[Action, float]:
+    """The oracle: every option's mean net points over every deal of the cards the player to act
+    has not seen (each set of the opponent's unknown cards, each order of the whole stock, alike),
+    each played on the engine (``play_out``) by ``policy`` on both seats."""
+    them = 1 - s.to_play
+    known = s.picked_up[them]
+    unseen = [*mask_cards(s.hands[them] & ~known), *s.stock]
+    k = (s.hands[them] & ~known).bit_count()
+    out = {}
+    for a in game.legal_actions(s):
+        nets = []
+        for pick in itertools.combinations(range(len(unseen)), k):
+            hand = known | sum(unseen[i].bit for i in pick)
+            for order in itertools.permutations([c for i, c in enumerate(unseen) if i not in pick]):
+                w = dataclasses.replace(s, hands=(s.hands[0], hand) if them == 1 else (hand, s.hands[1]),
+                                        stock=order)
+                r = play_out(w, a, (policy, policy)).records[-1]
+                nets.append(0 if r.winner is None else r.points if r.winner == s.to_play else -r.points)
+        out[a] = sum(nets) / len(nets)
+    return out
+
+
+@pytest.mark.parametrize("dead_hand_stock", [2, 0])
+def test_exact_values_are_a_brute_force_oracles(dead_hand_stock: int) -> None:
+    """On an endgame of six unseen cards (two in the opponent's hand, four in the stock), the
+    exact evaluation (uniform worlds: the orders of stock cards never drawn collapsed) is the
+    brute-force mean over all 360 deals, played on the engine, option for option."""
+    rules = dataclasses.replace(DEFAULT, dead_hand_stock=dead_hand_stock)
+    s = position("2H 3H 4H 7C 7D 7S 9S TS JS KD 5C", "AC 2C 3C 8H 9H TH QS QH QC 6D", "KC KH 4S 5S", "AD",
+                 picked="AC 2C 3C 8H 9H TH QS QH", rules=rules)
+    e = evaluate(s, exact=True, model="uniform")
+    assert e.exact and e.options[0].worlds == (180 if dead_hand_stock == 2 else 360)
+    oracle = brute_force(s, "greedy")
+    assert len(set(oracle.values())) > 5  # options that differ
+    for a, value in oracle.items():
+        assert e.of(a).value == pytest.approx(value, abs=1e-9), a
+
+
 def test_gin_on_the_cards_is_best_and_a_known_undercut_is_not() -> None:
     """With gin in hand, going gin beats every discard; a knock against an opponent known to
     hold less deadwood is valued below playing on."""
@@ -272,6 +311,18 @@ def test_passing_up_gin_is_marked_and_going_gin_is_not() -> None:
     assert gin.mark is None and gin.loss == 0 and gin.reason == "the best move"
     waited = review.judge(s, Action(Kind.DISCARD, parse_cards("KD")[0]), samples=256)
     assert waited.mark in ("mistake", "blunder") and waited.best == "gin, discarding KD"
+
+
+def test_a_gin_on_the_next_draw_passed_up_is_a_blunder() -> None:
+    """The upcard makes gin (9S with 9C 9D, KD thrown): taking it is the best move, and drawing
+    from the stock instead is a blunder whose reason says so."""
+    s = position("AS 2S 3S 4H 5H 6H 7H 9C 9D KD", "7S 8S 7D 8D TH JH QH 2C 3C 5C", "4D 6D TC TD KC", "9S",
+                 phase=Phase.DRAW)
+    took = review.judge(s, Action(Kind.DRAW_DISCARD, None), samples=64)
+    assert took.mark is None and took.loss == 0 and took.reason == "the best move"
+    drew = review.judge(s, Action(Kind.DRAW_STOCK, None), samples=256)
+    assert drew.mark == "blunder" and drew.best == "take the discard" and drew.loss > 50
+    assert "go gin in" in drew.reason
 
 
 def test_marks_follow_the_thresholds_and_the_noise() -> None:
