@@ -441,6 +441,11 @@ def test_the_game_in_whole_units_is_the_table_and_rules_without_results_have_non
         assert np.abs(units - equity.table(rules) * equity.UNITS_A_POINT / equity.point_worth(rules)).max() <= 0.5
         assert 0.004 < equity.point_worth(rules) < 0.007  # half a percentage point a point, about
         assert equity.has_results(rules) and valued_by("game", rules) == "game"
+    for target in (1, 10):  # a game shorter than POINT_SPAN: a point is worth what the first ones to win add
+        short = dataclasses.replace(DEFAULT, target=target)
+        units, won = equity.game_units(short)
+        assert units.shape == (target, target, 2) and won == round(equity.UNITS_A_POINT * target
+                                                                  / (1 - equity.table(short)[0, 0, 0]))
     odd = dataclasses.replace(DEFAULT, knock_limit=7)
     assert not equity.has_results(odd) and valued_by("game", odd) == "hand" and valued_by("hand", DEFAULT) == "hand"
     assert constants(odd)[-2].size == 0 and constants(odd)[-1] == 0 and constants(odd)[3] == 0.25
@@ -450,11 +455,13 @@ def test_the_game_in_whole_units_is_the_table_and_rules_without_results_have_non
 @pytest.mark.once  # the pure-Python run has no compiled loop to compare
 @needs_compiled
 def test_the_loops_rollout_bot_values_by_points_where_no_table_is_shipped() -> None:
+    """... and by the game in a game of one hand (every hand that scores wins it), as the engine's."""
     from rummylab.gin.rollout_bot import RolloutBot
 
-    for seed, moves in ((7, 8), (8, 14)):
-        s = dataclasses.replace(mid_hand(seed, moves), rules=dataclasses.replace(DEFAULT, knock_limit=7),
-                                scores=(80, 20))
+    for seed, moves, rules, scores in ((7, 8, dataclasses.replace(DEFAULT, knock_limit=7), (80, 20)),
+                                       (8, 14, dataclasses.replace(DEFAULT, knock_limit=7), (80, 20)),
+                                       (7, 8, dataclasses.replace(DEFAULT, target=1), (0, 0))):
+        s = dataclasses.replace(mid_hand(seed, moves), rules=rules, scores=scores)
         fast, slow = RolloutBot(seed), RolloutBot(seed)
         slow.use_loop = False
         assert fast.looped() and fast.act(s) == slow.act(s)

@@ -96,9 +96,12 @@ def has_results(rules: Rules) -> bool:
 
 def point_worth(rules: Rules) -> float:
     """What a point is worth at a game's start: the chance the first POINT_SPAN points add, for the
-    player who does not deal the next hand, over POINT_SPAN."""
+    player who does not deal the next hand, over POINT_SPAN (in a game to fewer, the first points
+    that win it)."""
     win = table(rules)
-    return float(win[POINT_SPAN, 0, 0] - win[0, 0, 0]) / POINT_SPAN
+    span = min(POINT_SPAN, rules.target)
+    after = 1.0 if span >= rules.target else float(win[span, 0, 0])
+    return (after - float(win[0, 0, 0])) / span
 
 
 @functools.lru_cache(maxsize=8)

@@ -112,7 +112,8 @@ def play_chunk(table: Simulation, start: int, stop: int) -> tuple[np.ndarray, np
     if loops is None or table.engine_only:
         return play_engine(table, start, stop)
     loops.set_expert(*expert.constants(table.rules))
-    loops.set_rollout(*rollout_bot.constants(table.rules))
+    if any(b[0] == "rollout" for b in table.bots):  # its game units cost a table for the rules: only when played
+        loops.set_rollout(*rollout_bot.constants(table.rules))
     hands, turns = loops.play_gin(
         gin_kernel(), np.ascontiguousarray(table.seeds[start:stop], dtype=np.uint64),
         [BOT_CODES[b[0]] for b in table.bots], loop_rngs(table, start, stop), _DECK_BITS, trace=table.trace,
