@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from . import chance
-from .cards import Card
+from .cards import Card, without
 from .i18n import _
 
 S = TypeVar("S")
@@ -388,6 +388,19 @@ def evolve(state: S, **changes: Any) -> S:
 def replace_at(items: tuple, i: int, value: Any) -> tuple:
     """The tuple with item i replaced."""
     return items[:i] + (value,) + items[i + 1:]
+
+
+def picked_up(picked: tuple, player: int, card: Any) -> tuple:
+    """The cards each player was seen to take from the pile and holds, ``player`` having taken
+    ``card`` (a state built without them stays without)."""
+    return replace_at(picked, player, picked[player] + (card,)) if picked else picked
+
+
+def thrown(picked: tuple, player: int, card: Any) -> tuple:
+    """... ``player`` having thrown ``card``: one copy of it is no longer known to be held."""
+    if not picked or card not in picked[player]:
+        return picked
+    return replace_at(picked, player, tuple(without(picked[player], card)))
 
 
 def restock(stock: tuple, discards: tuple, reshuffles: int, family: str, seed: int,

@@ -72,3 +72,27 @@ def test_a_discard_is_valued_for_the_player_who_throws() -> None:
     e = evaluate(s, samples=32, seed=1)
     joker = e.of(game.Action(game.Kind.DISCARD, JOKER))
     assert joker.diff < -2 * joker.diff_se and e.best.action.card != JOKER
+
+
+def test_a_world_keeps_the_cards_each_opponent_was_seen_to_take() -> None:
+    """``State.picked``: a card taken from the pile is known to be held until it is thrown; every
+    world leaves it in the taker's hand and deals only the unseen rest again."""
+    s = game.new_game(2, seed=3, pool=None)
+    bots = [GreedyBot(np.random.default_rng([3, p]), drops=False) for p in range(2)]
+    while not any(s.picked[p] for p in range(2) if p != s.to_play) or s.phase is not game.Phase.DRAW:
+        before = s
+        s = game.apply(s, bots[s.to_play].act(s))
+        assert s.phase is not game.Phase.DEAL_OVER, "no card taken from the pile in this deal"
+        if before.phase is game.Phase.DRAW and s.taken is not None:  # a pile draw is seen
+            assert s.picked[before.to_play] == (*before.picked[before.to_play], s.taken)
+    them = 1 - s.to_play
+    kept = s.picked[them]
+    assert all(c in s.hands[them] for c in kept)
+    for seed in range(20):
+        w = world(s, np.random.default_rng(seed))
+        rest = list(w.hands[them])
+        for c in kept:
+            rest.remove(c)  # each copy seen taken is still there
+        assert sorted(w.hands[them] + w.stock) == sorted(s.hands[them] + s.stock)
+    dealt = game.apply(game.new_game(2, seed=3, pool=None), game.DRAW_STOCK)
+    assert dealt.picked == ((), ())

@@ -44,3 +44,27 @@ def test_bad_input_is_named() -> None:
         evaluate(s)
     with pytest.raises(ValueError, match="samples=0"):
         evaluate(game.apply(s, game.DRAW_STOCK), samples=0)
+
+
+def test_a_world_keeps_the_cards_each_opponent_was_seen_to_take() -> None:
+    """``State.picked``: a card taken from the pile is known to be held until it is thrown; every
+    world leaves it in the taker's hand, and a new round starts with none."""
+    s = game.new_game(2, seed=4)
+    bots = [GreedyBot(1), GreedyBot(2)]
+    while not (s.phase is game.Phase.DISCARD and s.picked[1 - s.to_play]):
+        before = s
+        s = game.apply(s, game.NEXT_ROUND if s.phase is game.Phase.ROUND_OVER else bots[s.to_play].act(s))
+        assert s.phase is not game.Phase.GAME_OVER, "no card taken from the pile in this game"
+        if s.phase is game.Phase.DRAW and before.phase is game.Phase.ROUND_OVER:
+            assert s.picked == ((), ())
+        if before.phase is game.Phase.DISCARD and s.phase is not game.Phase.ROUND_OVER:
+            thrown = before.hands[before.to_play]
+            assert all(c in thrown for c in s.picked[before.to_play])
+    them = 1 - s.to_play
+    kept = s.picked[them]
+    for seed in range(20):
+        w = world(s, np.random.default_rng(seed))
+        rest = list(w.hands[them])
+        for c in kept:
+            rest.remove(c)
+        assert sorted(w.hands[them] + w.stock) == sorted(s.hands[them] + s.stock)

@@ -59,11 +59,11 @@ def options(state: State) -> list[Action]:
 
 
 def world(state: State, rng: np.random.Generator) -> State:
-    """``state`` with what its player to act cannot see dealt again at random: the other hands and
-    the stock above the cut card (which stays face up at the bottom until it is drawn), and the
-    chance of any later shuffle."""
+    """``state`` with what its player to act cannot see dealt again at random: the other hands (each
+    keeping the cards it was seen to take from the pile) and the stock above the cut card (which
+    stays face up at the bottom until it is drawn), and the chance of any later shuffle."""
     cut = state.stock[:1] if state.stock and not state.reshuffles else ()  # the face-up cut card, while it lies
-    hands, stock = redealt(state.hands, state.to_play, state.stock[len(cut):], rng)
+    hands, stock = redealt(state.hands, state.to_play, state.stock[len(cut):], rng, kept=state.picked)
     # its own seed: a stock rebuilt from the pile is shuffled unlike the game's (which she cannot know)
     return replace(state, hands=hands, stock=(*cut, *stock), seed=int(rng.integers(2**31)))
 

@@ -20,7 +20,7 @@ from .. import play
 from ..cards import DECK, JOKER, RANKS, Card, without
 from ..i18n import N_, _
 from ..play import IllegalAction as IllegalAction
-from ..play import check_seed, evolve, replace_at, restock
+from ..play import check_seed, evolve, picked_up, replace_at, restock, thrown
 from ..sim import codes
 from .analysis import check_declaration, loser_count, masks
 from .pools import POOLS, why_no_rejoin
@@ -120,6 +120,9 @@ class State:
     deal_winners: tuple[int, ...] = ()
     taken: Card | None = None
     """The card just taken from the discard pile (this turn)."""
+    picked: tuple[tuple[Card, ...], ...] = ()
+    """The cards each player took from the discard pile this deal and still holds (everyone saw
+    them taken); empty for a state built without them."""
     winner: int | None = None
     """The deal's winner (valid show or last player in)."""
     shown: tuple[tuple[Card, ...], ...] = ()
@@ -197,7 +200,7 @@ def _deal(s: State, deal_no: int, dealer: int) -> State:
                    hands=tuple(tuple(sorted(h)) for h in hands), stock=(cut, *cards), discards=(upcard,),
                    cut=cut, wild_rank=wild, in_deal=tuple(not s.eliminated[p] for p in range(n)),
                    drawn=(False,) * n, missed=(0,) * n, left=tuple(s.left[p] and not s.eliminated[p] for p in range(n)),
-                   deal_points=(0,) * n, winner=None, shown=(), reshuffles=0)
+                   deal_points=(0,) * n, winner=None, shown=(), reshuffles=0, picked=((),) * n)
 
 
 class _Default(int):
@@ -340,7 +343,8 @@ def _take_discard(s: State, a: Action) -> State:
     me = s.to_play
     hand = tuple(sorted(s.hands[me] + (s.discards[-1],)))
     return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), discards=s.discards[:-1],
-                  drawn=replace_at(s.drawn, me, True), missed=replace_at(s.missed, me, 0), taken=s.discards[-1])
+                  drawn=replace_at(s.drawn, me, True), missed=replace_at(s.missed, me, 0), taken=s.discards[-1],
+                  picked=picked_up(s.picked, me, s.discards[-1]))
 
 
 def _miss_turn(s: State, a: Action) -> State:
@@ -382,7 +386,8 @@ def _discard(s: State, a: Action) -> State:
     me, card = s.to_play, a.card
     assert card is not None
     rest = tuple(without(s.hands[me], card))
-    after = evolve(s, hands=replace_at(s.hands, me, rest), discards=s.discards + (card,), taken=None)
+    after = evolve(s, hands=replace_at(s.hands, me, rest), discards=s.discards + (card,), taken=None,
+                   picked=thrown(s.picked, me, card))
     if a.kind is Kind.DISCARD:
         return _end_turn(after)
     assert a.groups is not None

@@ -36,8 +36,8 @@ def options(state: State) -> list[Action]:
 
 def world(state: State, rng: np.random.Generator) -> State:
     """``state`` with the cards its player to act cannot see dealt again at random: the other
-    hands and the stock."""
-    hands, stock = redealt(state.hands, state.to_play, state.stock, rng)
+    hands (each keeping the cards it was seen to take from the pile) and the stock."""
+    hands, stock = redealt(state.hands, state.to_play, state.stock, rng, kept=state.picked)
     # its own seed: a stock rebuilt from the pile is shuffled unlike the game's (which she cannot know)
     return replace(state, hands=hands, stock=tuple(stock), seed=int(rng.integers(2**31)))
 

@@ -16,7 +16,7 @@ from .. import play
 from ..cards import DECK, Card, without
 from ..i18n import N_, _
 from ..play import IllegalAction as IllegalAction
-from ..play import check_seed, evolve, replace_at, restock
+from ..play import check_seed, evolve, picked_up, replace_at, restock, thrown
 from ..sim import codes
 from .analysis import DEFAULT, Rules, penalty_of_cards
 
@@ -69,6 +69,9 @@ class State:
     discards: tuple[Card, ...]
     taken: Card | None = None
     """The card just taken from the discard pile (this turn)."""
+    picked: tuple[tuple[Card, ...], ...] = ()
+    """The cards each player took from the discard pile this round and still holds (everyone saw
+    them taken); empty for a state built without them."""
     went_out: int | None = None
     final_turns: int = 0
     """Turns still owed to the other players after someone went out."""
@@ -99,7 +102,7 @@ def _deal(rules: Rules, seed: int, players: int, decks: int, round_no: int, deal
     return State(rules=rules, seed=seed, players=players, decks=decks, round_no=round_no, dealer=dealer,
                  to_play=(dealer + 1) % players, phase=Phase.DRAW,
                  hands=tuple(tuple(sorted(h)) for h in hands), stock=tuple(cards[n * players + 1:]),
-                 discards=(upcard,), scores=scores, round_scores=round_scores)
+                 discards=(upcard,), picked=((),) * players, scores=scores, round_scores=round_scores)
 
 
 def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0) -> State:
@@ -148,7 +151,7 @@ def _draw_discard(s: State, a: Action) -> State:
     me = s.to_play
     hand = tuple(sorted(s.hands[me] + (s.discards[-1],)))
     return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), discards=s.discards[:-1],
-                  taken=s.discards[-1])
+                  taken=s.discards[-1], picked=picked_up(s.picked, me, s.discards[-1]))
 
 
 _DISCARD = N_("discard a card (or go out by discarding the last unmelded card)")
@@ -168,7 +171,7 @@ def _discard(s: State, a: Action) -> State:
     me, card = s.to_play, a.card
     assert card is not None
     after = evolve(s, hands=replace_at(s.hands, me, tuple(without(s.hands[me], card))),
-                   discards=s.discards + (card,), taken=None)
+                   discards=s.discards + (card,), taken=None, picked=thrown(s.picked, me, card))
     nxt = (me + 1) % s.players
     if a.kind is Kind.GO_OUT:
         return evolve(after, went_out=me, final_turns=s.players - 1, phase=Phase.DRAW, to_play=nxt)
