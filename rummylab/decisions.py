@@ -184,6 +184,17 @@ class Decision:
     mark: str | None
     reason: str
     evaluation: Any
+    cards: tuple[Any, ...] = ()
+    """The seat's cards at the decision (to show the moves on them)."""
+    played_card: Any = None
+    """The card the played move throws (None for a draw or a drop) ..."""
+    best_card: Any = None
+    """... and the card the best move throws."""
+
+
+def thrown_cards(action: Any, best: Any) -> dict[str, Any]:
+    """A decision's ``played_card`` and ``best_card`` from the played and the best actions."""
+    return {"played_card": getattr(action, "card", None), "best_card": getattr(best, "card", None)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -381,7 +392,8 @@ def walk(reviewer: Reviewer, steps: Iterable[tuple[Any, Any]], seat: int, first:
         lost_se = 0.0 if lost == 0 else se
         d = Decision(hand=reviewer.hand_no(state), turn=turn, phase=state.phase, played=label, best=e.best.label,
                      loss=lost, loss_se=lost_se, mark=marked(lost, lost_se, reviewer.marks),
-                     reason=reviewer.reason(state, e, label, value), evaluation=e)
+                     reason=reviewer.reason(state, e, label, value), evaluation=e,
+                     cards=tuple(state.hands[seat]), **thrown_cards(action, e.best.action))
         if d.mark:
             tally[d.mark] += 1
         decisions.append(d)

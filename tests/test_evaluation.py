@@ -283,6 +283,17 @@ def test_a_discard_that_gives_the_opponent_gin_is_a_blunder() -> None:
     assert d.mark == "blunder" and d.loss > 20, d
     assert "9S" in d.played and d.best != d.played
     assert d.reason.startswith("after discard 9S, the opponent goes gin in 100% of the ways"), d.reason
+    # the table's review shows it on the cards: 9S struck out, the better card ringed
+    from rummylab.cards import Card
+    from rummylab.widgets.review import cards_html
+
+    assert d.cards == s.hand(0) and d.played_card == Card.parse("9S") and d.best_card in (Card.parse("KD"),
+                                                                                         Card.parse("QC"))
+    shown = cards_html(d)
+    assert shown.count("<span class='rl-review-card") == 11 and shown.count("rl-review-played") == 1
+    assert shown.count("rl-review-better-card") == 1
+    played_at = shown.index("rl-review-played")
+    assert shown[played_at:].split(">", 1)[1].startswith(Card.parse("9S").symbol)
 
 
 def test_a_knock_that_an_undercut_punishes_is_a_blunder() -> None:

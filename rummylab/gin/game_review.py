@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import SeedLike
-from ..decisions import Decision, Draw, HandReview, Review, marked
+from ..decisions import Decision, Draw, HandReview, Review, marked, thrown_cards
 from ..i18n import _
 from .advice import advise
 from .evaluation import ENDINGS, POLICY, Evaluation, endings, evaluate
@@ -79,7 +79,7 @@ def judged(state: State, action: Action, e: Evaluation, *, hand: int = 0, seed: 
     loss, loss_se = (0.0, 0.0) if played is e.best else (max(0.0, -played.diff), played.diff_se)
     return Decision(hand=hand, turn=state.turns, phase=state.phase, played=played.label, best=e.best.label,
                     loss=loss, loss_se=loss_se, mark=mark(loss, loss_se), reason=reason(state, e, action, seed),
-                    evaluation=e)
+                    evaluation=e, cards=state.hand(state.to_play), **thrown_cards(action, e.best.action))
 
 
 def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0, samples: int = REVIEW_SAMPLES,

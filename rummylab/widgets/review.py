@@ -33,7 +33,8 @@ def review_html(r: Any) -> str:
                     played=f"<i>{html.escape(d.played)}</i>",
                     best=f"<b class='rl-review-better'>{html.escape(d.best)}</b>", loss=f"{d.loss:.1f}",
                     se=f"{d.loss_se:.1f}")
-        items.append(f"<li>{said} <span class='rl-review-reason'>{html.escape(d.reason)}</span></li>")
+        items.append(f"<li>{said} <span class='rl-review-reason'>{html.escape(d.reason)}</span>"
+                     f"{cards_html(d)}</li>")
     if items:
         lines.append(f"<ol class='rl-review-decisions'>{''.join(items)}</ol>")
     small = len(lost) - len(marked)
@@ -49,6 +50,27 @@ def review_html(r: Any) -> str:
                     adjusted=f"{r.adjusted:+.1f}")
         lines.append(f"<p>{said}</p>")
     return "".join(lines)
+
+
+PLAYED_STYLE = "text-decoration:line-through;opacity:.6"
+BETTER_STYLE = "outline:2px solid #2a7;font-weight:bold"
+_CARD_STYLE = "display:inline-block;padding:0 .2em;margin:.1em;border:1px solid #999;border-radius:3px;background:#fff"
+
+
+def cards_html(d: Any) -> str:
+    """The decision's cards, the one the student threw struck out and the better one ringed (a
+    move that throws no card, a draw or a drop, marks none)."""
+    if not d.cards:
+        return ""
+    played, better, chips = d.played_card, d.best_card, []
+    for c in d.cards:
+        style, cls = _CARD_STYLE, "rl-review-card"
+        if played is not None and c == played:
+            style, cls, played = f"{style};{PLAYED_STYLE}", f"{cls} rl-review-played", None  # one copy only
+        if better is not None and c == better:
+            style, cls, better = f"{style};{BETTER_STYLE}", f"{cls} rl-review-better-card", None
+        chips.append(f"<span class='{cls}' style='{style}'>{html.escape(getattr(c, 'symbol', str(c)))}</span>")
+    return f"<div class='rl-review-cards'>{''.join(chips)}</div>"
 
 
 def show_review(table: Any, done: Any) -> None:
