@@ -31,6 +31,20 @@ def test_drop_or_play_on_at_the_first_draw() -> None:
     assert e.played(game.DRAW_DISCARD) == (taken.label, taken.value, taken.diff_se)
 
 
+def test_a_middle_drop_costs_its_points_once_she_has_drawn() -> None:
+    """At her second draw a drop is a middle drop (40 in a 101 pool), exact; playing on is valued
+    by rollouts."""
+    s = game.new_game(2, seed=5, pool=101)
+    bots = [GreedyBot(np.random.default_rng([5, p]), drops=False) for p in range(2)]
+    me = s.to_play
+    while not (s.to_play == me and s.phase is game.Phase.DRAW and s.drawn[me]):
+        s = game.apply(s, bots[s.to_play].act(s))
+    e = evaluate(s, samples=24, seed=1)
+    drop = e.of(game.DROP)
+    assert drop.exact and drop.value == -s.rules.drops(101)[1] == -40 and drop.se == 0
+    assert not e.of(game.DRAW_STOCK).exact
+
+
 def test_the_evaluation_sees_only_the_players_view() -> None:
     """Deal the cards she cannot see otherwise (the same cards): the same evaluation."""
     s = game.apply(game.new_game(2, seed=8, pool=None), game.DRAW_STOCK)
