@@ -31,7 +31,7 @@ def set_rollout(int samples, int screen, double reach, double target_se, int kep
     (an empty table: the rollouts are valued by the hand's points)."""
     global ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_KEPT_MOST
     global ROLLOUT_SURE, ROLLOUT_GIN_PRIOR, ROLLOUT_UNITS, ROLLOUT_UNITS_TARGET, ROLLOUT_UNITS_WON
-    cdef Py_ssize_t target = game_units.shape[0], i
+    cdef Py_ssize_t target = game_units.shape[0]
     cdef int *units = NULL
     if not 2 <= samples <= 4096 or screen < 1 or not 1 <= kept_most <= 16 or not sure >= 0:
         raise ValueError(f"samples={samples}, screen={screen}, kept_most={kept_most}, sure={sure}: samples 2 to "
@@ -46,8 +46,7 @@ def set_rollout(int samples, int screen, double reach, double target_se, int kep
         units = <int *>malloc(target * target * 2 * sizeof(int))
         if units == NULL:
             raise MemoryError("no memory for the rollout bot's game units")
-        for i in range(target * target * 2):
-            units[i] = game_units[i // (2 * target), (i // 2) % target, i % 2]
+        memcpy(units, &game_units[0, 0, 0], target * target * 2 * sizeof(int))  # C-contiguous
     # every argument checked before any is kept: a refused call leaves the constants as they were
     ROLLOUT_SAMPLES, ROLLOUT_SCREEN, ROLLOUT_KEPT_MOST = samples, screen, kept_most
     ROLLOUT_REACH, ROLLOUT_TARGET_SE, ROLLOUT_SURE, ROLLOUT_GIN_PRIOR = reach, target_se, sure, gin_prior
