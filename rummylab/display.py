@@ -23,12 +23,14 @@ def meld_word(kind: str) -> str:
     return pgettext("meld kind", MELD_WORDS[kind]) if kind in MELD_WORDS else kind
 
 
-def card_chip(card: Any, colour: str = "#eeeeee") -> str:
-    """A card as a small coloured chip of HTML."""
+def card_chip(card: Any, colour: str = "#eeeeee", *, cls: str = "", style: str = "") -> str:
+    """A card as a small coloured chip of HTML (``cls``: classes before its own, ``style``: more CSS)."""
     red = card.suit in (1, 2)
-    return (f"<span class='rl-chip' title='{card}' style='display:inline-block;min-width:2.2em;"
+    more = f";{style}" if style else ""
+    classes = f"{cls} rl-chip" if cls else "rl-chip"
+    return (f"<span class='{classes}' title='{card}' style='display:inline-block;min-width:2.2em;"
             f"margin:1px;padding:1px 4px;border:1px solid #888;border-radius:4px;background:{colour};"
-            f"color:{'#b71c1c' if red else '#111'};font-weight:600;text-align:center'>{card.symbol}</span>")
+            f"color:{'#b71c1c' if red else '#111'};font-weight:600;text-align:center{more}'>{card.symbol}</span>")
 
 
 def chips(cards: Iterable[Any], colour: str = "#eeeeee") -> str:

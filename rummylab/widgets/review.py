@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ..display import card_chip
 from ..i18n import NP_, _, ngettext, pgettext
 from .style import fill, text
 
@@ -53,23 +54,26 @@ def review_html(r: Any) -> str:
 
 
 PLAYED_STYLE = "text-decoration:line-through;opacity:.6"
-BETTER_STYLE = "outline:2px solid #2a7;font-weight:bold"
-_CARD_STYLE = "display:inline-block;padding:0 .2em;margin:.1em;border:1px solid #999;border-radius:3px;background:#fff"
+BETTER_STYLE = "outline:2px solid #2a7"
 
 
 def cards_html(d: Any) -> str:
-    """The decision's cards, the one the student threw struck out and the better one ringed (a
-    move that throws no card, a draw or a drop, marks none)."""
+    """The decision's cards as chips (``display.card_chip``), the one the student threw struck out
+    and the better one ringed (a move that throws no card, a draw or a drop, marks none)."""
     if not d.cards:
         return ""
     played, better, chips = d.played_card, d.best_card, []
     for c in d.cards:
-        style, cls = _CARD_STYLE, "rl-review-card"
+        cls, style = ["rl-review-card"], []
         if played is not None and c == played:
-            style, cls, played = f"{style};{PLAYED_STYLE}", f"{cls} rl-review-played", None  # one copy only
+            cls.append("rl-review-played")
+            style.append(PLAYED_STYLE)
+            played = None  # one copy only
         if better is not None and c == better:
-            style, cls, better = f"{style};{BETTER_STYLE}", f"{cls} rl-review-better-card", None
-        chips.append(f"<span class='{cls}' style='{style}'>{html.escape(getattr(c, 'symbol', str(c)))}</span>")
+            cls.append("rl-review-better-card")
+            style.append(BETTER_STYLE)
+            better = None
+        chips.append(card_chip(c, cls=" ".join(cls), style=";".join(style)))
     return f"<div class='rl-review-cards'>{''.join(chips)}</div>"
 
 
