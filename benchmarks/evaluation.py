@@ -58,7 +58,8 @@ def speed(states: list[game.State], policy: str, **options: object) -> str:
     w = np.array(worst)
     return (f"policy {policy:<7} {options}: {np.median(t_ms):6.1f} ms median, {np.percentile(t_ms, 90):6.1f} ms p90 "
             f"a decision; the largest error of an option within 3 points of the best: median {np.median(w):.2f}, "
-            f"p90 {np.percentile(w, 90):.2f}; {np.mean(w <= 0.5):.0%} of decisions all ≤ 0.5")
+            f"p90 {np.percentile(w, 90):.2f}; {np.mean(w <= 0.5):.0%} of decisions all ≤ 0.5, "
+            f"{np.mean((w <= 0.5) & (t_ms <= 100)):.0%} all ≤ 0.5 in ≤ 100 ms")
 
 
 def rollout_bot_speed(states: list[game.State]) -> str:

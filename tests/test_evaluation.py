@@ -15,7 +15,7 @@ import pytest
 
 from rummylab import gin
 from rummylab.cards import BIT_CARD, DECK, mask_cards, parse_cards, to_mask
-from rummylab.gin import DEFAULT, bots, equity, game, worlds
+from rummylab.gin import DEFAULT, bots, equity, evaluation, game, worlds
 from rummylab.gin import game_review as review
 from rummylab.gin.evaluation import Evaluation, OptionValue, evaluate
 from rummylab.gin.game import Action, Kind, Phase, State
@@ -236,6 +236,16 @@ def test_a_bot_needs_only_the_candidates_made_sure() -> None:
     assert sum(o.worlds for o in lean.options) < sum(o.worlds for o in full.options)
     assert all(o.worlds <= full.of(o.action).worlds for o in lean.options)
     assert any(o.worlds < full.of(o.action).worlds for o in lean.options)
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(2, 8), (7, 8)])
+def test_every_difference_is_made_sure_however_soon_the_screen_ended(seed: int, moves: int) -> None:
+    """An option that fell out of reach at the screen is still played until its difference to the
+    best is within OPTION_SE, the best played on with it (these stopped at 64 and 256 worlds with
+    errors of 2.5 and 1.2 points when the best's worlds capped theirs)."""
+    e = evaluate(mid_hand(seed, moves), samples=512, seed=seed, exact=False)
+    assert all(o.diff_se <= evaluation.OPTION_SE or o.worlds == 512 for o in e.options[1:])
+    assert e.best.worlds == max(o.worlds for o in e.options)
 
 
 @pytest.mark.parametrize(("call", "match"), [

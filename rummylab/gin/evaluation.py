@@ -152,14 +152,14 @@ def _check(state: State, horizon: str, policy: tuple[str, str], model: str, samp
         raise ValueError(f"budget_ms={budget_ms}: more than 0")
 
 
-def _values(state: State, action: Action, worlds: Worlds, start: int, stop: int, policy: tuple[str, str],
-            rngs: tuple[np.random.Generator | None, ...], horizon: str) -> np.ndarray:
-    """The player to act's result in worlds start..stop after ``action``: net points of the hand,
-    or the chance of winning the game (``horizon="game"``) or the match (``"match"``) once the
-    hand is over."""
+def _values(state: State, row: np.ndarray, action: Action, worlds: Worlds, start: int, stop: int,
+            policy: tuple[str, str], rngs: tuple[np.random.Generator | None, ...], horizon: str) -> np.ndarray:
+    """The player to act's result in worlds start..stop after ``action`` (``row``: ``state_row(state)``):
+    net points of the hand, or the chance of winning the game (``horizon="game"``) or the match
+    (``"match"``) once the hand is over."""
     seat = state.to_play
-    rows = with_hidden(state_row(state), 1 - seat, worlds.hands[start:stop], worlds.stocks[start:stop])
-    out = rollout(rows, [action] * (stop - start), policy, state, rngs)
+    rows = with_hidden(row, 1 - seat, worlds.hands[start:stop], worlds.stocks[start:stop])
+    out = rollout(rows, action, policy, state, rngs)
     net = out.net(seat)
     if horizon == "hand":
         return net.astype(np.int64)
@@ -221,7 +221,8 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
 def _enumerated(state: State, actions: list[Action], worlds: Worlds, seats: tuple[str, str],
                 rngs: tuple[np.random.Generator | None, ...], horizon: str) -> list[OptionValue]:
     """Every option played in every world, each world by its probability: exact values."""
-    values = [float(worlds.probability @ _values(state, a, worlds, 0, len(worlds), seats, rngs, horizon))
+    row = state_row(state)
+    values = [float(worlds.probability @ _values(state, row, a, worlds, 0, len(worlds), seats, rngs, horizon))
               for a in actions]
     best = max(values)
     return [OptionValue(action=a, label=label(state, a), value=v, se=0.0, diff=v - best, diff_se=0.0,
@@ -238,11 +239,12 @@ def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[s
     target_se, option_se = sureness(horizon)
     played: list[np.ndarray] = [np.empty(0, dtype=float if horizon == "match" else np.int64) for _action in actions]
     kept = {i for i, a in enumerate(actions) if a in keep}
+    row = state_row(state)
 
     def grow(i: int, size: int) -> None:
         start = len(played[i])
         if size > start:
-            played[i] = np.concatenate([played[i], _values(state, actions[i], worlds, start, size, seats, rngs,
+            played[i] = np.concatenate([played[i], _values(state, row, actions[i], worlds, start, size, seats, rngs,
                                                            horizon)])
 
     def out_of_time() -> bool:
@@ -260,11 +262,22 @@ def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[s
         size = min(cap, 2 * size)
     if not every_diff:
         return _options(state, actions, played)
-    for i in sorted(range(len(actions)), key=lambda i: -_paired(played[i], played[leader])[1]):
-        while (i != leader and len(played[i]) < len(played[leader]) and not out_of_time()
-               and _paired(played[i], played[leader])[1] > option_se):
-            grow(i, min(len(played[leader]), 2 * len(played[i])))
+    for i in sorted(range(len(actions)), key=lambda i: -_paired(played[i], played[leader])[0]):  # the nearest first
+        while i != leader and not out_of_time():
+            se = _paired(played[i], played[leader])[1]
+            if se <= option_se or len(played[i]) >= cap:
+                break
+            size = _worlds_for(len(played[i]), se, option_se, cap)
+            grow(leader, size)  # the leader too: a difference is as sure as the fewer worlds of the two
+            grow(i, size)
     return _options(state, actions, played)
+
+
+def _worlds_for(n: int, se: float, target: float, cap: int) -> int:
+    """The worlds that bring an error of ``se`` over ``n`` worlds to ``target`` (it falls as one over
+    their root), a tenth more for the estimate's own noise, in whole screens, at most ``cap``."""
+    want = n * (se / target) ** 2 * 1.1 if math.isfinite(se) else 2 * n
+    return min(cap, max(n + SCREEN, SCREEN * math.ceil(want / SCREEN)))
 
 
 def sureness(horizon: str) -> tuple[float, float]:
@@ -348,7 +361,7 @@ def endings(state: State, action: Action, *, samples: int = ENDING_WORLDS, seed:
     rngs = tuple(np.random.default_rng(rng.integers(2**63)) if policy in ("random", "expert") else None
                  for _seat in range(2))
     rows = with_hidden(state_row(state), 1 - seat, worlds.hands, worlds.stocks)
-    out = rollout(rows, [action] * samples, (policy, policy), state, rngs)
+    out = rollout(rows, action, (policy, policy), state, rngs)
     kind = [ENDS[k] for k in out.kind]
     mine = out.winner == seat
     knocked = out.knocker == seat

@@ -111,18 +111,22 @@ def first_action_codes(actions: Sequence[Action | None]) -> tuple[np.ndarray, np
     return code, card
 
 
-def rollout(rows: np.ndarray, first: Sequence[Action | None], bots: Sequence[str], state: State,
+def rollout(rows: np.ndarray, first: Sequence[Action | None] | Action, bots: Sequence[str], state: State,
             rngs: Sequence[np.random.Generator | None] = (None, None)) -> Outcome:
-    """Each state row's hand, its first action made (legal in the row's state: the caller checked)
-    and then played by ``bots`` (one policy name a seat) to its end. ``state`` gives the rules.
-    In the compiled loop when it is built, else on the engine (``play_out``)."""
+    """Each state row's hand, its first action made (one a row, or one for every row; legal in the
+    row's state: the caller checked) and then played by ``bots`` (one policy name a seat) to its end.
+    ``state`` gives the rules. In the compiled loop when it is built, else on the engine (``play_out``)."""
     specs = [policy_spec(b) for b in bots]
     loops = play_loops()
     if loops is None:
+        if isinstance(first, Action):
+            first = [first] * len(rows)
         return _outcome(np.array([_record_row(play_out(_row_state(r, state), a, bots, rngs)) for r, a in
                                   zip(rows, first, strict=True)], dtype=np.int64).reshape(-1, len(HAND_COLUMNS)))
     loops.set_expert(*expert.constants(state.rules))
-    code, card = first_action_codes(first)
+    code, card = first_action_codes([first] if isinstance(first, Action) else first)
+    if isinstance(first, Action):  # one for every row
+        code, card = np.repeat(code, len(rows)), np.repeat(card, len(rows))
     hands, _ = loops.rollout_gin(gin_kernel(), np.ascontiguousarray(rows, dtype=np.int64), code, card,
                                  [BOT_CODES[s[0]] for s in specs], list(rngs), **loop_options(specs, state.rules))
     return _outcome(hands)
