@@ -4,8 +4,8 @@
 # rummylab.gin.worlds.sample draws them under the "kept" model (the same uniforms from the seat's
 # generator, in the same order, each probability computed with the Python's operations in its
 # order), each option is played on in them by the greedy bots as rollout_gin plays them, and the
-# options are screened as rummylab.gin.evaluation._sampled screens them (every_diff=False): the points are integers,
-# so their sums are exact and each mean and standard error one division (evaluation._paired).
+# options are screened as rummylab.screening.screened screens them (every_diff=False): the points are integers,
+# so their sums are exact and each mean and standard error one division (screening.paired).
 
 # The rollout bot's constants are defined in rummylab/gin/rollout_bot.py and evaluation.py
 # (``rollout_bot.constants``): the gin chunks hand them to the loop (``set_rollout``) before they play.
@@ -201,7 +201,7 @@ cdef struct RolloutPlayed:
 
 cdef int _rollout_grow(MeldKernel k, GinTable *t, const GinRules *R, GinRun *play, RolloutWorlds *worlds,
                        RolloutPlayed *p, int *actions, uint64_t *cards, int option, int size) noexcept nogil:
-    """evaluation._sampled's grow: play ``option`` in worlds up to ``size``."""
+    """screening.screened's grow: play ``option`` in worlds up to ``size``."""
     cdef int w, status
     for w in range(p.played[option], size):
         status = _rollout_value(k, t, R, play, worlds, w, actions[option], cards[option],
@@ -222,7 +222,7 @@ cdef double _rollout_mean(RolloutPlayed *p, int option) noexcept nogil:
 
 
 cdef void _rollout_paired(RolloutPlayed *p, int option, int best, double *diff, double *se) noexcept nogil:
-    """evaluation._paired for integer points: the sums exact, each figure one division."""
+    """screening.paired for integer points: the sums exact, each figure one division."""
     cdef int n = p.played[option] if p.played[option] < p.played[best] else p.played[best], w
     cdef int64_t d, s1 = 0, s2 = 0
     if n < 2:
@@ -318,7 +318,7 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
                 break
             size = 2 * size if 2 * size < p.cap else p.cap
     if status == 0:
-        # evaluation._options: the best of the options played in the most worlds; _evaluation:
+        # screening.best_played: the best of the options played in the most worlds; evaluation._evaluation:
         # the first of (a difference of exactly 0, the most worlds, the highest value)
         most = 0
         for i in range(n_options):

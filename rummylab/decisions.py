@@ -19,6 +19,7 @@ import numpy as np
 
 from .cards import SeedLike, rng_from
 from .i18n import N_, NP_, _, ngettext, pgettext
+from .screening import REACH, Effort, best_played, deadline, mean, paired, screened, standard_error
 
 MARK_WORDS = {"blunder": NP_("review mark", "blunder"), "mistake": NP_("review mark", "mistake"),
               "inaccuracy": NP_("review mark", "inaccuracy")}
@@ -44,6 +45,8 @@ class Option:
     diff: float
     diff_se: float
     exact: bool
+    worlds: int = 0
+    """The worlds it was played in (0: exact)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,37 +127,54 @@ def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, unit: s
            world: Callable[[Any, np.random.Generator], Any],
            played_out: Callable[[Sequence[Any], Sequence[int]], np.ndarray],
            exact: Callable[[Any, Any], float | None], label: Callable[[Any], str],
-           apply: Callable[[Any, Any], Any]) -> Evaluation:
-    """``actions`` of ``state`` valued: ``exact`` where it gives a value, else the mean over
-    ``samples`` worlds (the same for every option) of what ``played_out`` gives the states after
-    the action, each with its world's seed (one call for every option and world)."""
+           apply: Callable[[Any, Any], Any], effort: Sizes, budget_ms: float | None = None,
+           keep: Sequence[Any] = (), every_diff: bool = True) -> Evaluation:
+    """``actions`` of ``state`` valued: ``exact`` where it gives a value, else the mean of what
+    ``played_out`` gives the states after the action in worlds drawn by ``world`` (each with its
+    own seed), the same worlds for every option, at most ``samples`` of them, effort where it
+    matters (``screening.screened``: ``effort``'s screen and errors, ``budget_ms``, ``keep``,
+    ``every_diff``)."""
     samples = check_samples(samples)
+    if budget_ms is not None and not budget_ms > 0:
+        raise ValueError(f"budget_ms={budget_ms}: more than 0")
     rng = rng_from(seed)
-    worlds = [(world(state, rng), int(rng.integers(2**31))) for _i in range(samples)]
-    played: dict[Any, float | np.ndarray] = {}
-    rolled = []
-    for action in actions:
-        known = exact(state, action)
-        if known is None:
-            rolled.append(action)
-        else:
-            played[action] = known
-    if rolled:
-        after = [apply(w, a) for a in rolled for w, _seed in worlds]
-        values = np.asarray(played_out(after, [s for _action in rolled for _world, s in worlds]), dtype=float)
-        played.update(zip(rolled, values.reshape(len(rolled), samples), strict=True))
-    means = {a: float(np.mean(v)) for a, v in played.items()}
-    order = list(actions)
-    best = max(order, key=lambda a: (means[a], -order.index(a)))
+    worlds: list[tuple[Any, int]] = []
+    known = [exact(state, a) for a in actions]
+
+    def play(i: int, start: int, stop: int) -> np.ndarray:
+        if known[i] is not None:
+            return np.full(stop - start, known[i], dtype=float)
+        while len(worlds) < stop:  # drawn in order as they are needed: the same worlds however many
+            worlds.append((world(state, rng), int(rng.integers(2**31))))
+        after = [apply(w, actions[i]) for w, _seed in worlds[start:stop]]
+        return np.asarray(played_out(after, [s for _world, s in worlds[start:stop]]), dtype=float)
+
+    rolled = [i for i, k in enumerate(known) if k is None]
+    played = screened(len(actions), Effort(screen=effort.screen, cap=samples if rolled else 1, reach=REACH,
+                                           target_se=effort.target_se, option_se=effort.option_se,
+                                           every_diff=every_diff, deadline=deadline(budget_ms)),
+                      play, kept={i for i, a in enumerate(actions) if a in keep}, dtype=float)
+    best = best_played(played)
     out = []
-    for action in sorted(order, key=lambda a: (-means[a], order.index(a))):
-        v = played[action]
-        se = float(np.std(v, ddof=1) / np.sqrt(samples)) if isinstance(v, np.ndarray) else 0.0
-        paired = (np.asarray(v) - np.asarray(played[best])) * np.ones(samples)
-        out.append(Option(action=action, label=label(action), value=means[action], se=se,
-                          diff=means[action] - means[best], diff_se=float(np.std(paired, ddof=1) / np.sqrt(samples)),
-                          exact=not isinstance(v, np.ndarray)))
-    return Evaluation(seat=seat, phase=phase, options=tuple(out), worlds=samples, unit=unit)
+    for i in sorted(range(len(actions)), key=lambda i: (-mean(played[i]), i)):
+        x, sure = played[i], known[i] is not None
+        diff, diff_se = (0.0, 0.0) if i == best else paired(x, played[best])
+        if sure and known[best] is not None:
+            diff_se = 0.0  # two exact values
+        out.append(Option(action=actions[i], label=label(actions[i]), value=mean(x), se=0.0 if sure else
+                          standard_error(x), diff=diff, diff_se=diff_se, exact=sure, worlds=0 if sure else len(x)))
+    out.sort(key=lambda o: o.action != actions[best])  # the best first (stable: the rest by value)
+    return Evaluation(seat=seat, phase=phase, options=tuple(out), worlds=max(len(x) for x in played), unit=unit)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sizes:
+    """A family's screening sizes (``screening.Effort``): worlds every option is played in first,
+    and the errors at which the candidates' and the other options' differences are sure."""
+
+    screen: int
+    target_se: float
+    option_se: float
 
 
 def marked(loss: float, se: float, thresholds: Sequence[tuple[str, float]]) -> str | None:

@@ -71,6 +71,8 @@ def test_bad_input_is_named() -> None:
     s = game.new_game(2, seed=5, pool=101)
     with pytest.raises(ValueError, match="samples=1"):
         evaluate(s, samples=1)
+    with pytest.raises(ValueError, match="budget_ms=-5"):
+        evaluate(s, budget_ms=-5)
     over = replace(s, phase=game.Phase.DEAL_OVER)
     with pytest.raises(ValueError, match="phase deal_over"):
         options(over)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from rummylab.three_thirteen import game
-from rummylab.three_thirteen.evaluation import evaluate, options, world
+from rummylab.three_thirteen.evaluation import SIZES, evaluate, options, world
 from rummylab.three_thirteen.players import GreedyBot
 
 pytestmark = pytest.mark.once  # rollouts on the engine: the compiled run has them
@@ -38,12 +38,30 @@ def test_going_out_is_exact_and_best() -> None:
     raise AssertionError("nobody went out in 100 rounds")
 
 
+def test_effort_goes_to_the_candidates_within_the_budget() -> None:
+    """A screen of every option, then the candidates and what ``keep`` names; the others' errors
+    only with ``every_diff``; a budget stops the adding of worlds, never the screen."""
+    s = game.apply(game.new_game(2, seed=15), game.DRAW_STOCK)
+    full = evaluate(s, samples=256, seed=1)
+    lean = evaluate(s, samples=256, seed=1, every_diff=False)
+    assert all(SIZES.screen <= o.worlds <= 256 for o in full.options + lean.options)
+    assert sum(o.worlds for o in lean.options) < sum(o.worlds for o in full.options)
+    assert all(o.diff_se <= SIZES.option_se or o.worlds == 256 for o in full.options)
+    worst = full.options[-1].action
+    kept = evaluate(s, samples=256, seed=1, every_diff=False, keep=[worst])
+    assert kept.of(worst).worlds == kept.best.worlds > lean.of(worst).worlds
+    rushed = evaluate(s, samples=4096, seed=1, budget_ms=1)
+    assert all(o.worlds == SIZES.screen for o in rushed.options)
+
+
 def test_bad_input_is_named() -> None:
     s = game.new_game(2, seed=3)
     with pytest.raises(ValueError, match="a Three Thirteen decision is a discard"):
         evaluate(s)
     with pytest.raises(ValueError, match="samples=0"):
         evaluate(game.apply(s, game.DRAW_STOCK), samples=0)
+    with pytest.raises(ValueError, match="budget_ms=0"):
+        evaluate(game.apply(s, game.DRAW_STOCK), budget_ms=0)
 
 
 def test_a_world_keeps_the_cards_each_opponent_was_seen_to_take() -> None:

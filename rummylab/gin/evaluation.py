@@ -13,8 +13,6 @@ or the budget (worlds or milliseconds) is spent.
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -24,6 +22,7 @@ import numpy as np
 from ..cards import SeedLike, rng_from
 from ..i18n import N_, NP_, _, ngettext, pgettext
 from ..play import check_seed
+from ..screening import REACH, Effort, best_played, deadline, mean, paired, screened, standard_error
 from . import equity
 from .analysis import gin_kernel
 from .game import Action, Kind, Phase, State, legal_actions
@@ -50,8 +49,6 @@ OPTION_SE = 0.5
 TARGET_SE) ..."""
 OPTION_SE_MATCH = 0.01
 """... or this one (the chance of winning the match), as far as the budget goes."""
-REACH = 3.0
-"""An option stays a candidate while its difference to the best is within REACH standard errors."""
 HORIZONS = ("hand", "game", "match")
 
 
@@ -210,9 +207,8 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
     if enumerated:
         options = _enumerated(state, actions, enumerate_worlds(state, model), seats, rngs, horizon)
     else:
-        deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
         worlds = sample(state, MAX_WORLDS if samples is None else samples, rng, model)
-        options = _sampled(state, actions, worlds, seats, rngs, horizon, deadline, keep, every_diff)
+        options = _sampled(state, actions, worlds, seats, rngs, horizon, deadline(budget_ms), keep, every_diff)
     if horizon == "game":
         options = _as_chances(options, equity.game_units(state.rules)[1])
     return _evaluation(state, options, enumerated, seats, model, horizon)
@@ -232,52 +228,16 @@ def _enumerated(state: State, actions: list[Action], worlds: Worlds, seats: tupl
 def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[str, str],
              rngs: tuple[np.random.Generator | None, ...], horizon: str, deadline: float | None,
              keep: Sequence[Action], every_diff: bool) -> list[OptionValue]:
-    """The options played in the sampled worlds, effort where it matters: a screen of every option,
-    then more worlds for the candidates (and ``keep``) until their differences to the leader are
-    sure, then (``every_diff``) the others' differences as far as the budget goes."""
-    cap = len(worlds)
+    """The options played in the sampled worlds, effort where it matters (``screening.screened``)."""
     target_se, option_se = sureness(horizon)
-    played: list[np.ndarray] = [np.empty(0, dtype=float if horizon == "match" else np.int64) for _action in actions]
-    kept = {i for i, a in enumerate(actions) if a in keep}
     row = state_row(state)
-
-    def grow(i: int, size: int) -> None:
-        start = len(played[i])
-        if size > start:
-            played[i] = np.concatenate([played[i], _values(state, row, actions[i], worlds, start, size, seats, rngs,
-                                                           horizon)])
-
-    def out_of_time() -> bool:
-        return deadline is not None and time.perf_counter() > deadline
-
-    live, size = list(range(len(actions))), min(SCREEN, cap)
-    while True:
-        for i in live:
-            grow(i, size)
-        leader = max(live, key=lambda i: _mean(played[i]))
-        live = [i for i in live if i == leader or i in kept or _in_reach(played[i], played[leader])]
-        if (len(live) == 1 or size >= cap or out_of_time()
-                or all(_paired(played[i], played[leader])[1] <= target_se for i in live if i != leader)):
-            break
-        size = min(cap, 2 * size)
-    if not every_diff:
-        return _options(state, actions, played)
-    for i in sorted(range(len(actions)), key=lambda i: -_paired(played[i], played[leader])[0]):  # the nearest first
-        while i != leader and not out_of_time():
-            se = _paired(played[i], played[leader])[1]
-            if se <= option_se or len(played[i]) >= cap:
-                break
-            size = _worlds_for(len(played[i]), se, option_se, cap)
-            grow(leader, size)  # the leader too: a difference is as sure as the fewer worlds of the two
-            grow(i, size)
+    effort = Effort(screen=SCREEN, cap=len(worlds), reach=REACH, target_se=target_se, option_se=option_se,
+                    every_diff=every_diff, deadline=deadline)
+    played = screened(len(actions), effort,
+                      lambda i, start, stop: _values(state, row, actions[i], worlds, start, stop, seats, rngs, horizon),
+                      kept={i for i, a in enumerate(actions) if a in keep},
+                      dtype=float if horizon == "match" else np.int64)
     return _options(state, actions, played)
-
-
-def _worlds_for(n: int, se: float, target: float, cap: int) -> int:
-    """The worlds that bring an error of ``se`` over ``n`` worlds to ``target`` (it falls as one over
-    their root), a tenth more for the estimate's own noise, in whole screens, at most ``cap``."""
-    want = n * (se / target) ** 2 * 1.1 if math.isfinite(se) else 2 * n
-    return min(cap, max(n + SCREEN, SCREEN * math.ceil(want / SCREEN)))
 
 
 def sureness(horizon: str) -> tuple[float, float]:
@@ -295,40 +255,14 @@ def _as_chances(options: list[OptionValue], won: int) -> list[OptionValue]:
             for o in options]
 
 
-def _paired(x: np.ndarray, best: np.ndarray) -> tuple[float, float]:
-    """(mean difference, its standard error) of x to best over the worlds both were played in.
-    Points (integers) are summed exactly and divided once, so the compiled rollout bot
-    (ext/_play_gin_rollout_bot.pxi), summing the same integers, gets the same two numbers."""
-    n = min(len(x), len(best))
-    if n < 2:
-        return (float(x[0] - best[0]) if n else 0.0), float("inf")
-    d = x[:n] - best[:n]
-    if d.dtype.kind == "i":
-        s1, s2 = int(d.sum()), int((d * d).sum())
-        return s1 / n, math.sqrt((n * s2 - s1 * s1) / (n * n * (n - 1)))
-    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(n))
-
-
-def _in_reach(x: np.ndarray, best: np.ndarray) -> bool:
-    diff, se = _paired(x, best)
-    return diff + REACH * max(se, 1e-9) >= 0
-
-
-def _mean(x: np.ndarray) -> float:
-    """The mean of an option's values (points: their exact sum, divided once)."""
-    return int(x.sum()) / len(x) if x.dtype.kind == "i" else float(x.mean())
-
-
 def _options(state: State, actions: list[Action], played: list[np.ndarray]) -> list[OptionValue]:
-    means = [_mean(x) for x in played]
-    most = max(len(x) for x in played)
-    best = max((i for i in range(len(actions)) if len(played[i]) == most), key=means.__getitem__)
+    best = best_played(played)
     out = []
     for i, a in enumerate(actions):
         x = played[i]
-        diff, diff_se = (0.0, 0.0) if i == best else _paired(x, played[best])
-        out.append(OptionValue(action=a, label=label(state, a), value=means[i],
-                               se=float(x.std(ddof=1) / np.sqrt(len(x))), diff=diff, diff_se=diff_se, worlds=len(x)))
+        diff, diff_se = (0.0, 0.0) if i == best else paired(x, played[best])
+        out.append(OptionValue(action=a, label=label(state, a), value=mean(x), se=standard_error(x), diff=diff,
+                               diff_se=diff_se, worlds=len(x)))
     return out
 
 

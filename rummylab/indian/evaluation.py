@@ -12,19 +12,24 @@ worlds for every option, so the difference of two options has a smaller error th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 
 from ..cards import SeedLike
-from ..decisions import Evaluation, check_samples, redealt, valued
+from ..decisions import Evaluation, Sizes, check_samples, redealt, valued
 from ..i18n import N_, _, pgettext
 from .game import DROP, Action, Kind, Phase, State, apply, legal_actions
 from .players import GreedyBot
 from .rollout import deal_points
 
-SAMPLES = 128
-"""Worlds an option is played out in by default."""
+SAMPLES = 512
+"""Worlds an option is played out in at most, by default."""
+SIZES = Sizes(screen=32, target_se=0.5, option_se=1.0)
+"""Every option is played in 32 worlds first; the candidates' differences to the best are sure at
+an error of 0.5 points, the others' at 1.0 (a deal runs to 80 points: its marks, ``review.MARKS``,
+are twice gin's)."""
 
 
 def option_label(action: Action) -> str:
@@ -77,19 +82,26 @@ def _exact(state: State, action: Action) -> float | None:
     return None
 
 
-def valued_options(state: State, actions: list[Action], *, samples: int, seed: SeedLike) -> Evaluation:
+def valued_options(state: State, actions: list[Action], *, samples: int, seed: SeedLike,
+                   budget_ms: float | None = None, keep: Sequence[Action] = (), every_diff: bool = True) -> Evaluation:
     """``actions`` of ``state`` valued from the view of its player to act (``world``), each
-    played out by greedy bots over the same ``samples`` worlds; a drop and a show exactly."""
+    played out by greedy bots in the same worlds (at most ``samples``, effort where it matters:
+    ``decisions.valued``); a drop and a show exactly."""
     me = state.to_play
     return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
                   unit=N_("points this deal, negated"), world=world,
                   played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=_exact, label=option_label,
-                  apply=apply)
+                  apply=apply, effort=SIZES, budget_ms=budget_ms, keep=keep, every_diff=every_diff)
 
 
-def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0) -> Evaluation:
+def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0, budget_ms: float | None = None,
+             keep: Sequence[Action] = (), every_diff: bool = True) -> Evaluation:
     """Every option of the decision ``state`` asks of its player to act, valued from her view
-    (``options``, ``world``): ``samples`` worlds, the same for every option, each played out by
-    greedy bots. ValueError for a bad ``samples`` or a state with no decision."""
+    (``options``, ``world``): the same worlds for every option, each played out by greedy bots; a
+    screen of ``SIZES.screen`` worlds for every option, then more only for the candidates until
+    their differences are sure, then (``every_diff``) the others' too, within ``samples`` worlds
+    and ``budget_ms``; ``keep``: options played as long as the best (a review keeps the move
+    played). ValueError for a bad ``samples`` or a state with no decision."""
     check_samples(samples)
-    return valued_options(state, options(state), samples=samples, seed=seed)
+    return valued_options(state, options(state), samples=samples, seed=seed, budget_ms=budget_ms, keep=keep,
+                          every_diff=every_diff)

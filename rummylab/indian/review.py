@@ -100,7 +100,8 @@ def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0
             return None
         if state.phase is Phase.DRAW and DROP not in legal_actions(state):
             return None  # no drop allowed: nothing to decide but where to draw from
-        return evaluate(state, samples=samples, seed=seed)
+        # the move played kept as long as the best, its loss as sure; the other options left at the screen
+        return evaluate(state, samples=samples, seed=seed, keep=(action,), every_diff=False)
 
     reviewer = Reviewer(
         part="deal", marks=MARKS, decision=decision, played=_played, reason=reason,

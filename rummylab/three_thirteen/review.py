@@ -61,7 +61,8 @@ def review(game: Mapping[str, Any] | State, seat: int = 0, *, seed: SeedLike = 0
     data = reviewed(game, State, history_json, "a Three Thirteen", seat, samples)
     reviewer = Reviewer(
         part="round", marks=MARKS, played=lambda s, a, e: e.played(a), reason=reason,
-        decision=lambda s, a: evaluate(s, samples=samples, seed=seed) if s.phase is Phase.DISCARD else None,
+        decision=lambda s, a: (evaluate(s, samples=samples, seed=seed, keep=(a,), every_diff=False)  # a: as sure as
+                               if s.phase is Phase.DISCARD else None),  # the best, the others left at the screen
         result=lambda s, p: -s.round_scores[-1][p] if s.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) else None,
         draw_value=lambda s: valued_options(s, [DRAW_STOCK], samples=samples, seed=seed).best,
         follows=lambda s: GreedyBot(0).act(s), hand_no=lambda s: s.round_no, stock_draw=DRAW_STOCK)
