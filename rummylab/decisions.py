@@ -89,33 +89,6 @@ class Evaluation:
         return "\n".join(lines)
 
 
-def redealt(hands: Sequence[tuple[Any, ...]], me: int, hidden: Sequence[Any], rng: np.random.Generator,
-            kept: Sequence[tuple[Any, ...]] = ()) -> tuple[tuple[tuple[Any, ...], ...], list[Any]]:
-    """A world from seat ``me``'s view: the cards she cannot see (the other ``hands`` and
-    ``hidden``, the unseen rest) dealt again at random, each other hand its size and still holding
-    the cards ``kept[p]`` (those it was seen to take from the pile); the new hands and the cards
-    left over (the stock). The unseen cards are taken in order, so where they lay is never read."""
-    known = [list(kept[p]) if p < len(kept) and p != me else [] for p in range(len(hands))]
-    unseen: list[Any] = list(hidden)
-    for p, h in enumerate(hands):
-        if p != me:
-            rest = list(h)
-            for c in known[p]:
-                rest.remove(c)  # one copy (two decks hold two of a card)
-            unseen += rest
-    unseen.sort()
-    dealt = [unseen[i] for i in rng.permutation(len(unseen))]
-    out, at = [], 0
-    for p, h in enumerate(hands):
-        if p == me:
-            out.append(tuple(h))
-        else:
-            size = len(h) - len(known[p])
-            out.append(tuple(sorted(known[p] + dealt[at:at + size])))
-            at += size
-    return tuple(out), dealt[at:]
-
-
 def check_samples(samples: object) -> int:
     """``samples`` as a number of worlds; ValueError names a bad one."""
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:

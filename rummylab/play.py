@@ -396,6 +396,12 @@ def picked_up(picked: tuple, player: int, card: Any) -> tuple:
     return replace_at(picked, player, picked[player] + (card,)) if picked else picked
 
 
+def noted(seen: tuple, player: int, card: Any) -> tuple:
+    """What each player was seen to do with cards (``discarded``, ``declined``), ``player`` having
+    done it with ``card`` (a state built without them stays without)."""
+    return replace_at(seen, player, seen[player] + (card,)) if seen else seen
+
+
 def thrown(picked: tuple, player: int, card: Any) -> tuple:
     """... ``player`` having thrown ``card``: one copy of it is no longer known to be held."""
     if not picked or card not in picked[player]:

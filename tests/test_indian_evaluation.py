@@ -8,8 +8,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from rummylab.hidden import HOLD_WEIGHT, Seen
 from rummylab.indian import game
-from rummylab.indian.evaluation import evaluate, options, world
+from rummylab.indian.evaluation import evaluate, opponents, options, world
 from rummylab.indian.players import GreedyBot
 from rummylab.indian.puzzles import declaring_discards
 
@@ -112,3 +113,40 @@ def test_a_world_keeps_the_cards_each_opponent_was_seen_to_take() -> None:
         assert sorted(w.hands[them] + w.stock) == sorted(s.hands[them] + s.stock)
     dealt = game.apply(game.new_game(2, seed=3, pool=None), game.DRAW_STOCK)
     assert dealt.picked == ((), ())
+
+
+def test_worlds_weigh_what_each_opponent_took_threw_and_left() -> None:
+    """``State.discarded`` and ``declined`` follow each player's throws and the discards she left
+    to draw from the stock (a new deal starts with none); a world deals an opponent more of the
+    cards that meld with what she took, and fewer of those near what she threw or left, than
+    dealing them alike would (``hidden.hold_weight``)."""
+    s = game.new_game(2, seed=3, pool=None)
+    bots = [GreedyBot(np.random.default_rng([3, p]), drops=False) for p in range(2)]
+    while s.phase is not game.Phase.DRAW or not all(s.picked[p] and s.discarded[p] for p in range(2)):
+        before = s
+        s = game.apply(s, bots[s.to_play].act(s))
+        assert s.phase is not game.Phase.DEAL_OVER, "no card taken from the pile by both in this deal"
+        me = before.to_play
+        if before.phase is game.Phase.DISCARD and s.discards[:-1] == before.discards:  # thrown
+            assert s.discarded[me] == (*before.discarded[me], s.discards[-1])
+        if before.phase is game.Phase.DRAW and s.taken is None and before.discards:  # the stock drawn
+            assert s.declined[me] == (*before.declined[me], before.discards[-1])
+    them = 1 - s.to_play
+    seen = opponents(s)
+    unseen = sorted(set(s.hands[them]) | set(s.stock[1:]))
+    hold = dict(zip(unseen, seen.weights(them, unseen), strict=True))
+    up, down = [c for c in unseen if hold[c] > HOLD_WEIGHT], [c for c in unseen if hold[c] < HOLD_WEIGHT]
+    assert up and down
+
+    def share(cards: list, draw) -> float:
+        return float(np.mean([sum(c in draw(seed).hands[them] for c in cards) for seed in range(200)]))
+
+    plain = Seen((), (), (), lambda a, b: False)  # nothing seen: every card alike
+    weighed = {i: world(s, np.random.default_rng(i), seen) for i in range(200)}
+    alike = {i: world(s, np.random.default_rng(i), plain) for i in range(200)}
+    assert share(up, weighed.__getitem__) > share(up, alike.__getitem__)
+    assert share(down, weighed.__getitem__) < share(down, alike.__getitem__)
+    assert world(s, np.random.default_rng(5)) == weighed[5]  # opponents(s) by default
+    new = game.new_game(2, seed=3, pool=None)
+    dealt = game.apply(new, game.DRAW_STOCK)
+    assert dealt.discarded == ((), ()) and dealt.declined[new.to_play] == (new.discards[-1],)

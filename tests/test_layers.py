@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rummylab"
 LAYERS = (
     ("cards", "display", "_startup", "i18n"),
     ("kernel",),
-    ("play", "chance", "ratings", "screening", "decisions"),
+    ("play", "chance", "ratings", "screening", "hidden", "decisions"),
     ("sim", "bots"),
     ("gin", "three_thirteen", "indian"),
     ("odds", "questions", "charts", "widgets"),

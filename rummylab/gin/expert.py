@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..cards import BIT_CARD, FULL_DECK, SeedLike, bits_of, rng_from
+from ..hidden import HOLD_WEIGHT, hold_weight
 from .analysis import gin_kernel
 from .game import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, NEXT_GAME, NEXT_HAND, PASS, TAKE_UPCARD, Action, Kind, Phase, State
 from .rules import Rules
@@ -25,8 +26,8 @@ from .scoring import score_masks
 if TYPE_CHECKING:
     from .game import HandRecord
 
-BASE_WEIGHT = 8
-"""An unseen card's weight before the evidence (see ``weights``)."""
+BASE_WEIGHT = HOLD_WEIGHT
+"""An unseen card's weight before the evidence (``hidden.HOLD_WEIGHT``; see ``weights``)."""
 SAMPLES = 12
 """Opponent hands sampled to value a knock."""
 
@@ -208,24 +209,15 @@ def view(state: State) -> View:
 
 
 def weights(v: View) -> dict[int, int]:
-    """Each unseen card's weight of being in the opponent's hand: BASE_WEIGHT, doubled for each
-    card they picked up that it melds with, halved for each they threw, cut by a quarter for each
-    they left (same rank or a neighbour in the suit, two apart included)."""
+    """Each unseen card's weight of being in the opponent's hand (``hidden.hold_weight``): BASE_WEIGHT,
+    doubled for each card they picked up that it melds with, halved for each they threw, cut by a
+    quarter for each they left (same rank or a neighbour in the suit, two apart included)."""
     out = {}
     picked, thrown, declined = bits_of(v.picked), bits_of(v.thrown), bits_of(v.declined)
     for u in bits_of(v.unseen):
         near = _RELATED[u]
-        w = BASE_WEIGHT
-        for x in picked:
-            if x in near:
-                w *= 2
-        for t in thrown:
-            if t in near:
-                w = max(1, w // 2)
-        for y in declined:
-            if y in near:
-                w = max(1, w * 3 // 4)
-        out[u] = w
+        out[u] = hold_weight(sum(x in near for x in picked), sum(t in near for t in thrown),
+                             sum(y in near for y in declined), BASE_WEIGHT)
     return out
 
 

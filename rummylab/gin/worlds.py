@@ -21,6 +21,7 @@ from typing import Literal
 import numpy as np
 
 from ..cards import bits_of
+from ..hidden import weighted_draw
 from . import expert
 from .analysis import deadwood_batch
 from .game import State
@@ -73,16 +74,6 @@ def unknown(state: State, model: Model = "view") -> Unknown:
                    hidden=hidden, known=v.picked, stock=len(state.stock))
 
 
-def _suffix_polynomials(weights: np.ndarray, k: int) -> np.ndarray:
-    """e[i, j]: the elementary symmetric polynomial of degree j of weights[i:], j = 0..k."""
-    m = len(weights)
-    e = np.zeros((m + 1, k + 1))
-    e[:, 0] = 1.0
-    for i in range(m - 1, -1, -1):
-        e[i, 1:] = e[i + 1, 1:] + weights[i] * e[i + 1, :-1]
-    return e
-
-
 def sample(state: State, n: int, rng: np.random.Generator, model: Model = "view") -> Worlds:
     """``n`` worlds drawn for the player to act: the hidden cards by the product of their weights
     (card by card, each taken with its exact conditional chance), the stock shuffled. Under
@@ -98,17 +89,8 @@ def sample(state: State, n: int, rng: np.random.Generator, model: Model = "view"
         return Worlds(hands=many.hands[pick], stocks=many.stocks[pick], probability=np.full(n, 1.0 / n),
                       exact=False)
     u = unknown(state, model)
-    m, k = len(u.cards), u.hidden
-    e = _suffix_polynomials(u.weights, k)
-    left = np.full(n, k)
-    chosen = np.zeros((n, m), dtype=bool)
-    draws = rng.random((n, m))
-    for i in range(m):
-        can = left > 0
-        p = np.where(can, u.weights[i] * e[i + 1, np.maximum(left - 1, 0)] / np.where(can, e[i, left], 1.0), 0.0)
-        take = draws[:, i] < p
-        chosen[:, i] = take
-        left -= take
+    m = len(u.cards)
+    chosen = weighted_draw(u.weights, u.hidden, rng.random((n, m)))
     hands = np.full(n, u.known, dtype=np.uint64) | np.bitwise_or.reduce(
         np.where(chosen, u.cards[None, :], np.uint64(0)), axis=1) if m else np.full(n, u.known, dtype=np.uint64)
     keys = np.where(chosen, np.inf, rng.random((n, m)))

@@ -17,10 +17,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..cards import SeedLike
-from ..decisions import Evaluation, Sizes, check_samples, redealt, valued
+from ..cards import Card, SeedLike
+from ..decisions import Evaluation, Sizes, check_samples, valued
+from ..hidden import Seen, near, redealt
 from ..i18n import N_, _, pgettext
-from .game import DROP, Action, Kind, Phase, State, apply, legal_actions
+from .game import DROP, Action, Kind, Phase, State, apply, is_joker, legal_actions
 from .players import GreedyBot
 from .rollout import deal_points
 
@@ -63,12 +64,24 @@ def options(state: State) -> list[Action]:
     raise ValueError(f"phase {state.phase.value}: a decision is a draw or a discard")
 
 
-def world(state: State, rng: np.random.Generator) -> State:
-    """``state`` with what its player to act cannot see dealt again at random: the other hands (each
-    keeping the cards it was seen to take from the pile) and the stock above the cut card (which
-    stays face up at the bottom until it is drawn), and the chance of any later shuffle."""
+def opponents(state: State) -> Seen:
+    """Each other player's weights of holding each unseen card (``hidden.Seen``): from the
+    cards she was seen to take, throw and leave this deal; jokers and wild cards tell nothing."""
+    def related(a: Card, b: Card) -> bool:
+        return not is_joker(state, a) and not is_joker(state, b) and near(a, b, state.rules.ace_high)
+
+    return Seen(state.picked, state.discarded, state.declined, related)
+
+
+def world(state: State, rng: np.random.Generator,
+          seen: Seen | None = None) -> State:
+    """``state`` with what its player to act cannot see dealt again: the other hands (each keeping
+    the cards it was seen to take from the pile, the rest drawn by what each was ``seen`` to do, by default
+    ``opponents(state)``) and the stock above the cut card (which stays face up at the bottom until
+    it is drawn), in random order, and the chance of any later shuffle."""
     cut = state.stock[:1] if state.stock and not state.reshuffles else ()  # the face-up cut card, while it lies
-    hands, stock = redealt(state.hands, state.to_play, state.stock[len(cut):], rng, kept=state.picked)
+    hands, stock = redealt(state.hands, state.to_play, state.stock[len(cut):], rng, kept=state.picked,
+                           seen=opponents(state) if seen is None else seen)
     # its own seed: a stock rebuilt from the pile is shuffled unlike the game's (which she cannot know)
     return replace(state, hands=hands, stock=(*cut, *stock), seed=int(rng.integers(2**31)))
 
@@ -87,9 +100,9 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
     """``actions`` of ``state`` valued from the view of its player to act (``world``), each
     played out by greedy bots in the same worlds (at most ``samples``, effort where it matters:
     ``decisions.valued``); a drop and a show exactly."""
-    me = state.to_play
+    me, seen = state.to_play, opponents(state)
     return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
-                  unit=N_("points this deal, negated"), world=world,
+                  unit=N_("points this deal, negated"), world=lambda s, rng: world(s, rng, seen),
                   played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=_exact, label=option_label,
                   apply=apply, effort=SIZES, budget_ms=budget_ms, keep=keep, every_diff=every_diff)
 

@@ -20,7 +20,7 @@ from .. import play
 from ..cards import DECK, JOKER, RANKS, Card, without
 from ..i18n import N_, _
 from ..play import IllegalAction as IllegalAction
-from ..play import check_seed, evolve, picked_up, replace_at, restock, thrown
+from ..play import check_seed, evolve, noted, picked_up, replace_at, restock, thrown
 from ..sim import codes
 from .analysis import check_declaration, loser_count, masks
 from .pools import POOLS, why_no_rejoin
@@ -123,6 +123,11 @@ class State:
     picked: tuple[tuple[Card, ...], ...] = ()
     """The cards each player took from the discard pile this deal and still holds (everyone saw
     them taken); empty for a state built without them."""
+    discarded: tuple[tuple[Card, ...], ...] = ()
+    """The cards each player threw this deal (by choice; a turn the table plays for her does not
+    count); empty for a state built without them."""
+    declined: tuple[tuple[Card, ...], ...] = ()
+    """The discards each player left on the pile this deal to draw from the stock."""
     winner: int | None = None
     """The deal's winner (valid show or last player in)."""
     shown: tuple[tuple[Card, ...], ...] = ()
@@ -200,7 +205,8 @@ def _deal(s: State, deal_no: int, dealer: int) -> State:
                    hands=tuple(tuple(sorted(h)) for h in hands), stock=(cut, *cards), discards=(upcard,),
                    cut=cut, wild_rank=wild, in_deal=tuple(not s.eliminated[p] for p in range(n)),
                    drawn=(False,) * n, missed=(0,) * n, left=tuple(s.left[p] and not s.eliminated[p] for p in range(n)),
-                   deal_points=(0,) * n, winner=None, shown=(), reshuffles=0, picked=((),) * n)
+                   deal_points=(0,) * n, winner=None, shown=(), reshuffles=0, picked=((),) * n,
+                   discarded=((),) * n, declined=((),) * n)
 
 
 class _Default(int):
@@ -336,7 +342,8 @@ def _why_not_draw_discard(s: State, a: Action) -> str | None:
 
 
 def _take_stock(s: State, a: Action) -> State:
-    return evolve(_draw_stock(s)[0], missed=replace_at(s.missed, s.to_play, 0))
+    declined = noted(s.declined, s.to_play, s.discards[-1]) if s.discards else s.declined
+    return evolve(_draw_stock(s)[0], missed=replace_at(s.missed, s.to_play, 0), declined=declined)
 
 
 def _take_discard(s: State, a: Action) -> State:
@@ -387,7 +394,7 @@ def _discard(s: State, a: Action) -> State:
     assert card is not None
     rest = tuple(without(s.hands[me], card))
     after = evolve(s, hands=replace_at(s.hands, me, rest), discards=s.discards + (card,), taken=None,
-                   picked=thrown(s.picked, me, card))
+                   picked=thrown(s.picked, me, card), discarded=noted(s.discarded, me, card))
     if a.kind is Kind.DISCARD:
         return _end_turn(after)
     assert a.groups is not None

@@ -15,8 +15,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..cards import SeedLike
-from ..decisions import Evaluation, Sizes, check_samples, redealt, valued
+from ..cards import Card, SeedLike
+from ..decisions import Evaluation, Sizes, check_samples, valued
+from ..hidden import Seen, near, redealt
 from ..i18n import N_, _
 from .game import Action, Kind, Phase, State, apply, legal_actions
 from .rollout import penalties
@@ -38,10 +39,22 @@ def options(state: State) -> list[Action]:
                   key=lambda a: (a.kind is not Kind.GO_OUT, a.card))
 
 
-def world(state: State, rng: np.random.Generator) -> State:
-    """``state`` with the cards its player to act cannot see dealt again at random: the other
-    hands (each keeping the cards it was seen to take from the pile) and the stock."""
-    hands, stock = redealt(state.hands, state.to_play, state.stock, rng, kept=state.picked)
+def opponents(state: State) -> Seen:
+    """Each other player's weights of holding each unseen card (``hidden.Seen``): from the
+    cards she was seen to take, throw and leave this round; wild cards tell nothing."""
+    def related(a: Card, b: Card) -> bool:
+        return a.rank != state.wild_rank and b.rank != state.wild_rank and near(a, b, state.rules.ace_high)
+
+    return Seen(state.picked, state.discarded, state.declined, related)
+
+
+def world(state: State, rng: np.random.Generator,
+          seen: Seen | None = None) -> State:
+    """``state`` with the cards its player to act cannot see dealt again: the other hands (each
+    keeping the cards it was seen to take from the pile, the rest drawn by what each was ``seen`` to do, by default
+    ``opponents(state)``) and the stock, in random order."""
+    hands, stock = redealt(state.hands, state.to_play, state.stock, rng, kept=state.picked,
+                           seen=opponents(state) if seen is None else seen)
     # its own seed: a stock rebuilt from the pile is shuffled unlike the game's (which she cannot know)
     return replace(state, hands=hands, stock=tuple(stock), seed=int(rng.integers(2**31)))
 
@@ -62,9 +75,9 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
     """``actions`` of ``state`` valued from the view of its player to act (``world``), each
     played out by greedy bots in the same worlds (at most ``samples``, effort where it matters:
     ``decisions.valued``); going out exactly."""
-    me = state.to_play
+    me, seen = state.to_play, opponents(state)
     return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
-                  unit=N_("penalty this round, negated"), world=world,
+                  unit=N_("penalty this round, negated"), world=lambda s, rng: world(s, rng, seen),
                   played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=_exact, label=option_label,
                   apply=apply, effort=SIZES, budget_ms=budget_ms, keep=keep, every_diff=every_diff)
 

@@ -16,7 +16,7 @@ from .. import play
 from ..cards import DECK, Card, without
 from ..i18n import N_, _
 from ..play import IllegalAction as IllegalAction
-from ..play import check_seed, evolve, picked_up, replace_at, restock, thrown
+from ..play import check_seed, evolve, noted, picked_up, replace_at, restock, thrown
 from ..sim import codes
 from .analysis import DEFAULT, Rules, penalty_of_cards
 
@@ -72,6 +72,11 @@ class State:
     picked: tuple[tuple[Card, ...], ...] = ()
     """The cards each player took from the discard pile this round and still holds (everyone saw
     them taken); empty for a state built without them."""
+    discarded: tuple[tuple[Card, ...], ...] = ()
+    """The cards each player threw this round (by choice; a turn the table plays for her does not
+    count); empty for a state built without them."""
+    declined: tuple[tuple[Card, ...], ...] = ()
+    """The discards each player left on the pile this round to draw from the stock."""
     went_out: int | None = None
     final_turns: int = 0
     """Turns still owed to the other players after someone went out."""
@@ -102,7 +107,8 @@ def _deal(rules: Rules, seed: int, players: int, decks: int, round_no: int, deal
     return State(rules=rules, seed=seed, players=players, decks=decks, round_no=round_no, dealer=dealer,
                  to_play=(dealer + 1) % players, phase=Phase.DRAW,
                  hands=tuple(tuple(sorted(h)) for h in hands), stock=tuple(cards[n * players + 1:]),
-                 discards=(upcard,), picked=((),) * players, scores=scores, round_scores=round_scores)
+                 discards=(upcard,), picked=((),) * players, discarded=((),) * players,
+                 declined=((),) * players, scores=scores, round_scores=round_scores)
 
 
 def new_game(players: int = 2, rules: Rules = DEFAULT, seed: int = 0) -> State:
@@ -139,8 +145,9 @@ def _draw_stock(s: State, a: Action) -> State:
     me = s.to_play
     stock, discards, reshuffles = restock(s.stock, s.discards, s.reshuffles, "313", s.seed, s.round_no)
     hand = tuple(sorted(s.hands[me] + (stock[-1],)))
+    declined = noted(s.declined, me, s.discards[-1]) if s.discards else s.declined
     return evolve(s, phase=Phase.DISCARD, hands=replace_at(s.hands, me, hand), stock=stock[:-1],
-                  discards=discards, reshuffles=reshuffles)
+                  discards=discards, reshuffles=reshuffles, declined=declined)
 
 
 def _why_not_draw_discard(s: State, a: Action) -> str | None:
@@ -171,7 +178,8 @@ def _discard(s: State, a: Action) -> State:
     me, card = s.to_play, a.card
     assert card is not None
     after = evolve(s, hands=replace_at(s.hands, me, tuple(without(s.hands[me], card))),
-                   discards=s.discards + (card,), taken=None, picked=thrown(s.picked, me, card))
+                   discards=s.discards + (card,), taken=None, picked=thrown(s.picked, me, card),
+                   discarded=noted(s.discarded, me, card))
     nxt = (me + 1) % s.players
     if a.kind is Kind.GO_OUT:
         return evolve(after, went_out=me, final_turns=s.players - 1, phase=Phase.DRAW, to_play=nxt)
