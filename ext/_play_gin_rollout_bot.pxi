@@ -59,13 +59,6 @@ cdef int _rollout_units_check(const GinRules *R) noexcept nogil:
     return ROLLOUT_UNITS != NULL and ROLLOUT_UNITS_TARGET != R.target
 
 
-cdef struct RolloutWorlds:
-    int n                   # worlds
-    int n_stock
-    uint64_t *hands         # the opponent's hand in each world
-    unsigned char *stocks   # each world's stock by bit position, bottom first (n x n_stock)
-
-
 cdef int _rollout_worlds(MeldKernel k, GinTable *t, bitgen_t *bg, int n, RolloutWorlds *out) noexcept nogil:
     """worlds.sample(state, n, rng, "kept") for the player to act: 0, or -1 when memory ran out."""
     cdef ExpertView v
@@ -159,98 +152,22 @@ cdef int _rollout_worlds(MeldKernel k, GinTable *t, bitgen_t *bg, int n, Rollout
     return 0
 
 
-cdef int _rollout_value(MeldKernel k, GinTable *t, const GinRules *R, GinRun *play, RolloutWorlds *worlds,
-                        int world, int action, uint64_t card, int *net) noexcept nogil:
-    """The player to act's net points in one world after ``action``, both seats then played by
-    ``play``'s bots (rollout.rollout), or the game's chance in whole units (set_rollout): 0, or
-    the loop's error."""
-    cdef GinTable s
-    cdef int i, status, seat = t.to_play, mine, theirs, deals
-    cdef int64_t *row
-    memcpy(&s, t, sizeof(GinTable))
-    s.hands[1 - seat] = worlds.hands[world]
-    for i in range(worlds.n_stock):
-        s.stock[i] = (<uint64_t>1) << worlds.stocks[world * worlds.n_stock + i]
-    s.last_end = -1
-    play.hands.n = 0
-    status = _gin_apply(k, &s, R, play, 0, 0, action, card)
-    if status == 0:
-        status = _gin_hand(k, &s, R, play, 0, 0)
-    if status:
-        return status
-    row = play.hands.data
-    net[0] = (<int>row[HAND_POINTS] if row[HAND_WINNER] == seat else
-              -<int>row[HAND_POINTS] if row[HAND_WINNER] == 1 - seat else 0)
-    if ROLLOUT_UNITS != NULL:  # evaluation._values, horizon="game": the game's chance from the scores left
-        mine = t.scores[seat] + (net[0] if net[0] > 0 else 0)
-        theirs = t.scores[1 - seat] + (-net[0] if net[0] < 0 else 0)
-        deals = (t.dealer == seat) if row[HAND_KIND] == END_DEAD else (t.dealer != seat)
-        if mine >= ROLLOUT_UNITS_TARGET or theirs >= ROLLOUT_UNITS_TARGET:
-            net[0] = ROLLOUT_UNITS_WON if mine > theirs else 0
-        else:
-            net[0] = ROLLOUT_UNITS[(mine * ROLLOUT_UNITS_TARGET + theirs) * 2 + deals]
-    return 0
-
-
-cdef struct RolloutPlayed:
-    int n_options
-    int cap                 # worlds
-    int *values             # option x world: net points
-    int *played             # worlds played, per option
-
-
-cdef int _rollout_grow(MeldKernel k, GinTable *t, const GinRules *R, GinRun *play, RolloutWorlds *worlds,
-                       RolloutPlayed *p, int *actions, uint64_t *cards, int option, int size) noexcept nogil:
-    """screening.screened's grow: play ``option`` in worlds up to ``size``."""
-    cdef int w, status
-    for w in range(p.played[option], size):
-        status = _rollout_value(k, t, R, play, worlds, w, actions[option], cards[option],
-                                &p.values[option * p.cap + w])
-        if status:
-            return status
-    if size > p.played[option]:
-        p.played[option] = size
-    return 0
-
-
-cdef double _rollout_mean(RolloutPlayed *p, int option) noexcept nogil:
-    cdef int64_t total = 0
-    cdef int w
-    for w in range(p.played[option]):
-        total += p.values[option * p.cap + w]
-    return <double>total / <double>p.played[option]
-
-
-cdef void _rollout_paired(RolloutPlayed *p, int option, int best, double *diff, double *se) noexcept nogil:
-    """screening.paired for integer points: the sums exact, each figure one division."""
-    cdef int n = p.played[option] if p.played[option] < p.played[best] else p.played[best], w
-    cdef int64_t d, s1 = 0, s2 = 0
-    if n < 2:
-        diff[0] = <double>(p.values[option * p.cap] - p.values[best * p.cap]) if n else 0.0
-        se[0] = INFINITY
-        return
-    for w in range(n):
-        d = p.values[option * p.cap + w] - p.values[best * p.cap + w]
-        s1 += d
-        s2 += d * d
-    diff[0] = <double>s1 / <double>n
-    se[0] = sqrt(<double>(n * s2 - s1 * s1) / <double>(<int64_t>n * n * (n - 1)))
-
-
 cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg, uint64_t *card) noexcept nogil:
     """RolloutBot.act (the hand's actions; a loop deals the next hand itself): the action, or -1
     when memory ran out, -2 for a rollout that did not finish."""
     cdef int actions[MAX_OPTIONS]
     cdef uint64_t cards[MAX_OPTIONS]
-    cdef int live[MAX_OPTIONS]
-    cdef int n_options, n_live, i, j, leader, best, size, status = 0, most, seat = t.to_play, mine, kept = -1
+    cdef unsigned char kept_flags[MAX_OPTIONS]
+    cdef int n_options, i, leader = 0, best, status = 0, most, seat = t.to_play, mine, kept = -1
     cdef uint64_t mine_card
-    cdef double mean, top, diff, se, value, best_value = 0.0
-    cdef bint sure, best_zero = False
+    cdef double mean, diff, se, value, best_value = 0.0
+    cdef bint best_zero = False
     cdef int best_worlds = 0
     cdef RolloutWorlds worlds
     cdef RolloutPlayed p
     cdef GinRun play
+    cdef Units units
+    cdef Effort e
     card[0] = 0
     n_options = _gin_options(k, t, R, actions, cards)
     if n_options == 1:
@@ -259,7 +176,8 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
     # the expert's move, kept in play as long as the best (evaluate's keep)
     mine = _expert_act(k, t, R, bg, &mine_card, ROLLOUT_GIN_PRIOR)
     for i in range(n_options):
-        if actions[i] == mine and cards[i] == mine_card:
+        kept_flags[i] = actions[i] == mine and cards[i] == mine_card
+        if kept_flags[i]:
             kept = i
     if kept < 0:
         return -2  # the expert's move is no option (a bug: both read the same rules)
@@ -287,36 +205,10 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
         p.n_options, p.cap = n_options, ROLLOUT_SAMPLES
         for i in range(n_options):
             p.played[i] = 0
-            live[i] = i
-        n_live = n_options
-        size = ROLLOUT_SCREEN if ROLLOUT_SCREEN < p.cap else p.cap
-        leader = 0
-        while status == 0:
-            for i in range(n_live):
-                status = _rollout_grow(k, t, R, &play, &worlds, &p, actions, cards, live[i], size)
-                if status:
-                    break
-            if status:
-                break
-            leader, top = live[0], _rollout_mean(&p, live[0])
-            for i in range(1, n_live):
-                mean = _rollout_mean(&p, live[i])
-                if mean > top:
-                    leader, top = live[i], mean
-            j = 0
-            sure = True
-            for i in range(n_live):
-                if live[i] != leader:
-                    _rollout_paired(&p, live[i], leader, &diff, &se)
-                    if live[i] != kept and not diff + ROLLOUT_REACH * (se if se > 1e-9 else 1e-9) >= 0:
-                        continue  # out of reach
-                    sure = sure and se <= ROLLOUT_TARGET_SE
-                live[j] = live[i]
-                j += 1
-            n_live = j
-            if n_live == 1 or size >= p.cap or sure:
-                break
-            size = 2 * size if 2 * size < p.cap else p.cap
+        units.table, units.target, units.won = ROLLOUT_UNITS, ROLLOUT_UNITS_TARGET, ROLLOUT_UNITS_WON
+        e.screen, e.reach, e.target_se, e.option_se = ROLLOUT_SCREEN, ROLLOUT_REACH, ROLLOUT_TARGET_SE, 1.0
+        e.every_diff, e.deadline = False, -1.0  # evaluate(every_diff=False): only the candidates made sure
+        status = _screened(k, t, R, &play, &worlds, &p, actions, cards, kept_flags, &e, &units, &leader)
     if status == 0:
         # screening.best_played: the best of the options played in the most worlds; evaluation._evaluation:
         # the first of (a difference of exactly 0, the most worlds, the highest value)

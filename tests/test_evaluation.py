@@ -552,6 +552,39 @@ def test_rollouts_within_rollouts_are_refused() -> None:
 
 @pytest.mark.once  # the pure-Python run has no compiled loop to compare
 @needs_compiled
+@pytest.mark.parametrize(("seed", "moves", "seats", "horizon", "every_diff"), [
+    (2, 8, ("greedy", "greedy"), "hand", True),
+    (3, 4, ("strong", "greedy+melds@0"), "game", False),
+    (6, 1, ("expert", "random"), "hand", True),
+    (7, 12, ("greedy+melds", "greedy"), "game", True),
+])
+def test_the_loop_screens_as_the_python_does(seed: int, moves: int, seats: tuple[str, str], horizon: str,
+                                             every_diff: bool) -> None:
+    """``evaluate``'s screening in the compiled loop (``evaluate_gin``) plays the same worlds for
+    the same options, to the same figures, as ``screening.screened`` over ``rollout``'s results;
+    a world that does not hold the unseen cards once each is refused."""
+    s = mid_hand(seed, moves)
+    actions = game.legal_actions(s)
+    w = worlds.sample(s, 512, np.random.default_rng(seed), "view")
+    found = []
+    for compiled in (True, False):
+        rngs = tuple(np.random.default_rng([seed, k]) if b.startswith(("random", "expert")) else None
+                     for k, b in enumerate(seats))
+        found.append(evaluation._sampled(s, actions, w, seats, rngs, horizon, None, actions[-1:], every_diff,
+                                         compiled=compiled))
+    assert found[0] == found[1]
+    from rummylab.gin.rollout import screened_in_loop
+    from rummylab.screening import Effort
+
+    effort = Effort(screen=64, cap=8, reach=3.0, target_se=0.25, option_se=0.5)
+    twice = w.hands[:8].copy()
+    twice[0] |= int(s.hands[s.to_play]) & -int(s.hands[s.to_play])  # one of her own cards dealt to the opponent too
+    with pytest.raises(ValueError, match="world 0 does not hold the unseen cards once each"):
+        screened_in_loop(s, actions, twice, w.stocks[:8], ("greedy", "greedy"), (None, None), effort, set(), None)
+
+
+@pytest.mark.once  # the pure-Python run has no compiled loop to compare
+@needs_compiled
 def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> None:
     """The loop's decision (``RolloutBot.looped``) is the engine's (the expert's move, overruled
     when ``evaluate`` is sure of a better one), for the same generator; a bad state row or unset

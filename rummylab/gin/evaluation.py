@@ -27,7 +27,7 @@ from . import equity
 from .analysis import gin_kernel
 from .game import Action, Kind, Phase, State, legal_actions
 from .loop import ENDS
-from .rollout import policy_spec, rollout, state_row, with_hidden
+from .rollout import policy_spec, rollout, screened_in_loop, state_row, with_hidden
 from .worlds import MODELS, Model, Worlds, count, enumerate_worlds, sample
 
 POLICY = "greedy"
@@ -227,16 +227,23 @@ def _enumerated(state: State, actions: list[Action], worlds: Worlds, seats: tupl
 
 def _sampled(state: State, actions: list[Action], worlds: Worlds, seats: tuple[str, str],
              rngs: tuple[np.random.Generator | None, ...], horizon: str, deadline: float | None,
-             keep: Sequence[Action], every_diff: bool) -> list[OptionValue]:
-    """The options played in the sampled worlds, effort where it matters (``screening.screened``)."""
+             keep: Sequence[Action], every_diff: bool, compiled: bool = True) -> list[OptionValue]:
+    """The options played in the sampled worlds, effort where it matters (``screening.screened``):
+    in the compiled loop when it is built and ``compiled`` (the match's chances are not whole
+    units: screened here), else here over ``rollout``'s results (the same figures)."""
     target_se, option_se = sureness(horizon)
-    row = state_row(state)
     effort = Effort(screen=SCREEN, cap=len(worlds), reach=REACH, target_se=target_se, option_se=option_se,
                     every_diff=every_diff, deadline=deadline)
-    played = screened(len(actions), effort,
-                      lambda i, start, stop: _values(state, row, actions[i], worlds, start, stop, seats, rngs, horizon),
-                      kept={i for i, a in enumerate(actions) if a in keep},
-                      dtype=float if horizon == "match" else np.int64)
+    kept = {i for i, a in enumerate(actions) if a in keep}
+    played = None
+    if compiled and horizon != "match":
+        played = screened_in_loop(state, actions, worlds.hands, worlds.stocks, seats, rngs, effort, kept,
+                                  equity.game_units(state.rules) if horizon == "game" else None)
+    if played is None:
+        row = state_row(state)
+        played = screened(len(actions), effort, lambda i, start, stop: _values(
+            state, row, actions[i], worlds, start, stop, seats, rngs, horizon), kept=kept,
+            dtype=float if horizon == "match" else np.int64)
     return _options(state, actions, played)
 
 

@@ -4,12 +4,14 @@ Python engine, which makes the same moves (tests/test_evaluation.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..cards import BIT_CARD
+from ..screening import Effort
 from ..sim import codes, play_loops
 from . import expert
 from .analysis import gin_kernel
@@ -130,6 +132,31 @@ def rollout(rows: np.ndarray, first: Sequence[Action | None] | Action, bots: Seq
     hands, _ = loops.rollout_gin(gin_kernel(), np.ascontiguousarray(rows, dtype=np.int64), code, card,
                                  [BOT_CODES[s[0]] for s in specs], list(rngs), **loop_options(specs, state.rules))
     return _outcome(hands)
+
+
+def screened_in_loop(state: State, actions: Sequence[Action], hands: np.ndarray, stocks: np.ndarray,
+                     bots: Sequence[str], rngs: Sequence[np.random.Generator | None], effort: Effort,
+                     kept: Collection[int], units: tuple[np.ndarray, int] | None) -> list[np.ndarray] | None:
+    """``screening.screened`` of ``actions`` in the worlds (``hands``, ``stocks``), each played on
+    by ``bots`` as ``rollout`` plays it, in the compiled loop (``evaluate_gin``): each option's
+    results, points or (``units``: ``equity.game_units``) the game's whole units, the same as
+    the Python's screening of ``rollout``'s results. None when the loop is not built."""
+    loops = play_loops()
+    if loops is None:
+        return None
+    specs = [policy_spec(b) for b in bots]
+    loops.set_expert(*expert.constants(state.rules))
+    code, card = first_action_codes(actions)
+    table, won = units if units is not None else (None, 0)
+    budget = -1.0 if effort.deadline is None else max(0.0, effort.deadline - time.perf_counter())
+    values, played = loops.evaluate_gin(
+        gin_kernel(), state_row(state), np.ascontiguousarray(hands, dtype=np.int64),
+        np.ascontiguousarray(stocks, dtype=np.int64).reshape(len(hands), -1), code, card,
+        [BOT_CODES[s[0]] for s in specs], list(rngs), **loop_options(specs, state.rules), game_units=table,
+        game_won=won, screen=effort.screen, reach=effort.reach, target_se=effort.target_se,
+        option_se=effort.option_se, kept=np.array([i in kept for i in range(len(actions))], dtype=np.uint8),
+        every_diff=effort.every_diff, budget_s=budget)
+    return [values[i, :played[i]].astype(np.int64) for i in range(len(actions))]
 
 
 def play_out(state: State, first: Action | None, bots: Sequence[str],
