@@ -58,6 +58,8 @@ class Evaluation:
     options: tuple[Option, ...]
     worlds: int
     unit: str
+    chance: bool = False
+    """The values are chances (shown as percentages)."""
 
     @property
     def best(self) -> Option:
@@ -81,11 +83,12 @@ class Evaluation:
                           "player {seat} to act ({phase}); {unit} ({worlds} worlds)", self.worlds).format(
             seat=self.seat, phase=self.phase.value, unit=_(self.unit), worlds=self.worlds)]
         exact, best = _("exact"), _("best")
+        show = (lambda x: f"{x:.1%}") if self.chance else (lambda x: f"{x:+.1f}")
         for o in self.options:
-            err = exact if o.exact else f"± {o.se:.1f}"
-            diff = best if o is self.best else f"{o.diff:+.1f}" + ("" if o.exact and self.best.exact
-                                                                   else f" ± {o.diff_se:.1f}")
-            lines.append(f"  {o.label:<22} {o.value:+7.1f} {err:<8} {diff}")
+            err = exact if o.exact else f"± {show(o.se).lstrip('+')}"
+            diff = best if o is self.best else show(o.diff) + ("" if o.exact and self.best.exact
+                                                               else f" ± {show(o.diff_se).lstrip('+')}")
+            lines.append(f"  {o.label:<22} {show(o.value):>7} {err:<8} {diff}")
         return "\n".join(lines)
 
 
@@ -101,12 +104,12 @@ def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, unit: s
            played_out: Callable[[Sequence[Any], Sequence[int]], np.ndarray],
            exact: Callable[[Any, Any], float | None], label: Callable[[Any], str],
            apply: Callable[[Any, Any], Any], effort: Sizes, budget_ms: float | None = None,
-           keep: Sequence[Any] = (), every_diff: bool = True) -> Evaluation:
+           keep: Sequence[Any] = (), every_diff: bool = True, chance: bool = False) -> Evaluation:
     """``actions`` of ``state`` valued: ``exact`` where it gives a value, else the mean of what
     ``played_out`` gives the states after the action in worlds drawn by ``world`` (each with its
     own seed), the same worlds for every option, at most ``samples`` of them, effort where it
     matters (``screening.screened``: ``effort``'s screen and errors, ``budget_ms``, ``keep``,
-    ``every_diff``)."""
+    ``every_diff``); ``chance``: the values are chances."""
     samples = check_samples(samples)
     if budget_ms is not None and not budget_ms > 0:
         raise ValueError(f"budget_ms={budget_ms}: more than 0")
@@ -137,7 +140,8 @@ def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, unit: s
         out.append(Option(action=actions[i], label=label(actions[i]), value=mean(x), se=0.0 if sure else
                           standard_error(x), diff=diff, diff_se=diff_se, exact=sure, worlds=0 if sure else len(x)))
     out.sort(key=lambda o: o.action != actions[best])  # the best first (stable: the rest by value)
-    return Evaluation(seat=seat, phase=phase, options=tuple(out), worlds=max(len(x) for x in played), unit=unit)
+    return Evaluation(seat=seat, phase=phase, options=tuple(out), worlds=max(len(x) for x in played), unit=unit,
+                      chance=chance)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -3,12 +3,15 @@ player's view only; going out exact."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
-from rummylab.three_thirteen import game
+from rummylab.three_thirteen import equity, game
 from rummylab.three_thirteen.evaluation import SIZES, evaluate, options, world
 from rummylab.three_thirteen.players import GreedyBot
+from rummylab.three_thirteen.rules import Rules
 
 pytestmark = pytest.mark.once  # rollouts on the engine: the compiled run has them
 
@@ -52,6 +55,27 @@ def test_effort_goes_to_the_candidates_within_the_budget() -> None:
     assert kept.of(worst).worlds == kept.best.worlds > lean.of(worst).worlds
     rushed = evaluate(s, samples=4096, seed=1, budget_ms=1)
     assert all(o.worlds == SIZES.screen for o in rushed.options)
+
+
+def test_the_game_horizon_values_the_chance_of_winning_the_game() -> None:
+    """``horizon="game"``: each option's chance of winning the game from the totals the round
+    leaves (``equity``), going out rolled out too (the others' last turns decide the lead); the
+    text shows percentages; three players or rules with no table are refused."""
+    s = game.apply(game.new_game(2, seed=15), game.DRAW_STOCK)
+    s = dataclasses.replace(s, scores=(30, 12) if s.to_play else (12, 30))  # she leads by 18 before round 1 ends
+    e = evaluate(s, samples=128, seed=1, horizon="game")
+    assert e.chance and all(0.0 <= o.value <= 1.0 and not o.exact for o in e.options)
+    assert e.best.value > equity.win_chance(s.rules, 2, 0) and "%" in str(e)
+    points = evaluate(s, samples=128, seed=1)
+    assert e.options[-1].action == points.options[-1].action  # the clear worst discard is worst either way
+    three = game.apply(game.new_game(3, seed=2), game.DRAW_STOCK)
+    with pytest.raises(ValueError, match="horizon 'game' values two-player games: this one has 3 players"):
+        evaluate(three, horizon="game")
+    with pytest.raises(ValueError, match="horizon 'season'"):
+        evaluate(s, horizon="season")
+    other = dataclasses.replace(s, rules=Rules(min_non_wild=1))
+    with pytest.raises(ValueError, match="no round results are shipped"):
+        evaluate(other, horizon="game")
 
 
 def test_bad_input_is_named() -> None:

@@ -19,6 +19,7 @@ from ..cards import Card, SeedLike
 from ..decisions import Evaluation, Sizes, check_samples, valued
 from ..hidden import Seen, near, redealt
 from ..i18n import N_, _
+from . import equity
 from .game import Action, Kind, Phase, State, apply, legal_actions
 from .rollout import penalties
 
@@ -27,6 +28,10 @@ SAMPLES = 512
 SIZES = Sizes(screen=32, target_se=0.25, option_se=0.5)
 """Every option is played in 32 worlds first; the candidates' differences to the best are sure at
 an error of 0.25 points, the others' at 0.5 (its penalties and marks are on gin's scale)."""
+GAME_SIZES = Sizes(screen=32, target_se=0.005, option_se=0.01)
+"""The same valued by the chance of winning the game: half a percentage point, and one."""
+HORIZONS = ("round", "game")
+"""What an option's value counts: the penalty this round (negated), or the chance of winning the game."""
 
 
 def options(state: State) -> list[Action]:
@@ -48,11 +53,10 @@ def opponents(state: State) -> Seen:
     return Seen(state.picked, state.discarded, state.declined, related)
 
 
-def world(state: State, rng: np.random.Generator,
-          seen: Seen | None = None) -> State:
+def world(state: State, rng: np.random.Generator, seen: Seen | None = None) -> State:
     """``state`` with the cards its player to act cannot see dealt again: the other hands (each
-    keeping the cards it was seen to take from the pile, the rest drawn by what each was ``seen`` to do, by default
-    ``opponents(state)``) and the stock, in random order."""
+    keeping the cards it was seen to take from the pile, the rest drawn by what each was ``seen``
+    to do, by default ``opponents(state)``) and the stock, in random order."""
     hands, stock = redealt(state.hands, state.to_play, state.stock, rng, kept=state.picked,
                            seen=opponents(state) if seen is None else seen)
     # its own seed: a stock rebuilt from the pile is shuffled unlike the game's (which she cannot know)
@@ -71,25 +75,47 @@ def option_label(action: Action) -> str:
 
 
 def valued_options(state: State, actions: list[Action], *, samples: int, seed: SeedLike,
-                   budget_ms: float | None = None, keep: Sequence[Action] = (), every_diff: bool = True) -> Evaluation:
+                   budget_ms: float | None = None, keep: Sequence[Action] = (), every_diff: bool = True,
+                   horizon: str = "round") -> Evaluation:
     """``actions`` of ``state`` valued from the view of its player to act (``world``), each
     played out by greedy bots in the same worlds (at most ``samples``, effort where it matters:
-    ``decisions.valued``); going out exactly."""
+    ``decisions.valued``): by the penalty this round (going out exactly) or, with
+    ``horizon="game"``, by the chance of winning the game from the totals the round leaves
+    (``equity``: two players)."""
     me, seen = state.to_play, opponents(state)
+    if horizon not in HORIZONS:
+        raise ValueError(f"horizon {horizon!r}: one of {', '.join(HORIZONS)}")
+    if horizon == "round":
+        return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
+                      unit=N_("penalty this round, negated"), world=lambda s, rng: world(s, rng, seen),
+                      played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=_exact,
+                      label=option_label, apply=apply, effort=SIZES, budget_ms=budget_ms, keep=keep,
+                      every_diff=every_diff)
+    if state.players != 2:
+        raise ValueError(f"horizon 'game' values two-player games: this one has {state.players} players")
+    equity.round_results(state.rules)  # names rules with no table
+    them = 1 - me
+
+    def chances(after: Sequence[State], seeds: Sequence[int]) -> np.ndarray:
+        paid = penalties(after, seeds)
+        lead = (state.scores[them] + paid[:, them]) - (state.scores[me] + paid[:, me])
+        return np.asarray(equity.win_chance(state.rules, state.round_no + 1, lead), dtype=float)
+
     return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
-                  unit=N_("penalty this round, negated"), world=lambda s, rng: world(s, rng, seen),
-                  played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=_exact, label=option_label,
-                  apply=apply, effort=SIZES, budget_ms=budget_ms, keep=keep, every_diff=every_diff)
+                  unit=N_("the chance of winning the game"), world=lambda s, rng: world(s, rng, seen),
+                  played_out=chances, exact=lambda s, a: None, label=option_label, apply=apply, effort=GAME_SIZES,
+                  budget_ms=budget_ms, keep=keep, every_diff=every_diff, chance=True)
 
 
 def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0, budget_ms: float | None = None,
-             keep: Sequence[Action] = (), every_diff: bool = True) -> Evaluation:
+             keep: Sequence[Action] = (), every_diff: bool = True, horizon: str = "round") -> Evaluation:
     """Every discard (and going out) of the player to act, valued from her view: the same worlds
     for every option, each played out by greedy bots; a screen of ``SIZES.screen`` worlds for
     every option, then more only for the candidates until their differences are sure, then
     (``every_diff``) the others' too, within ``samples`` worlds and ``budget_ms``; ``keep``:
-    options played as long as the best (a review keeps the move played). ValueError for a bad
-    ``samples`` or a state that asks no discard."""
+    options played as long as the best (a review keeps the move played); ``horizon``: "round"
+    (the penalty this round, negated) or "game" (the chance of winning the game, two players).
+    ValueError for a bad ``samples`` or horizon, or a state that asks no discard."""
     check_samples(samples)
     return valued_options(state, options(state), samples=samples, seed=seed, budget_ms=budget_ms, keep=keep,
-                          every_diff=every_diff)
+                          every_diff=every_diff, horizon=horizon)
