@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rummylab.hidden import HOLD_WEIGHT, Seen
-from rummylab.indian import game
+from rummylab.indian import equity, game
 from rummylab.indian.evaluation import evaluate, opponents, options, world
 from rummylab.indian.players import GreedyBot
 from rummylab.indian.puzzles import declaring_discards
@@ -150,3 +150,22 @@ def test_worlds_weigh_what_each_opponent_took_threw_and_left() -> None:
     new = game.new_game(2, seed=3, pool=None)
     dealt = game.apply(new, game.DRAW_STOCK)
     assert dealt.discarded == ((), ()) and dealt.declined[new.to_play] == (new.discards[-1],)
+
+
+def test_the_game_horizon_values_the_chance_of_winning_a_pool_or_deals_game() -> None:
+    """``horizon="game"``: each option's chance of winning the game from the scores or chips the
+    deal leaves (``equity``); a drop costs the chance its points do; points rummy (one deal),
+    three players or rules with no table are refused."""
+    s = replace(game.new_game(2, seed=5, pool=101), scores=(60, 60))
+    e = evaluate(s, samples=64, seed=1, horizon="game")
+    assert e.chance and all(0.0 <= o.value <= 1.0 for o in e.options)
+    drop = e.of(game.DROP)
+    assert drop.value == pytest.approx(equity.pool_win_chance(s.rules, 101, 60 + 20, 60)) and drop.se < 1e-9
+    deals = evaluate(game.new_game(2, seed=5, pool=None, deals=2), samples=64, seed=1, horizon="game")
+    assert deals.of(game.DROP).value < deals.best.value and "%" in str(deals)
+    with pytest.raises(ValueError, match="a points rummy game is one deal"):
+        evaluate(game.new_game(2, seed=5, pool=None), horizon="game")
+    with pytest.raises(ValueError, match="this one has 3 players"):
+        evaluate(game.new_game(3, seed=5, pool=101), horizon="game")
+    with pytest.raises(ValueError, match="no deal results are shipped"):
+        evaluate(replace(s, rules=replace(s.rules, cap=60)), horizon="game")

@@ -21,6 +21,7 @@ from ..cards import Card, SeedLike
 from ..decisions import Evaluation, Sizes, check_samples, valued
 from ..hidden import Seen, near, redealt
 from ..i18n import N_, _, pgettext
+from . import equity
 from .game import DROP, Action, Kind, Phase, State, apply, is_joker, legal_actions
 from .players import GreedyBot
 from .rollout import deal_points
@@ -31,6 +32,10 @@ SIZES = Sizes(screen=32, target_se=0.5, option_se=1.0)
 """Every option is played in 32 worlds first; the candidates' differences to the best are sure at
 an error of 0.5 points, the others' at 1.0 (a deal runs to 80 points: its marks, ``review.MARKS``,
 are twice gin's)."""
+GAME_SIZES = Sizes(screen=32, target_se=0.005, option_se=0.01)
+"""The same valued by the chance of winning the game: half a percentage point, and one."""
+HORIZONS = ("deal", "game")
+"""What an option's value counts: the points this deal (negated), or the chance of winning the game."""
 
 
 def option_label(action: Action) -> str:
@@ -96,25 +101,55 @@ def _exact(state: State, action: Action) -> float | None:
 
 
 def valued_options(state: State, actions: list[Action], *, samples: int, seed: SeedLike,
-                   budget_ms: float | None = None, keep: Sequence[Action] = (), every_diff: bool = True) -> Evaluation:
+                   budget_ms: float | None = None, keep: Sequence[Action] = (), every_diff: bool = True,
+                   horizon: str = "deal") -> Evaluation:
     """``actions`` of ``state`` valued from the view of its player to act (``world``), each
     played out by greedy bots in the same worlds (at most ``samples``, effort where it matters:
-    ``decisions.valued``); a drop and a show exactly."""
+    ``decisions.valued``): by the points this deal (a drop and a show exactly) or, with
+    ``horizon="game"``, by the chance of winning the pool or deals game from the scores or chips
+    the deal leaves (``equity``: two players)."""
     me, seen = state.to_play, opponents(state)
+    if horizon not in HORIZONS:
+        raise ValueError(f"horizon {horizon!r}: one of {', '.join(HORIZONS)}")
+    if horizon == "deal":
+        return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
+                      unit=N_("points this deal, negated"), world=lambda s, rng: world(s, rng, seen),
+                      played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=_exact,
+                      label=option_label, apply=apply, effort=SIZES, budget_ms=budget_ms, keep=keep,
+                      every_diff=every_diff)
+    if state.players != 2:
+        raise ValueError(f"horizon 'game' values two-player games: this one has {state.players} players")
+    if state.format == "points":
+        raise ValueError("horizon 'game': a points rummy game is one deal (value its points: horizon 'deal')")
+    equity.deal_results(state.rules)  # names rules with no table
+    them = 1 - me
+
+    def chances(after: Sequence[State], seeds: Sequence[int]) -> np.ndarray:
+        paid = deal_points(after, seeds)
+        if state.pool is not None:
+            return np.asarray(equity.pool_win_chance(state.rules, state.pool, state.scores[me] + paid[:, me],
+                                                     state.scores[them] + paid[:, them]), dtype=float)
+        assert state.deals is not None
+        lead = state.chips[me] - state.chips[them] + 2 * (paid[:, them] - paid[:, me])
+        return np.asarray(equity.deals_win_chance(state.rules, state.deals, max(0, state.deals - state.deal_no), lead),
+                          dtype=float)
+
     return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
-                  unit=N_("points this deal, negated"), world=lambda s, rng: world(s, rng, seen),
-                  played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=_exact, label=option_label,
-                  apply=apply, effort=SIZES, budget_ms=budget_ms, keep=keep, every_diff=every_diff)
+                  unit=N_("the chance of winning the game"), world=lambda s, rng: world(s, rng, seen),
+                  played_out=chances, exact=lambda s, a: None, label=option_label, apply=apply, effort=GAME_SIZES,
+                  budget_ms=budget_ms, keep=keep, every_diff=every_diff, chance=True)
 
 
 def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0, budget_ms: float | None = None,
-             keep: Sequence[Action] = (), every_diff: bool = True) -> Evaluation:
+             keep: Sequence[Action] = (), every_diff: bool = True, horizon: str = "deal") -> Evaluation:
     """Every option of the decision ``state`` asks of its player to act, valued from her view
     (``options``, ``world``): the same worlds for every option, each played out by greedy bots; a
     screen of ``SIZES.screen`` worlds for every option, then more only for the candidates until
     their differences are sure, then (``every_diff``) the others' too, within ``samples`` worlds
     and ``budget_ms``; ``keep``: options played as long as the best (a review keeps the move
-    played). ValueError for a bad ``samples`` or a state with no decision."""
+    played); ``horizon``: "deal" (the points this deal, negated) or "game" (the chance of winning
+    a two-player pool or deals game). ValueError for a bad ``samples`` or horizon, or a state with
+    no decision."""
     check_samples(samples)
     return valued_options(state, options(state), samples=samples, seed=seed, budget_ms=budget_ms, keep=keep,
-                          every_diff=every_diff)
+                          every_diff=every_diff, horizon=horizon)
