@@ -23,6 +23,7 @@ def test_each_discard_is_valued_for_the_player_who_throws_and_sees_only_her_view
     assert all(o.value <= 0 and not o.exact for o in e.options)
     shuffled = world(s, np.random.default_rng(7))
     assert shuffled.hands != s.hands and evaluate(shuffled, samples=24, seed=1) == e
+    assert evaluate(s, samples=24, seed=1, horizon="hand") == e  # gin's name for the round
     wild = [c for c in s.hands[s.to_play] if c.rank == s.wild_rank]
     for card in wild:  # a wild card is worth keeping
         assert e.of(game.Action(game.Kind.DISCARD, card)).diff < 0

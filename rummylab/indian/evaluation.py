@@ -140,16 +140,16 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
                   budget_ms=budget_ms, keep=keep, every_diff=every_diff, chance=True)
 
 
-def evaluate(state: State, *, samples: int = SAMPLES, seed: SeedLike = 0, budget_ms: float | None = None,
+def evaluate(state: State, *, samples: int | None = None, seed: SeedLike = 0, budget_ms: float | None = None,
              keep: Sequence[Action] = (), every_diff: bool = True, horizon: str = "deal") -> Evaluation:
     """Every option of the decision ``state`` asks of its player to act, valued from her view
     (``options``, ``world``): the same worlds for every option, each played out by greedy bots; a
     screen of ``SIZES.screen`` worlds for every option, then more only for the candidates until
     their differences are sure, then (``every_diff``) the others' too, within ``samples`` worlds
     and ``budget_ms``; ``keep``: options played as long as the best (a review keeps the move
-    played); ``horizon``: "deal" (the points this deal, negated) or "game" (the chance of winning
-    a two-player pool or deals game). ValueError for a bad ``samples`` or horizon, or a state with
-    no decision."""
-    check_samples(samples)
+    played); ``samples`` None: ``SAMPLES``; ``horizon``: "deal" (or "hand", as gin names it: the
+    points this deal, negated) or "game" (the chance of winning a two-player pool or deals game).
+    ValueError for a bad ``samples`` or horizon, or a state with no decision."""
+    samples = SAMPLES if samples is None else check_samples(samples)
     return valued_options(state, options(state), samples=samples, seed=seed, budget_ms=budget_ms, keep=keep,
-                          every_diff=every_diff, horizon=horizon)
+                          every_diff=every_diff, horizon="deal" if horizon == "hand" else horizon)
