@@ -92,6 +92,13 @@ class Evaluation:
         return "\n".join(lines)
 
 
+def distribution(written: Mapping[str, float]) -> dict[int, float]:
+    """A shipped distribution (whole numbers as text, probabilities written to 8 places) as
+    numbers, made to add up to 1 again."""
+    total = sum(written.values())
+    return {int(x): q / total for x, q in written.items()}
+
+
 def check_samples(samples: object) -> int:
     """``samples`` as a number of worlds; ValueError names a bad one."""
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
@@ -99,17 +106,36 @@ def check_samples(samples: object) -> int:
     return samples
 
 
-def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, unit: str, samples: int, seed: SeedLike,
-           world: Callable[[Any, np.random.Generator], Any],
-           played_out: Callable[[Sequence[Any], Sequence[int]], np.ndarray],
-           exact: Callable[[Any, Any], float | None], label: Callable[[Any], str],
-           apply: Callable[[Any, Any], Any], effort: Sizes, budget_ms: float | None = None,
-           keep: Sequence[Any] = (), every_diff: bool = True, chance: bool = False) -> Evaluation:
-    """``actions`` of ``state`` valued: ``exact`` where it gives a value, else the mean of what
-    ``played_out`` gives the states after the action in worlds drawn by ``world`` (each with its
-    own seed), the same worlds for every option, at most ``samples`` of them, effort where it
-    matters (``screening.screened``: ``effort``'s screen and errors, ``budget_ms``, ``keep``,
-    ``every_diff``); ``chance``: the values are chances."""
+@dataclass(frozen=True, kw_only=True)
+class Measure:
+    """What a family's option is valued by (a horizon): ``unit`` in words (English, marked with
+    ``N_``), ``played_out``: the values of the states after an option, each with its world's seed;
+    ``exact``: an option's value that needs no rollout, or None; ``effort``: the screening's sizes;
+    ``chance``: the values are chances."""
+
+    unit: str
+    played_out: Callable[[Sequence[Any], Sequence[int]], np.ndarray]
+    effort: Sizes
+    exact: Callable[[Any, Any], float | None] = lambda state, action: None
+    chance: bool = False
+
+
+def two_players(state: Any, horizon: str) -> None:
+    """ValueError unless ``state``'s game has two players (the game-equity tables' games)."""
+    if state.players != 2:
+        raise ValueError(f"horizon {horizon!r} values two-player games: this one has {state.players} players")
+
+
+def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, measure: Measure, samples: int,
+           seed: SeedLike, world: Callable[[Any, np.random.Generator], Any], label: Callable[[Any], str],
+           apply: Callable[[Any, Any], Any], budget_ms: float | None = None, keep: Sequence[Any] = (),
+           every_diff: bool = True) -> Evaluation:
+    """``actions`` of ``state`` valued by ``measure``: its ``exact`` where it gives a value, else
+    the mean of what its ``played_out`` gives the states after the action in worlds drawn by
+    ``world`` (each with its own seed), the same worlds for every option, at most ``samples`` of
+    them, effort where it matters (``screening.screened``: the measure's screen and errors,
+    ``budget_ms``, ``keep``, ``every_diff``)."""
+    effort, exact, played_out = measure.effort, measure.exact, measure.played_out
     samples = check_samples(samples)
     if budget_ms is not None and not budget_ms > 0:
         raise ValueError(f"budget_ms={budget_ms}: more than 0")
@@ -140,8 +166,8 @@ def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, unit: s
         out.append(Option(action=actions[i], label=label(actions[i]), value=mean(x), se=0.0 if sure else
                           standard_error(x), diff=diff, diff_se=diff_se, exact=sure, worlds=0 if sure else len(x)))
     out.sort(key=lambda o: o.action != actions[best])  # the best first (stable: the rest by value)
-    return Evaluation(seat=seat, phase=phase, options=tuple(out), worlds=max(len(x) for x in played), unit=unit,
-                      chance=chance)
+    return Evaluation(seat=seat, phase=phase, options=tuple(out), worlds=max(len(x) for x in played),
+                      unit=measure.unit, chance=measure.chance)
 
 
 @dataclass(frozen=True, kw_only=True)

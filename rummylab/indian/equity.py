@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..decisions import distribution
 from .rules import Rules
 
 RESULTS = Path(__file__).resolve().parent.parent / "data" / "indian_deal_results.json"
@@ -38,11 +39,7 @@ def rules_key(rules: Rules) -> str:
 @functools.cache
 def _shipped() -> dict[str, Results]:
     data = json.loads(RESULTS.read_text(encoding="utf-8"))
-    out: dict[str, Results] = {}
-    for entry in data["results"]:  # written to 8 places: make each add up to 1 again
-        total = sum(entry["paid"].values())
-        out[entry["rules"]] = {int(x): q / total for x, q in entry["paid"].items()}
-    return out
+    return {entry["rules"]: distribution(entry["paid"]) for entry in data["results"]}
 
 
 def has_results(rules: Rules) -> bool:

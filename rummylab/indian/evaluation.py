@@ -18,7 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..cards import Card, SeedLike
-from ..decisions import Evaluation, Sizes, check_samples, valued
+from ..decisions import Evaluation, Measure, Sizes, check_samples, two_players, valued
 from ..hidden import Seen, near, redealt
 from ..i18n import N_, _, pgettext
 from . import equity
@@ -108,21 +108,26 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
     ``decisions.valued``): by the points this deal (a drop and a show exactly) or, with
     ``horizon="game"``, by the chance of winning the pool or deals game from the scores or chips
     the deal leaves (``equity``: two players)."""
-    me, seen = state.to_play, opponents(state)
     if horizon not in HORIZONS:
         raise ValueError(f"horizon {horizon!r}: one of {', '.join(HORIZONS)}")
-    if horizon == "deal":
-        return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
-                      unit=N_("points this deal, negated"), world=lambda s, rng: world(s, rng, seen),
-                      played_out=lambda after, seeds: -deal_points(after, seeds)[:, me], exact=_exact,
-                      label=option_label, apply=apply, effort=SIZES, budget_ms=budget_ms, keep=keep,
-                      every_diff=every_diff)
-    if state.players != 2:
-        raise ValueError(f"horizon 'game' values two-player games: this one has {state.players} players")
+    me, seen = state.to_play, opponents(state)
+    measure = (Measure(unit=N_("points this deal, negated"), effort=SIZES, exact=_exact,
+                       played_out=lambda after, seeds: -deal_points(after, seeds)[:, me])
+               if horizon == "deal" else _game(state))
+    return valued(state, actions, seat=me, phase=state.phase, measure=measure, samples=samples, seed=seed,
+                  world=lambda s, rng: world(s, rng, seen), label=option_label, apply=apply, budget_ms=budget_ms,
+                  keep=keep, every_diff=every_diff)
+
+
+def _game(state: State) -> Measure:
+    """An option valued by the chance of winning the two-player pool or deals game from the scores
+    or chips its deal leaves (``equity``); a drop and a show rolled out too (a show is worth what
+    the other pays)."""
+    two_players(state, "game")
     if state.format == "points":
         raise ValueError("horizon 'game': a points rummy game is one deal (value its points: horizon 'deal')")
     equity.deal_results(state.rules)  # names rules with no table
-    them = 1 - me
+    me, them = state.to_play, 1 - state.to_play
 
     def chances(after: Sequence[State], seeds: Sequence[int]) -> np.ndarray:
         paid = deal_points(after, seeds)
@@ -134,10 +139,7 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
         return np.asarray(equity.deals_win_chance(state.rules, state.deals, max(0, state.deals - state.deal_no), lead),
                           dtype=float)
 
-    return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
-                  unit=N_("the chance of winning the game"), world=lambda s, rng: world(s, rng, seen),
-                  played_out=chances, exact=lambda s, a: None, label=option_label, apply=apply, effort=GAME_SIZES,
-                  budget_ms=budget_ms, keep=keep, every_diff=every_diff, chance=True)
+    return Measure(unit=N_("the chance of winning the game"), played_out=chances, effort=GAME_SIZES, chance=True)
 
 
 def evaluate(state: State, *, samples: int | None = None, seed: SeedLike = 0, budget_ms: float | None = None,

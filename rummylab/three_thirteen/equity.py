@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..decisions import distribution
 from .rules import Rules
 
 RESULTS = Path(__file__).resolve().parent.parent / "data" / "thirteen_round_results.json"
@@ -39,13 +40,8 @@ def rules_key(rules: Rules) -> str:
 @functools.cache
 def _shipped() -> dict[str, Results]:
     data = json.loads(RESULTS.read_text(encoding="utf-8"))
-    out: dict[str, Results] = {}
-    for entry in data["results"]:
-        rounds = out[entry["rules"]] = {}
-        for r, dist in entry["rounds"].items():  # written to 8 places: make each add up to 1 again
-            total = sum(dist.values())
-            rounds[int(r)] = {int(g): q / total for g, q in dist.items()}
-    return out
+    return {entry["rules"]: {int(r): distribution(dist) for r, dist in entry["rounds"].items()}
+            for entry in data["results"]}
 
 
 def has_results(rules: Rules) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..cards import Card, SeedLike
-from ..decisions import Evaluation, Sizes, check_samples, valued
+from ..decisions import Evaluation, Measure, Sizes, check_samples, two_players, valued
 from ..hidden import Seen, near, redealt
 from ..i18n import N_, _
 from . import equity
@@ -82,29 +82,30 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
     ``decisions.valued``): by the penalty this round (going out exactly) or, with
     ``horizon="game"``, by the chance of winning the game from the totals the round leaves
     (``equity``: two players)."""
-    me, seen = state.to_play, opponents(state)
     if horizon not in HORIZONS:
         raise ValueError(f"horizon {horizon!r}: one of {', '.join(HORIZONS)}")
-    if horizon == "round":
-        return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
-                      unit=N_("penalty this round, negated"), world=lambda s, rng: world(s, rng, seen),
-                      played_out=lambda after, seeds: -penalties(after, seeds)[:, me], exact=_exact,
-                      label=option_label, apply=apply, effort=SIZES, budget_ms=budget_ms, keep=keep,
-                      every_diff=every_diff)
-    if state.players != 2:
-        raise ValueError(f"horizon 'game' values two-player games: this one has {state.players} players")
+    me, seen = state.to_play, opponents(state)
+    measure = (Measure(unit=N_("penalty this round, negated"), effort=SIZES, exact=_exact,
+                       played_out=lambda after, seeds: -penalties(after, seeds)[:, me])
+               if horizon == "round" else _game(state))
+    return valued(state, actions, seat=me, phase=state.phase, measure=measure, samples=samples, seed=seed,
+                  world=lambda s, rng: world(s, rng, seen), label=option_label, apply=apply, budget_ms=budget_ms,
+                  keep=keep, every_diff=every_diff)
+
+
+def _game(state: State) -> Measure:
+    """An option valued by the chance of winning the two-player game from the lead its round
+    leaves (``equity``); going out rolled out too (the others' last turns decide the lead)."""
+    two_players(state, "game")
     equity.round_results(state.rules)  # names rules with no table
-    them = 1 - me
+    me, them = state.to_play, 1 - state.to_play
 
     def chances(after: Sequence[State], seeds: Sequence[int]) -> np.ndarray:
         paid = penalties(after, seeds)
         lead = (state.scores[them] + paid[:, them]) - (state.scores[me] + paid[:, me])
         return np.asarray(equity.win_chance(state.rules, state.round_no + 1, lead), dtype=float)
 
-    return valued(state, actions, seat=me, phase=state.phase, samples=samples, seed=seed,
-                  unit=N_("the chance of winning the game"), world=lambda s, rng: world(s, rng, seen),
-                  played_out=chances, exact=lambda s, a: None, label=option_label, apply=apply, effort=GAME_SIZES,
-                  budget_ms=budget_ms, keep=keep, every_diff=every_diff, chance=True)
+    return Measure(unit=N_("the chance of winning the game"), played_out=chances, effort=GAME_SIZES, chance=True)
 
 
 def evaluate(state: State, *, samples: int | None = None, seed: SeedLike = 0, budget_ms: float | None = None,
