@@ -107,6 +107,16 @@ def check_samples(samples: object) -> int:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Sizes:
+    """A family's screening sizes (``screening.Effort``): worlds every option is played in first,
+    and the errors at which the candidates' and the other options' differences are sure."""
+
+    screen: int
+    target_se: float
+    option_se: float
+
+
+@dataclass(frozen=True, kw_only=True)
 class Measure:
     """What a family's option is valued by (a horizon): ``unit`` in words (English, marked with
     ``N_``), ``played_out``: the values of the states after an option, each with its world's seed;
@@ -168,16 +178,6 @@ def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, measure
     out.sort(key=lambda o: o.action != actions[best])  # the best first (stable: the rest by value)
     return Evaluation(seat=seat, phase=phase, options=tuple(out), worlds=max(len(x) for x in played),
                       unit=measure.unit, chance=measure.chance)
-
-
-@dataclass(frozen=True, kw_only=True)
-class Sizes:
-    """A family's screening sizes (``screening.Effort``): worlds every option is played in first,
-    and the errors at which the candidates' and the other options' differences are sure."""
-
-    screen: int
-    target_se: float
-    option_se: float
 
 
 def marked(loss: float, se: float, thresholds: Sequence[tuple[str, float]]) -> str | None:

@@ -18,6 +18,9 @@ from .cards import Card
 
 HOLD_WEIGHT = 8
 """An unseen card's weight of being in an opponent's hand before the evidence (``hold_weight``)."""
+CHANCES_KEPT = 64
+"""``Seen.draw`` keeps the chances of this many sets of cards (the first other hand is drawn from
+the same cards in every world; the later ones from what is left)."""
 
 
 def hold_weight(picked: int, thrown: int, declined: int, base: int = HOLD_WEIGHT) -> int:
@@ -79,6 +82,8 @@ class Seen:
         key = (p, k, tuple(cards))
         found = self._chances.get(key)
         if found is None:
+            if len(self._chances) >= CHANCES_KEPT:  # a later hand's cards change world by world
+                self._chances.clear()
             raw = self.weights(p, cards)
             scaled = raw / raw.max() if len(raw) else raw
             found = self._chances[key] = (scaled.tolist(), suffix_polynomials(scaled, k).tolist())
