@@ -10,6 +10,7 @@ same decisions (tests/test_simulation.py).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import astuple, dataclass
 from typing import TYPE_CHECKING
@@ -216,9 +217,19 @@ def weights(v: View) -> dict[int, int]:
     picked, thrown, declined = bits_of(v.picked), bits_of(v.thrown), bits_of(v.declined)
     for u in bits_of(v.unseen):
         near = _RELATED[u]
-        out[u] = hold_weight(sum(x in near for x in picked), sum(t in near for t in thrown),
-                             sum(y in near for y in declined), BASE_WEIGHT)
+        a = b = c = 0
+        for x in picked:
+            a += x in near
+        for t in thrown:
+            b += t in near
+        for y in declined:
+            c += y in near
+        out[u] = _weight(a, b, c, BASE_WEIGHT) if a or b or c else BASE_WEIGHT
     return out
+
+
+_weight = functools.lru_cache(maxsize=1024)(hold_weight)
+"""``hold_weight``, remembered: the expert asks it for every unseen card at every decision."""
 
 
 def holding(v: View, w: dict[int, int]) -> dict[int, float]:
