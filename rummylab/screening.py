@@ -87,7 +87,8 @@ def screened(n_options: int, effort: Effort, play: Callable[[int, int, int], np.
 def worlds_for(n: int, se: float, effort: Effort) -> int:
     """The worlds that bring an error of ``se`` over ``n`` worlds to ``option_se`` (it falls as one
     over their root), a tenth more for the estimate's own noise, in whole screens, at most ``cap``."""
-    want = n * (se / effort.option_se) ** 2 * 1.1 if math.isfinite(se) else 2 * n
+    ratio = se / effort.option_se  # squared as r * r, as the compiled twin squares it (one rounding)
+    want = n * (ratio * ratio) * 1.1 if math.isfinite(se) else 2 * n
     return min(effort.cap, max(n + effort.screen, effort.screen * math.ceil(want / effort.screen)))
 
 
