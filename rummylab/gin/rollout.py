@@ -151,7 +151,7 @@ def screened_in_loop(state: State, actions: Sequence[Action], hands: np.ndarray,
     budget = -1.0 if effort.deadline is None else max(0.0, effort.deadline - time.perf_counter())
     values, played = loops.evaluate_gin(
         gin_kernel(), state_row(state), np.ascontiguousarray(hands, dtype=np.int64),
-        np.ascontiguousarray(stocks, dtype=np.int64).reshape(len(hands), -1), code, card,
+        np.ascontiguousarray(stocks, dtype=np.int64), code, card,
         [BOT_CODES[s[0]] for s in specs], list(rngs), **loop_options(specs, state.rules), game_units=table,
         game_won=won, screen=effort.screen, reach=effort.reach, target_se=effort.target_se,
         option_se=effort.option_se, kept=np.array([i in kept for i in range(len(actions))], dtype=np.uint8),
