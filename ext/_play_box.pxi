@@ -50,10 +50,11 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
              knock_at=(None, None, None), first_upcard=(0, 0, 0), takes=(0, 0, 0), bint trace=False, int64_t first_game=0):
     """Three-handed gin, one game per seed: (hands, turns) as int64 rows of BOX_COLUMNS and
     TURN_COLUMNS (the turn's player is the player, 0-2). bots: three codes; rngs: per game, the
-    three players' Generators (None for a bot that draws nothing: not random or expert); roles:
+    three players' Generators (None for a bot that draws nothing: not random, expert or rollout); roles:
     per game, the first (box, captain, sitting out), a chance outcome drawn by
-    rummylab.gin.three_handed. Runs without the GIL but to set each deal's stream. An expert plays
-    each hand as a two-handed hand, the other seat of the hand its opponent."""
+    rummylab.gin.three_handed. Runs without the GIL but to set each deal's stream. An expert or a
+    rollout bot plays each hand as a two-handed hand, the other seat of the hand its opponent (the
+    rollout bot valuing it by the hand's points)."""
     cdef GinRules R
     cdef GinRun run
     cdef Py_ssize_t i, n = seeds.shape[0]
@@ -68,10 +69,13 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         raise ValueError("need a 52-card deck, three bots, and three rngs and first roles per game")
     for p in range(3):
         codes[p] = bots[p]
-        if codes[p] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG, BOT_EXPERT):
-            raise ValueError(f"bot code {bots[p]!r}: 0, 1, 2 or 3")
-        if codes[p] == BOT_EXPERT and EXPERT_SAMPLES < 1:
+        if codes[p] not in (BOT_RANDOM, BOT_GREEDY, BOT_STRONG, BOT_EXPERT, BOT_ROLLOUT):
+            raise ValueError(f"bot code {bots[p]!r}: 0, 1, 2, 3 or 4")
+        if (codes[p] == BOT_EXPERT or codes[p] == BOT_ROLLOUT) and EXPERT_SAMPLES < 1:
             raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
+        if codes[p] == BOT_ROLLOUT and (ROLLOUT_SAMPLES < 2 or ROLLOUT_UNITS != NULL):
+            raise ValueError("the rollout bot values each hand of three-handed gin by its points: "
+                             "set_rollout(*rummylab.gin.rollout_bot.constants(box_game.hand_rules(rules))) first")
         _bot_options(&run, 0, knock_at[p], first_upcard[p], takes[p])
         knocks[p], uppers[p], takers[p] = run.knock_at[0], run.first_upcard[0], run.takes[0]
     for i in range(n):
@@ -90,7 +94,7 @@ def play_box(MeldKernel kernel, const uint64_t[::1] seeds, bots, rngs, const int
         for i in range(n):
             for p in range(3):
                 gens[3 * i + p] = NULL
-                if codes[p] == BOT_RANDOM or codes[p] == BOT_EXPERT:
+                if codes[p] == BOT_RANDOM or codes[p] == BOT_EXPERT or codes[p] == BOT_ROLLOUT:
                     gens[3 * i + p] = <bitgen_t *>PyCapsule_GetPointer(rngs[i][p].bit_generator.capsule,
                                                                        "BitGenerator")
         bits = _chance_bits(&run.chance)

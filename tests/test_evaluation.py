@@ -441,6 +441,17 @@ def test_the_equity_table_is_the_fixed_point_of_one_hand() -> None:
     np.testing.assert_allclose(equity.table(rules), w, atol=1e-9)
 
 
+def test_a_three_handed_game_is_valued_by_its_hand_in_play() -> None:
+    from rummylab import three_handed
+
+    s = three_handed.new_game(seed=3)
+    for _ in range(5):
+        s = three_handed.apply(s, bots.make_bot("greedy").act(s.hand))
+    assert evaluate(s, samples=64, seed=1) == evaluate(s.hand, samples=64, seed=1)
+    with pytest.raises(ValueError, match=r"three-handed .* \(horizon='hand'\)"):
+        evaluate(s, horizon="game")
+
+
 def test_the_shipped_hand_results_cover_the_presets() -> None:
     for rules in (DEFAULT, gin.CLASSIC, gin.EAAI, gin.TOURNAMENT):
         dist = equity.hand_results(rules)
@@ -467,6 +478,11 @@ def test_the_game_in_whole_units_is_the_table_and_rules_without_results_have_non
         units, won = equity.game_units(short)
         assert units.shape == (target, target, 2) and won == round(equity.UNITS_A_POINT * target
                                                                   / (1 - equity.table(short)[0, 0, 0]))
+    # a three-handed game's hands, under hand rules whose results are shipped: a game that never ends
+    box = gin.box_game.hand_rules(dataclasses.replace(gin.THREE_HANDED, undercut_bonus=25, big_gin_bonus=31))
+    assert equity.has_results(box) and not equity.has_table(box) and valued_by("game", box) == "hand"
+    with pytest.raises(ValueError, match="a game to 1000000000"):
+        equity.table(box)
     odd = dataclasses.replace(DEFAULT, knock_limit=7)
     assert not equity.has_results(odd) and valued_by("game", odd) == "hand" and valued_by("hand", DEFAULT) == "hand"
     assert constants(odd)[-2].size == 0 and constants(odd)[-1] == 0 and constants(odd)[3] == 0.25

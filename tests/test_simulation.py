@@ -81,7 +81,9 @@ BOX_TRIOS = [(("greedy", "greedy", "greedy"), three_handed.THREE_HANDED, soak(35
              (("strong", "random", "greedy"), three_handed.THREE_HANDED, soak(350)),
              (("random", "strong", "strong"), dataclasses.replace(three_handed.THREE_HANDED, big_gin_bonus=31,
                                                                   target=60, undercut_on_tie=False), soak(350)),
-             (("expert", "greedy", "expert"), three_handed.THREE_HANDED, soak(40))]
+             (("expert", "greedy", "expert"), three_handed.THREE_HANDED, soak(40)),
+             # the rollout bot in the box and as captain, each hand valued by its points (30 hands and more)
+             (("rollout", "expert", "greedy"), three_handed.THREE_HANDED, soak(3))]
 
 
 @pytest.mark.once
@@ -89,7 +91,10 @@ BOX_TRIOS = [(("greedy", "greedy", "greedy"), three_handed.THREE_HANDED, soak(35
 @pytest.mark.parametrize(("trio", "rules", "n"), BOX_TRIOS, ids=lambda p: "-".join(p) if isinstance(p, tuple) else "")
 def test_compiled_three_handed_loop_plays_the_engines_games(trio: tuple[str, str, str], rules: gin_bots.Rules,
                                                              n: int) -> None:
-    table, loop, engine = loop_and_engine(three_handed, n, trio, rules, 5)
+    """Every action and every hand's record are the engine's (its rollout bot valuing by
+    ``evaluate``, not the loop's decision)."""
+    with mock.patch.object(RolloutBot, "use_loop", False):
+        table, loop, engine = loop_and_engine(three_handed, n, trio, rules, 5)
     assert len(loop[0]) > n
     same_rows(loop, engine)
     hands = three_handed.FAMILY.frame(loop, table)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .. import chance, play
@@ -111,12 +111,13 @@ class State:
 
 
 def _fresh_hand(rules: Rules, seed: int, deal_no: int) -> g.State:
-    return g.deal_hand(_hand_rules(rules), seed, deal_no, dealer=0)
+    return g.deal_hand(hand_rules(rules), seed, deal_no, dealer=0)
 
 
-def _hand_rules(rules: Rules) -> Rules:
-    from dataclasses import replace
-    return replace(rules, target=10**9, match_games=1)  # one hand at a time: scores are kept here
+def hand_rules(rules: Rules) -> Rules:
+    """The rules each hand is dealt under: a two-handed game that never ends (the scores are kept
+    per player here, and the rollout bot values each hand by its points)."""
+    return replace(rules, target=10**9, match_games=1)
 
 
 def new_game(players: Sequence[str] = ("P1", "P2", "P3"), rules: Rules = THREE_HANDED, seed: int = 0) -> State:

@@ -13,13 +13,14 @@ from .. import play
 from ..cards import SeedLike
 from ..sim import chance_rows, codes, driver, following, play_loops
 from ..sim.driver import Family, Simulation, no_rows
-from . import expert
+from . import expert, rollout_bot
 from .analysis import gin_kernel
-from .box_game import GAME, PLAYERS, ROLE_ORDERS, final_scores, new_game, roles_drawn
+from .box_game import GAME, PLAYERS, ROLE_ORDERS, final_scores, hand_rules, new_game, roles_drawn
 from .game import Kind as g_kind
 from .game import Phase as game_phase
 from .loop import BOT_CODES, ENDS, TURN_COLUMNS, bot_spec, loop_options
-from .players import BOTS, Bot
+from .players import Bot
+from .rollout_bot import BOTS
 from .rules import THREE_HANDED, Rules
 from .simulation import _DECK_BITS, engine_bots, loop_rngs, turn_frame, turn_row
 
@@ -72,6 +73,8 @@ def play_chunk(table: Simulation, start: int, stop: int) -> tuple[np.ndarray, np
     drawn = [roles_drawn(int(x)) for x in seeds]
     roles = np.array([ROLE_ORDERS[d] for d in drawn], dtype=np.int64).reshape(-1, 3)
     loops.set_expert(*expert.constants(table.rules))
+    if any(b[0] == "rollout" for b in table.bots):  # each hand valued by its points: no game ends in one
+        loops.set_rollout(*rollout_bot.constants(hand_rules(table.rules)))
     hands, turns = loops.play_box(
         gin_kernel(), np.ascontiguousarray(seeds, dtype=np.uint64), [BOT_CODES[b[0]] for b in table.bots],
         loop_rngs(table, start, stop), roles, _DECK_BITS, trace=table.trace, first_game=start,

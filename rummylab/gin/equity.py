@@ -60,8 +60,10 @@ def hand_results(rules: Rules) -> Results:
 def table(rules: Rules) -> np.ndarray:
     """W[a, b, d]: the chance that a player on ``a`` points wins the game against one on ``b``
     (both below the target), d = 1 when that player deals the next hand, 0 when the other does."""
-    dist = hand_results(rules)
     target = rules.target
+    if target > TARGET_MOST:
+        raise ValueError(f"a game to {target}: game-equity tables are made for games to at most {TARGET_MOST} points")
+    dist = hand_results(rules)
     stay = sum(q for (w, p), q in dist.items() if w == "none" or p == 0)
     moves = [(w, p, q) for (w, p), q in dist.items() if w != "none" and p > 0]
     top = max((p for _w, p, _q in moves), default=0)
@@ -89,9 +91,20 @@ UNITS_A_POINT = 100
 """The game's chance in whole units (``game_units``): this many to a point at a game's start."""
 
 
+TARGET_MOST = 1000
+"""The longest game a table is made for (the compiled loop's game units take up to this); a
+three-handed game's hands are dealt as games that never end (``box_game``): no table."""
+
+
 def has_results(rules: Rules) -> bool:
-    """Whether a hand-result distribution is shipped for ``rules``' hand rules (and so a table)."""
+    """Whether a hand-result distribution is shipped for ``rules``' hand rules."""
     return hand_key(rules) in _shipped()
+
+
+def has_table(rules: Rules) -> bool:
+    """Whether ``rules`` have a game-equity table: their hand results are shipped and the game
+    ends within TARGET_MOST points."""
+    return rules.target <= TARGET_MOST and has_results(rules)
 
 
 def point_worth(rules: Rules) -> float:

@@ -23,7 +23,7 @@ from ..cards import SeedLike, rng_from
 from ..i18n import N_, NP_, _, ngettext, pgettext
 from ..play import check_seed
 from ..screening import REACH, Effort, best_played, deadline, mean, paired, screened, standard_error
-from . import equity
+from . import box_game, equity
 from .analysis import gin_kernel
 from .game import Action, Kind, Phase, State, legal_actions
 from .loop import ENDS
@@ -174,7 +174,7 @@ def _values(state: State, row: np.ndarray, action: Action, worlds: Worlds, start
     return np.asarray(equity.match_win_chance(state.rules, state.games_won[seat], state.games_won[1 - seat], game))
 
 
-def evaluate(state: State, *, samples: int | None = None, budget_ms: float | None = None,
+def evaluate(state: State | box_game.State, *, samples: int | None = None, budget_ms: float | None = None,
              horizon: Literal["hand", "game", "match"] = "hand", seed: SeedLike = 0,
              policy: str | tuple[str, str] = POLICY, model: Model = "view", exact: bool | None = None,
              keep: Sequence[Action] = (), every_diff: bool = True) -> Evaluation:
@@ -189,7 +189,15 @@ def evaluate(state: State, *, samples: int | None = None, budget_ms: float | Non
     when there are at most EXACT_WORLDS); keep: options played as long as the best ones, however
     far behind (a review keeps the move that was played, the rollout bot the expert's);
     every_diff: play the options out of reach until their differences to the best are within
-    OPTION_SE too (False: only the candidates' are made sure, all a bot choosing a move needs)."""
+    OPTION_SE too (False: only the candidates' are made sure, all a bot choosing a move needs).
+
+    A three-handed game's state is valued by its hand in play (the box in seat 0, the captain in
+    1), by the hand's points: its game is one of three players, which no table values."""
+    if isinstance(state, box_game.State):
+        if horizon != "hand":
+            raise ValueError(f"horizon {horizon!r}: a three-handed game's options are valued by the hand's points "
+                             "(horizon='hand')")
+        state = state.hand
     pair = (policy, policy) if isinstance(policy, str) else tuple(policy)
     if len(pair) != 2:
         raise ValueError(f"policy {policy!r}: a bot name or a pair of them")

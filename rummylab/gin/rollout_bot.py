@@ -47,7 +47,7 @@ benchmarks/README.md)."""
 ROLLOUT_HORIZON = "game"
 """What the rollout bot's rollouts are valued by: the chance of winning the game from the scores
 each leaves (``evaluate``'s ``horizon="game"``, counted in points at the game's start), under rules
-whose hand results are shipped (``equity.has_results``), else the hand's net points. Over 2,000
+that have a game-equity table (``equity.has_table``), else the hand's net points. Over 2,000
 mirrored pairs that won 61.4 % of games against MARJJ v5 where the hand's points won 59.7 %
 (+1.7 ± 1.4 points of games, paired by deal), and 81.4 % against the EAAI simple player where
 they won 80.7 % (+0.7 ± 1.1; benchmarks/README.md)."""
@@ -114,9 +114,9 @@ class RolloutBot:
 
 
 def valued_by(horizon: str, rules: Rules) -> str:
-    """The horizon the rollout bot values by under ``rules``: the game's only where its table is
-    shipped, else the hand's."""
-    return "hand" if horizon == "game" and not equity.has_results(rules) else horizon
+    """The horizon the rollout bot values by under ``rules``: the game's only where they have a
+    table (``equity.has_table``), else the hand's (a three-handed game's hands among them)."""
+    return "hand" if horizon == "game" and not equity.has_table(rules) else horizon
 
 
 def overruled(found: Evaluation, mine: Action, sure: float) -> Action:
