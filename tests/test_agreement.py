@@ -95,3 +95,22 @@ def test_known_peer_errors_are_right_here() -> None:
     # recipes.md: OpenSpiel's min_deadwood gave 20 and 3 for these 11-card hands
     assert gin.deadwood("8H 6H 8D 6D 9D 8C 9C 9S 9H 7C TC") == 19
     assert gin.deadwood("5C 6D 5H 3H 3S 6C 6H 4H 5S 4C 4S") == 0
+
+
+def test_the_searchs_memo_answers_as_the_search() -> None:
+    """The compiled search remembers the hands play asks of it (a memo of 32,768 slots; the
+    batches search): hands asked again, in another order, with and without a discard, many
+    sharing a slot, get the answers of the batch and of the twin, which remember nothing."""
+    rules = MeldRules(ace_high=True)  # a kernel of its own: its memo starts empty
+    hands = np.concatenate([rl.dense_hands(20_000, 11, 5), rl.dense_hands(20_000, 10, 6)])
+    asked = np.concatenate([hands, hands[::-1], hands[::3]])
+    for discard in (False, True, False):
+        answers = kernel_answers(rules, asked, discard)
+        for name in backends():
+            k = rules.kernel(name)
+            call = k.discard_deadwood if discard else k.deadwood
+            answers[f"{name} one at a time"] = [call(int(m)) for m in asked]
+        first = next(iter(answers.values()))
+        n = hands.size
+        assert first[:n] == first[n:2 * n][::-1] and first[2 * n:] == first[:n:3]
+        assert all(got == first for got in answers.values()), discard

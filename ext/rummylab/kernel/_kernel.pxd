@@ -18,10 +18,12 @@ cdef class MeldKernel:
     cdef readonly bint ace_high
     cdef readonly int min_run
     cdef readonly int set_max
+    cdef uint64_t *memo
 
     cdef uint32_t _set_ranks(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d) noexcept nogil
     cdef int _leaf(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d, bint discard) noexcept nogil
     cdef int _search(self, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t ranks,
                      bint discard, uint64_t *sets) noexcept nogil
+    cdef int _searched(self, uint64_t m, bint discard) noexcept nogil
     cdef int _deadwood(self, uint64_t m, bint discard) noexcept nogil
     cdef int _best_removal(self, uint64_t mask, uint64_t keep, uint64_t *bit) noexcept nogil
