@@ -61,8 +61,19 @@ cdef int _rollout_units_check(const GinRules *R) noexcept nogil:
 
 cdef int _rollout_worlds(MeldKernel k, GinTable *t, bitgen_t *bg, int n, RolloutWorlds *out) noexcept nogil:
     """worlds.sample(state, n, rng, "kept") for the player to act: 0, or -1 when memory ran out."""
+    cdef int them = 1 - t.to_play
+    cdef int drew = __builtin_popcountll(t.thrown[them]) - __builtin_popcountll(t.picked[them])  # worlds.kept_draws
+    return _drawn_worlds(k, t, bg, n, 1 + (0 if drew < 0 else (drew if drew < ROLLOUT_KEPT_MOST - 1
+                                                                  else ROLLOUT_KEPT_MOST - 1)), False, out)
+
+
+cdef int _drawn_worlds(MeldKernel k, GinTable *t, bitgen_t *bg, int n, int r, bint uniform,
+                       RolloutWorlds *out) noexcept nogil:
+    """worlds.sample(state, n, rng, model) for the player to act, each world the first of least
+    opponent deadwood among ``r`` ("kept"; 1: "view", or "uniform" with every weight 1): 0, or -1
+    when memory ran out, -2 for cards that do not add up."""
     cdef ExpertView v
-    cdef int them = 1 - t.to_play, m, hidden, r, drew, big_n, w, i, j, left, best, dw, best_dw, c, pos
+    cdef int them = 1 - t.to_play, m, hidden, big_n, w, i, j, left, best, dw, best_dw, c, pos
     cdef double wmax, p, u
     cdef double wn[52]
     cdef double e[53 * 11]
@@ -75,8 +86,6 @@ cdef int _rollout_worlds(MeldKernel k, GinTable *t, bitgen_t *bg, int n, Rollout
     _expert_view(t, &v, ROLLOUT_GIN_PRIOR)  # the unseen cards in bit order, each one's integer weight (expert.weights)
     m = v.n
     hidden = __builtin_popcountll(t.hands[them]) - __builtin_popcountll(v.picked)
-    drew = __builtin_popcountll(t.thrown[them]) - __builtin_popcountll(t.picked[them])  # worlds.kept_draws
-    r = 1 + (0 if drew < 0 else (drew if drew < ROLLOUT_KEPT_MOST - 1 else ROLLOUT_KEPT_MOST - 1))
     big_n = n * r
     out.n, out.n_stock = n, t.n_stock
     if hidden < 0 or hidden > 10 or m - hidden != t.n_stock:
@@ -94,6 +103,8 @@ cdef int _rollout_worlds(MeldKernel k, GinTable *t, bitgen_t *bg, int n, Rollout
     # unknown(): the weights over their largest; _suffix_polynomials: e[i][j] of weights[i:]
     wmax = 0.0
     for i in range(m):
+        if uniform:
+            v.w[i] = 1
         if <double>v.w[i] > wmax:
             wmax = <double>v.w[i]
     for i in range(m):
@@ -249,6 +260,51 @@ cdef int _rollout_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg
         return status if status < 0 else -1
     card[0] = cards[best]
     return actions[best]
+
+
+def gin_worlds(MeldKernel kernel, const int64_t[::1] state, int n, rng, int best_of=1, bint uniform=False):
+    """rummylab.gin.worlds.sample for the player to act in one state row: ``n`` worlds drawn from
+    ``rng`` (a numpy Generator, the same uniforms in the same order), each the first of least
+    opponent deadwood among ``best_of`` drawn ("kept"; 1: "view"), every weight 1 with ``uniform``:
+    (the opponent's hand in each world, int64; each world's stock by bit position, bottom first,
+    int64 n x stock). The expert's constants must be set (its base weight). Runs without the GIL."""
+    cdef GinTable t
+    cdef RolloutWorlds worlds
+    cdef bitgen_t *bg
+    cdef int status = 0, i, j
+    if state.shape[0] != STATE_WIDTH:
+        raise ValueError(f"need a state row of {STATE_WIDTH} columns")
+    if n < 1 or not 1 <= best_of <= 16:
+        raise ValueError(f"n={n}, best_of={best_of}: one world or more, each the best of 1 to 16")
+    if EXPERT_SAMPLES < 1:
+        raise ValueError("the expert's constants are not set: set_expert(*rummylab.gin.expert.constants(rules)) first")
+    if _gin_load(&t, &state[0]):
+        raise ValueError("the state row is no hand in play (cards missing or twice, a hand of the wrong size, or a bad phase)")
+    hands = np.empty(n, dtype=np.int64)
+    stocks = np.empty((n, t.n_stock), dtype=np.int64)
+    cdef int64_t[::1] h = hands
+    cdef int64_t[:, ::1] st = stocks
+    worlds.hands = <uint64_t *>malloc(n * sizeof(uint64_t))
+    worlds.stocks = <unsigned char *>malloc(n * (t.n_stock if t.n_stock else 1))
+    bg = <bitgen_t *>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+    try:
+        if worlds.hands == NULL or worlds.stocks == NULL:
+            raise MemoryError("no memory for the worlds")
+        with nogil:
+            status = _drawn_worlds(kernel, &t, bg, n, best_of, uniform, &worlds)
+            if status == 0:
+                for i in range(n):
+                    h[i] = <int64_t>worlds.hands[i]
+                    for j in range(t.n_stock):
+                        st[i, j] = worlds.stocks[i * t.n_stock + j]
+        if status == -1:
+            raise MemoryError("no memory for the worlds")
+        if status:
+            raise ValueError("the state's cards do not add up to a deck")
+        return hands, stocks
+    finally:
+        free(worlds.hands)
+        free(worlds.stocks)
 
 
 def rollout_decision(MeldKernel kernel, const int64_t[::1] state, rng, *, dict rules):

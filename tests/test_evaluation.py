@@ -101,7 +101,7 @@ def test_worlds_are_drawn_with_their_exact_probabilities() -> None:
     """On a late hand with four unseen cards, the frequencies of 20,000 sampled worlds' hidden
     cards are the enumerated probabilities (under the view model, weights unequal)."""
     s = position("AS 2S 3S 4H 5H 6H 9C 9D KS QD", "7S 8S 7C 8C JD JS JC 2D 3D 5C", "4D 6D TC", "KH",
-                 picked="7S 8S 7C 8C JD JS JC 2D")
+                 picked="7S 8S 7C 8C JD JS JC 2D", phase=Phase.DRAW)
     exact = worlds.enumerate_worlds(s, "view")
     p = Counter()
     for h, q in zip(exact.hands, exact.probability, strict=True):
@@ -111,6 +111,22 @@ def test_worlds_are_drawn_with_their_exact_probabilities() -> None:
     drawn = Counter(int(h) for h in worlds.sample(s, n, np.random.default_rng(3), "view").hands)
     for h, q in p.items():
         assert abs(drawn[h] / n - q) < 4 * (q * (1 - q) / n) ** 0.5 + 1e-9, mask_cards(h)
+
+
+@pytest.mark.once  # the pure-Python run draws only here
+@pytest.mark.skipif(play_loops() is None, reason="needs the compiled loop (make test builds it)")
+def test_the_compiled_loop_draws_the_same_worlds() -> None:
+    """``worlds.sample`` in the compiled loop (``gin_worlds``) and here: the same worlds from the
+    same uniforms, the generator left in the same state, under every model."""
+    for seed, moves in ((4, 9), (6, 4), (2, 16), (7, 1), (3, 22)):
+        s = mid_hand(seed, moves)
+        for model in worlds.MODELS:
+            a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+            fast, slow = worlds.sample(s, 257, a, model), worlds.sample(s, 257, b, model, compiled=False)
+            assert fast.hands.dtype == slow.hands.dtype and fast.stocks.dtype == slow.stocks.dtype
+            np.testing.assert_array_equal(fast.hands, slow.hands)
+            np.testing.assert_array_equal(fast.stocks, slow.stocks)
+            assert a.random() == b.random(), (seed, moves, model)
 
 
 def test_a_sampled_world_keeps_the_deck_whole_and_the_known_cards() -> None:

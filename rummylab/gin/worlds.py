@@ -22,9 +22,11 @@ import numpy as np
 
 from ..cards import bits_of
 from ..hidden import weighted_draw
+from ..sim import play_loops
 from . import expert
-from .analysis import deadwood_batch
+from .analysis import deadwood_batch, gin_kernel
 from .game import State
+from .rollout import state_row
 
 Model = Literal["view", "uniform", "kept"]
 MODELS = ("view", "uniform", "kept")
@@ -74,14 +76,25 @@ def unknown(state: State, model: Model = "view") -> Unknown:
                    hidden=hidden, known=v.picked, stock=len(state.stock))
 
 
-def sample(state: State, n: int, rng: np.random.Generator, model: Model = "view") -> Worlds:
+def sample(state: State, n: int, rng: np.random.Generator, model: Model = "view", *,
+           compiled: bool = True) -> Worlds:
     """``n`` worlds drawn for the player to act: the hidden cards by the product of their weights
     (card by card, each taken with its exact conditional chance), the stock shuffled. Under
     ``"kept"`` each world is the one of least opponent deadwood among ``kept_draws(state)`` drawn
-    under ``"view"``."""
+    under ``"view"``. Drawn in the compiled loop when it is built and ``compiled`` (``gin_worlds``:
+    the same uniforms in the same order, the same worlds; a review's draws took a quarter of its
+    time here), else here."""
+    loops = play_loops() if compiled else None
+    if loops is not None:
+        if model not in MODELS:
+            raise ValueError(f"model {model!r}: one of {', '.join(MODELS)}")
+        loops.set_expert(*expert.constants(state.rules))  # the weights' base
+        hands, stocks = loops.gin_worlds(gin_kernel(), state_row(state), n, rng,
+                                         kept_draws(state) if model == "kept" else 1, model == "uniform")
+        return Worlds(hands=hands, stocks=stocks, probability=np.full(n, 1.0 / n), exact=False)
     if model == "kept":
         r = kept_draws(state)
-        many = sample(state, n * r, rng, "view")
+        many = sample(state, n * r, rng, "view", compiled=False)
         if r == 1:
             return many
         dw = deadwood_batch(many.hands.astype(np.uint64)).reshape(n, r)
