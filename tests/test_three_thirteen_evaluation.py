@@ -61,7 +61,7 @@ def test_effort_goes_to_the_candidates_within_the_budget() -> None:
 def test_the_game_horizon_values_the_chance_of_winning_the_game() -> None:
     """``horizon="game"``: each option's chance of winning the game from the totals the round
     leaves (``equity``), going out rolled out too (the others' last turns decide the lead); the
-    text shows percentages; three players or rules with no table are refused."""
+    text shows percentages; three players each on her own; rules with no table are refused."""
     s = game.apply(game.new_game(2, seed=15), game.DRAW_STOCK)
     s = dataclasses.replace(s, scores=(30, 12) if s.to_play else (12, 30))  # she leads by 18 before round 1 ends
     e = evaluate(s, samples=128, seed=1, horizon="game")
@@ -70,8 +70,11 @@ def test_the_game_horizon_values_the_chance_of_winning_the_game() -> None:
     points = evaluate(s, samples=128, seed=1)
     assert e.options[-1].action == points.options[-1].action  # the clear worst discard is worst either way
     three = game.apply(game.new_game(3, seed=2), game.DRAW_STOCK)
-    with pytest.raises(ValueError, match="horizon 'game' values two-player games: this one has 3 players"):
-        evaluate(three, horizon="game")
+    three = dataclasses.replace(three, scores=tuple(40 if p == three.to_play else 0 for p in range(3)))
+    behind = evaluate(three, samples=64, seed=1, horizon="game")  # three players: each on her own
+    assert behind.chance and all(0.0 <= o.value <= 1.0 for o in behind.options) and behind.best.value < 1 / 3
+    with pytest.raises(ValueError, match="no penalties are shipped for .* with 3 players"):
+        evaluate(dataclasses.replace(three, rules=Rules(min_non_wild=1)), horizon="game")
     with pytest.raises(ValueError, match="horizon 'season'"):
         evaluate(s, horizon="season")
     other = dataclasses.replace(s, rules=Rules(min_non_wild=1))

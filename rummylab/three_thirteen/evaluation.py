@@ -16,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..cards import Card, SeedLike
-from ..decisions import Evaluation, Measure, Sizes, check_samples, two_players, valued
+from ..decisions import Evaluation, Measure, Sizes, check_samples, valued
 from ..hidden import Seen, near, redealt
 from ..i18n import N_, _
 from . import equity
@@ -81,7 +81,7 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
     played out by greedy bots in the same worlds (at most ``samples``, effort where it matters:
     ``decisions.valued``): by the penalty this round (going out exactly) or, with
     ``horizon="game"``, by the chance of winning the game from the totals the round leaves
-    (``equity``: two players)."""
+    (``equity``)."""
     if horizon not in HORIZONS:
         raise ValueError(f"horizon {horizon!r}: one of {', '.join(HORIZONS)}")
     me, seen = state.to_play, opponents(state)
@@ -94,11 +94,19 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
 
 
 def _game(state: State) -> Measure:
-    """An option valued by the chance of winning the two-player game from the lead its round
-    leaves (``equity``); going out rolled out too (the others' last turns decide the lead)."""
-    two_players(state, "game")
-    equity.round_results(state.rules)  # names rules with no table
+    """An option valued by the chance of winning the game from the totals its round leaves
+    (``equity``: two players by the lead, three or more each on her own); going out rolled out
+    too (the others' last turns decide the totals)."""
     me, them = state.to_play, 1 - state.to_play
+    if state.players > 2:
+        equity.round_penalties(state.rules, state.players)  # names rules with none
+
+        def shares(after: Sequence[State], seeds: Sequence[int]) -> np.ndarray:
+            totals = np.asarray(state.scores)[None, :] + penalties(after, seeds)
+            return equity.players_win_chance(state.rules, state.round_no + 1, totals, me)
+
+        return Measure(unit=N_("the chance of winning the game"), played_out=shares, effort=GAME_SIZES, chance=True)
+    equity.round_results(state.rules)  # names rules with no table
 
     def chances(after: Sequence[State], seeds: Sequence[int]) -> np.ndarray:
         paid = penalties(after, seeds)
@@ -116,7 +124,7 @@ def evaluate(state: State, *, samples: int | None = None, seed: SeedLike = 0, bu
     (``every_diff``) the others' too, within ``samples`` worlds and ``budget_ms``; ``keep``:
     options played as long as the best (a review keeps the move played); ``samples`` None:
     ``SAMPLES``; ``horizon``: "round" (or "hand", as gin names it: the penalty this round, negated)
-    or "game" (the chance of winning the game, two players). ValueError for a bad ``samples`` or
+    or "game" (the chance of winning the game). ValueError for a bad ``samples`` or
     horizon, or a state that asks no discard."""
     samples = SAMPLES if samples is None else check_samples(samples)
     return valued_options(state, options(state), samples=samples, seed=seed, budget_ms=budget_ms, keep=keep,
