@@ -8,11 +8,17 @@
 # knock_margin(rules), OVERSAMPLE, the two styles AGAINST_KNOCKER and AGAINST_GIN, EARLY_TURNS and
 # GIN_PRIOR): the gin chunks hand them to the loop (``set_expert``) before they play, the knock
 # margin for the table's rules.
+cdef enum:
+    N_FEATURES = 8          # expert.DISCARD_FEATURES
+
+
 cdef struct ExpertStyle:
     double look_ahead
     int ahead_best
     double danger
     double take_margin
+    bint learned            # the key is the weights over expert.DISCARD_FEATURES
+    double weights[N_FEATURES]
 
 
 cdef int EXPERT_BASE_WEIGHT = 0
@@ -27,7 +33,7 @@ cdef int EXPERT_GIN_PRIOR = 0       # expert.GIN_PRIOR: the passes its read coun
 def set_expert(int base_weight, int samples, double knock_margin, int oversample, against_knocker,
                against_gin, int early_turns, int gin_prior) -> None:
     """The expert's constants, as rummylab.gin.expert defines them (``expert.constants(rules)``):
-    the styles as (look_ahead, ahead_best, danger, take_margin)."""
+    the styles as (look_ahead, ahead_best, danger, take_margin, learned weights or ())."""
     global EXPERT_BASE_WEIGHT, EXPERT_SAMPLES, EXPERT_KNOCK_MARGIN, EXPERT_OVERSAMPLE, EXPERT_EARLY_TURNS
     global EXPERT_GIN_PRIOR
     cdef int i
@@ -35,17 +41,22 @@ def set_expert(int base_weight, int samples, double knock_margin, int oversample
         raise ValueError(f"base_weight={base_weight}, samples={samples}, oversample={oversample}: each 1 or more, "
                          "samples x oversample 256 at most")
     styles = [tuple(style) for style in (against_knocker, against_gin)]
-    for look_ahead, ahead_best, danger, take_margin in styles:
+    for look_ahead, ahead_best, danger, take_margin, learned in styles:
         if not 1 <= ahead_best <= 52:
             raise ValueError(f"ahead_best={ahead_best}: 1 to 52")
+        if len(learned) not in (0, N_FEATURES):
+            raise ValueError(f"learned={learned!r}: none, or a weight for each of {N_FEATURES} features")
     if early_turns < 0:
         raise ValueError(f"early_turns={early_turns}: 0 or more")
     if gin_prior < 0:
         raise ValueError(f"gin_prior={gin_prior}: 0 or more")
     # every argument checked before any is kept: a refused call leaves the constants as they were
-    for i, (look_ahead, ahead_best, danger, take_margin) in enumerate(styles):
+    for i, (look_ahead, ahead_best, danger, take_margin, learned) in enumerate(styles):
         EXPERT_STYLES[i].look_ahead, EXPERT_STYLES[i].ahead_best = look_ahead, ahead_best
         EXPERT_STYLES[i].danger, EXPERT_STYLES[i].take_margin = danger, take_margin
+        EXPERT_STYLES[i].learned = len(learned) == N_FEATURES
+        for j in range(N_FEATURES):
+            EXPERT_STYLES[i].weights[j] = learned[j] if len(learned) == N_FEATURES else 0.0
     EXPERT_OVERSAMPLE, EXPERT_EARLY_TURNS, EXPERT_GIN_PRIOR = oversample, early_turns, gin_prior
     EXPERT_BASE_WEIGHT, EXPERT_SAMPLES = base_weight, samples
     EXPERT_KNOCK_MARGIN = knock_margin
@@ -201,8 +212,49 @@ cdef bint _expert_takes(MeldKernel k, GinTable *t, ExpertView *v) noexcept nogil
     return <double>with_top + v.style.take_margin < _expert_stock_deadwood(k, hand, v)
 
 
+cdef double _learned_key(MeldKernel k, uint64_t b, uint64_t left, int dw, ExpertView *v, int knock_limit,
+                         double *ahead) noexcept nogil:
+    """The learned key of discarding ``b`` (leaving ``left``, deadwood ``dw``): the style's
+    weights times expert.discard_features, summed in their order (``ahead``: the style's look-ahead)."""
+    cdef int i, m = 0, p, x, gins = 0, knocks = 0, lower = 0
+    cdef int ahead_best = v.style.ahead_best
+    cdef int lowest[52]
+    cdef int64_t every = 0, best = 0
+    cdef double f[N_FEATURES]
+    cdef double key = 0.0
+    for i in range(v.n):
+        x = k._deadwood(left | v.cards[i], True)
+        every += x
+        gins += x == 0
+        knocks += x <= knock_limit
+        lower += x < dw
+        if m < ahead_best:
+            p = m
+            m += 1
+        elif x < lowest[m - 1]:
+            p = m - 1
+        else:
+            continue
+        while p > 0 and lowest[p - 1] > x:
+            lowest[p] = lowest[p - 1]
+            p -= 1
+        lowest[p] = x
+    for i in range(m):
+        best += lowest[i]
+    f[0] = <double>dw
+    f[1] = <double>every / <double>(v.n if v.n > 0 else 1)
+    f[2] = <double>best / <double>(m if m > 0 else 1)
+    f[3] = _expert_feeds(b, v)
+    f[4] = <double>(_rank(b) + 1 if _rank(b) < 10 else 10)
+    f[5], f[6], f[7] = <double>gins, <double>knocks, <double>lower
+    for i in range(N_FEATURES):
+        key = key + v.style.weights[i] * f[i]
+    ahead[0] = f[2] if ahead_best < 52 else f[1]
+    return key
+
+
 cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit, uint64_t *low,
-                         int *low_dw) noexcept nogil:
+                         int *low_dw, int knock_limit) noexcept nogil:
     """expert.discards(...)[0]: the least (key, deadwood, -value), the lowest bit among equals;
     key = (deadwood + look_ahead x ahead) + danger x danger, ahead the mean deadwood after the
     style's ahead_best best next draws (``expert.candidates``). Returns its deadwood. ``low`` and
@@ -218,7 +270,7 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
     cdef bint lower = False, chosen = False, better
     cdef double look_ahead = v.style.look_ahead, danger = v.style.danger
     cdef int ahead_best = v.style.ahead_best
-    cdef bint prune = look_ahead >= 0.0 and danger >= 0.0
+    cdef bint prune = look_ahead >= 0.0 and danger >= 0.0 and not v.style.learned
     cdef uint64_t cands[16]
     cdef int nc, j, m, x, p
     cdef int lowest[52]     # the AHEAD_BEST least deadwoods after a next draw, in order
@@ -265,7 +317,9 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
             break
         left = hand & ~b
         ahead_sum = 0
-        if ahead_best >= v.n:  # every draw
+        if v.style.learned:
+            key = _learned_key(k, b, left, dw, v, knock_limit, &ahead)
+        elif ahead_best >= v.n:  # every draw
             m = v.n
             for i in range(v.n):
                 ahead_sum += k._deadwood(left | v.cards[i], True)
@@ -286,8 +340,9 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
                 lowest[p] = x
             for i in range(m):
                 ahead_sum += lowest[i]
-        ahead = <double>ahead_sum / <double>(m if m > 0 else 1)
-        key = (<double>dw + look_ahead * ahead) + danger * _expert_feeds(b, v)
+        if not v.style.learned:
+            ahead = <double>ahead_sum / <double>(m if m > 0 else 1)
+            key = (<double>dw + look_ahead * ahead) + danger * _expert_feeds(b, v)
         value = _rank(b) + 1
         if value > 10:
             value = 10
@@ -393,7 +448,7 @@ cdef int _expert_act(MeldKernel k, GinTable *t, const GinRules *R, bitgen_t *bg,
         return A_TAKE_UPCARD if _expert_takes(k, t, &v) else A_PASS
     if t.phase == DRAW:
         return A_DRAW_DISCARD if _expert_takes(k, t, &v) else A_DRAW_STOCK
-    dw = _expert_discard(k, t, &v, card, &low, &low_dw)
+    dw = _expert_discard(k, t, &v, card, &low, &low_dw, R.knock_limit)
     if low_dw <= R.knock_limit and (low_dw == 0 or _expert_knocks(k, &v, hand & ~low, low_dw, R, bg)):
         card[0] = low
         return A_KNOCK

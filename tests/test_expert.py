@@ -198,3 +198,33 @@ def test_the_expert_reads_whether_its_opponent_plays_for_gin() -> None:
     from rummylab.gin.rollout_bot import read_opponent  # the rollout bot reads it the same way
     assert read_opponent(dataclasses.replace(s, records=(passed,)), "greedy") == "greedy@0"
     assert read_opponent(knocker, "greedy") == "greedy"
+
+
+def test_a_learned_key_is_its_weights_over_the_features() -> None:
+    """A learned key with the classic key's weights (deadwood 1, the style's look-ahead, danger)
+    ranks every discard with the same keys; the features are what the expert sees (deadwood,
+    draws counted by the kernel); a learned key of the wrong length is refused."""
+    k = gin_kernel()
+    for seed in range(12):
+        s = gin.new_game(DEFAULT, seed)
+        bots = (ExpertBot(seed), ExpertBot(seed + 1))
+        while s.phase is not gin.Phase.DISCARD or s.turns < 2 * (seed % 6):
+            s = gin.apply(s, bots[s.to_play].act(s))
+        v = view(s)
+        hold = expert.holding(v, weights(v))
+        for style in (expert.AGAINST_GIN, expert.AGAINST_KNOCKER):
+            if style.learned:
+                continue
+            ahead = 2 if style.good_draws else 1
+            same = dataclasses.replace(style, learned=tuple(
+                1.0 if i == 0 else style.look_ahead if i == ahead else style.danger if i == 3 else 0.0
+                for i in range(len(expert.DISCARD_FEATURES))))
+            assert [(d.card, d.key) for d in expert.discards(v, hold, style)] == [
+                (d.card, d.key) for d in expert.discards(v, hold, same)]
+        features = expert.discard_features(v, hold, 5, s.rules.knock_limit)
+        for b, f in features.items():
+            draws = sorted(k.discard_deadwood((v.hand & ~b) | u) for u in hold)
+            assert f[0] == k.deadwood(v.hand & ~b) and f[2] == sum(draws[:5]) / 5
+            assert f[5:] == (draws.count(0), sum(d <= 10 for d in draws), sum(d < f[0] for d in draws))
+    with pytest.raises(ValueError, match="a weight for each of 8 features"):
+        dataclasses.replace(expert.AGAINST_GIN, learned=(1.0, 2.0))

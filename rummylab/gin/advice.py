@@ -151,7 +151,7 @@ def _discard_options(state: State, v: View, w: dict[int, int], hold: dict[int, f
                           _("big gin: all eleven cards meld ({bonus} bonus)").format(
                               bonus=state.rules.big_gin_bonus)))
     how = style(state)
-    ranked = discards(v, hold, how)
+    ranked = discards(v, hold, how, state.rules.knock_limit)
     best = knock_card(ranked) if ranked else None
     if best is not None and best.deadwood <= state.rules.knock_limit:
         if best.deadwood == 0:

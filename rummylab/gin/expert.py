@@ -37,30 +37,53 @@ EVERY_DRAW = 52
 """A style's ``ahead_best`` that averages over every card that may come (as many as a deck holds)."""
 
 
+DISCARD_FEATURES = ("deadwood", "ahead, every draw", "ahead, the best draws", "danger", "card value",
+                    "draws to gin", "draws to a knock", "draws that lower the deadwood")
+"""What the expert sees of a discard (``discard_features``): the deadwood it leaves; the deadwood
+after the next draw (and the best discard), the mean over every unseen card and over the style's
+``ahead_best`` draws that leave the least; how likely the opponent can meld the card (``feeds``);
+its value; and how many unseen cards, drawn next, leave gin, a knock, or less deadwood than now."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class Style:
     """How the expert weighs a discard and the top discard, against one kind of opponent: a
     discard's key is (deadwood now + ``look_ahead`` x the deadwood after the next draw) +
     ``danger`` x the chance the opponent can meld the card (``feeds``), the next draw's deadwood
-    the mean over the ``ahead_best`` draws that leave the least (EVERY_DRAW: over every card); the top
-    discard is taken when it leaves less deadwood than a stock draw is expected to, by
-    ``take_margin``."""
+    the mean over the ``ahead_best`` draws that leave the least (EVERY_DRAW: over every card), or,
+    ``learned``, weights over DISCARD_FEATURES; the top discard is taken when it leaves less
+    deadwood than a stock draw is expected to, by ``take_margin``."""
 
     look_ahead: float
     ahead_best: int
     danger: float
     take_margin: float
+    learned: tuple[float, ...] = ()
+    """The key's weights over DISCARD_FEATURES, summed in their order (empty: the key above),
+    learned from the rollouts' values (benchmarks/learn_discards.py)."""
+
+    def __post_init__(self) -> None:
+        if self.learned and len(self.learned) != len(DISCARD_FEATURES):
+            raise ValueError(f"learned={self.learned!r}: a weight for each of {len(DISCARD_FEATURES)} features")
 
     @property
     def good_draws(self) -> bool:
-        """The look-ahead is over the best draws only, not every card."""
-        return self.ahead_best < EVERY_DRAW
+        """The look-ahead is over the best draws only, not every card (a learned key weighs both:
+        it is said as over every card)."""
+        return self.ahead_best < EVERY_DRAW and not self.learned
 
 
-AGAINST_KNOCKER = Style(look_ahead=1.0, ahead_best=EVERY_DRAW, danger=1.5, take_margin=1.5)
+AGAINST_KNOCKER = Style(look_ahead=1.0, ahead_best=5, danger=1.5, take_margin=1.5,
+                        learned=(0.928, 1.823, 1.426, 5.575, 1.766, -0.075, -1.729, 0.791))
 """Against an opponent who knocks as soon as it may (the strong bot, the EAAI simple player): the
-deadwood after an average draw, and care for what it feeds (chosen by play against the strong
-bot: benchmarks/README.md)."""
+discard key learned from the rollouts (benchmarks/learn_discards.py: the weights that lose the
+fewest points over 3,440 of the expert's discards valued by the rollout bot's rollouts, which
+picture such an opponent well): the deadwood after an average draw and after a good one (the five
+best), much care for what it feeds, and the draws to a knock a discard leaves. Over 2,000
+mirrored pairs it wins 1.6 ± 1.3 points of games more against the EAAI simple player than the
+key chosen by play against the strong bot (deadwood + the deadwood after an average draw + 1.5 x
+danger), and the same games against MARJJ v5 (read as playing for gin: benchmarks/README.md).
+The take margin is that key's."""
 AGAINST_GIN = Style(look_ahead=10.0, ahead_best=5, danger=4.0, take_margin=0.0)
 """Against an opponent who plays for gin (MARJJ v5, the EAAI 2021 winner): a race to meld, so the
 deadwood after a good draw (the five best, as MARJJ weighs its own discards) weighs ten times,
@@ -98,11 +121,13 @@ which knocks as soon as it may, 73.3 % and 73.6 % (2,000 mirrored pairs each,
 benchmarks/README.md)."""
 
 
-def constants(rules: Rules) -> tuple[int, int, float, int, tuple[float, int, float, float],
-                                    tuple[float, int, float, float], int, int]:
+StyleTuple = tuple[float, int, float, float, tuple[float, ...]]
+
+
+def constants(rules: Rules) -> tuple[int, int, float, int, StyleTuple, StyleTuple, int, int]:
     """(BASE_WEIGHT, SAMPLES, knock_margin(rules), OVERSAMPLE, AGAINST_KNOCKER, AGAINST_GIN,
-    EARLY_TURNS, GIN_PRIOR), the styles as tuples (look_ahead, ahead_best, danger, take_margin), as the
-    compiled loop takes them."""
+    EARLY_TURNS, GIN_PRIOR), the styles as tuples (look_ahead, ahead_best, danger, take_margin,
+    learned), as the compiled loop takes them."""
     return (BASE_WEIGHT, SAMPLES, knock_margin(rules), OVERSAMPLE, astuple(AGAINST_KNOCKER), astuple(AGAINST_GIN),
             EARLY_TURNS, GIN_PRIOR)
 
@@ -287,14 +312,36 @@ def pickup_cap(hand: int, taken: int) -> int:
     return int(cap)
 
 
-def discards(v: View, hold: dict[int, float], style: Style) -> list[Discard]:
+def discards(v: View, hold: dict[int, float], style: Style, knock_limit: int = 10) -> list[Discard]:
     """Every card the player may discard, best first (the style's key, then deadwood, then the
-    higher card)."""
+    higher card); ``knock_limit``: the rules' (a learned key counts the draws to a knock)."""
     out = []
-    for b, dw, ahead in candidates(v.hand, v.taken, list(hold), style.ahead_best):
-        danger = feeds(b, hold, v.picked)
-        out.append(Discard(b, dw, ahead, danger, (dw + style.look_ahead * ahead) + style.danger * danger))
+    if style.learned:
+        for b, f in discard_features(v, hold, style.ahead_best, knock_limit).items():
+            key = 0.0
+            for w, x in zip(style.learned, f, strict=True):  # in order, as the loop sums
+                key += w * x
+            out.append(Discard(b, int(f[0]), f[1], f[3], key))
+    else:
+        for b, dw, ahead in candidates(v.hand, v.taken, list(hold), style.ahead_best):
+            danger = feeds(b, hold, v.picked)
+            out.append(Discard(b, dw, ahead, danger, (dw + style.look_ahead * ahead) + style.danger * danger))
     return sorted(out, key=lambda d: (d.key, d.deadwood, -_value(d.card)))
+
+
+def discard_features(v: View, hold: dict[int, float], ahead_best: int,
+                     knock_limit: int) -> dict[int, tuple[float, ...]]:
+    """DISCARD_FEATURES of each card the player may discard (``pickup_cap``), in bit order."""
+    k = gin_kernel()
+    out: dict[int, tuple[float, ...]] = {}
+    for b, dw, _ in candidates(v.hand, v.taken, [], None):
+        left = v.hand & ~b
+        draws = [k.discard_deadwood(left | u) for u in hold]
+        best = sorted(draws)[:ahead_best]
+        out[b] = (float(dw), sum(draws) / max(len(draws), 1), sum(best) / max(len(best), 1),
+                  feeds(b, hold, v.picked), float(_value(b)), float(draws.count(0)),
+                  float(sum(1 for d in draws if d <= knock_limit)), float(sum(1 for d in draws if d < dw)))
+    return out
 
 
 def candidates(hand: int, taken: int, unseen: list[int], best: int | None = None) -> Iterator[tuple[int, int, float]]:
@@ -406,7 +453,7 @@ class ExpertBot:
         k = gin_kernel()
         if state.rules.big_gin_bonus is not None and k.deadwood(v.hand) == 0:
             return BIG_GIN
-        ranked = discards(v, hold, how)
+        ranked = discards(v, hold, how, state.rules.knock_limit)
         low = knock_card(ranked)
         if low.deadwood <= state.rules.knock_limit and knocks(v, low, w, state.rules, self.rng):
             return Action(Kind.KNOCK, BIT_CARD[low.card])
