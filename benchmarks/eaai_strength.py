@@ -81,6 +81,17 @@ def pairs(name: str, opponent: str, n: int, first: int = 0) -> tuple[np.ndarray,
     return won, margin, 1000 * timed_s / max(decisions, 1)
 
 
+def mirrored(games: int, first: int, player: Any, ports: tuple[str, ...] = ("marjj_v5", "eaai_simple")) -> None:
+    """``games`` mirrored pairs (seeds ``first`` on) of ``player(seed)`` against each port in turn,
+    for what the player records of them."""
+    for name in ports:
+        for seed in range(first, first + games):
+            for seat in (0, 1):
+                players = [PORTS[name](seed), PORTS[name](seed)]
+                players[seat] = player(seed)
+                play_game(players, EAAI, seed=seed)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=100)

@@ -28,15 +28,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from eaai.marjj import MarjjV5Player  # noqa: E402
-from eaai.simple import SimpleGinRummyPlayer  # noqa: E402
+import eaai_strength  # noqa: E402
 
-from rummylab.gin import EAAI, expert, game  # noqa: E402
-from rummylab.gin.bots import play_game  # noqa: E402
+from rummylab.gin import expert, game  # noqa: E402
 from rummylab.gin.evaluation import evaluate  # noqa: E402
 from rummylab.gin.rollout_bot import ROLLOUT_POLICY, read_opponent  # noqa: E402
-
-PORTS = {"marjj_v5": MarjjV5Player, "eaai_simple": SimpleGinRummyPlayer}
 
 
 class Recorder:
@@ -53,12 +49,7 @@ class Recorder:
 
 def record(games: int, first: int) -> list[game.State]:
     out: list[game.State] = []
-    for port in PORTS.values():
-        for seed in range(first, first + games):
-            for seat in (0, 1):
-                players: list[Any] = [port(seed), port(seed)]
-                players[seat] = Recorder(seed, out)
-                play_game(players, EAAI, seed=seed)
+    eaai_strength.mirrored(games, first, lambda seed: Recorder(seed, out))
     return out
 
 
@@ -161,8 +152,6 @@ def play(rows: list[tuple[bool, np.ndarray, np.ndarray, np.ndarray]], port: str,
          learn: tuple[bool, ...] = (True, False)) -> None:
     """The learned keys (fitted on every decision; for the readings in ``learn``, the others
     classic) and the classic ones on the same deals, paired."""
-    import eaai_strength
-
     weights = {gin: fit_regret([r for r in rows if r[0] == gin], classic_weights(CLASSIC[gin]))
                if gin in learn else classic_weights(CLASSIC[gin]) for gin in (True, False)}
     print({("gin" if g else "knocker"): np.round(w, 3).tolist() for g, w in weights.items()}, flush=True)

@@ -16,21 +16,17 @@ import itertools
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 import eaai_strength  # noqa: E402
-from eaai.marjj import MarjjV5Player  # noqa: E402
-from eaai.simple import SimpleGinRummyPlayer  # noqa: E402
 
-from rummylab.gin import EAAI, expert, game  # noqa: E402
-from rummylab.gin.bots import play_game  # noqa: E402
+from rummylab.gin import expert, game  # noqa: E402
 from rummylab.gin.rollout_bot import RolloutBot  # noqa: E402
 
-PORTS = {"marjj_v5": MarjjV5Player, "eaai_simple": SimpleGinRummyPlayer}
+PORTS = ("marjj_v5", "eaai_simple")
 GRID = {"look_ahead": (0.5, 1.0, 2.0, 4.0, 10.0), "ahead_best": (3, 5, 7, expert.EVERY_DRAW),
         "danger": (0.0, 1.5, 4.0, 8.0), "take_margin": (-1.5, 0.0, 1.5, 3.0)}
 """The styles tried: every combination (320)."""
@@ -54,12 +50,7 @@ class Recorder:
 def record(games: int, first: int) -> list[Decision]:
     """The rollout bot's decisions in ``games`` mirrored pairs against each port."""
     out: list[Decision] = []
-    for port in PORTS.values():
-        for seed in range(first, first + games):
-            for seat in (0, 1):
-                players: list[Any] = [port(seed), port(seed)]
-                players[seat] = Recorder(seed, out)
-                play_game(players, EAAI, seed=seed)
+    eaai_strength.mirrored(games, first, lambda seed: Recorder(seed, out))
     return out
 
 
