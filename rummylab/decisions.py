@@ -130,12 +130,6 @@ class Measure:
     chance: bool = False
 
 
-def two_players(state: Any, horizon: str) -> None:
-    """ValueError unless ``state``'s game has two players (the game-equity tables' games)."""
-    if state.players != 2:
-        raise ValueError(f"horizon {horizon!r} values two-player games: this one has {state.players} players")
-
-
 def valued(state: Any, actions: Sequence[Any], *, seat: int, phase: Any, measure: Measure, samples: int,
            seed: SeedLike, world: Callable[[Any, np.random.Generator], Any], label: Callable[[Any], str],
            apply: Callable[[Any, Any], Any], budget_ms: float | None = None, keep: Sequence[Any] = (),

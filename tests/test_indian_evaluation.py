@@ -154,8 +154,8 @@ def test_worlds_weigh_what_each_opponent_took_threw_and_left() -> None:
 
 def test_the_game_horizon_values_the_chance_of_winning_a_pool_or_deals_game() -> None:
     """``horizon="game"``: each option's chance of winning the game from the scores or chips the
-    deal leaves (``equity``); a drop costs the chance its points do; points rummy (one deal),
-    three players or rules with no table are refused."""
+    deal leaves (``equity``); a drop costs the chance its points do; three players by the game
+    played on; points rummy (one deal) or rules with no table are refused."""
     s = replace(game.new_game(2, seed=5, pool=101), scores=(60, 60))
     e = evaluate(s, samples=64, seed=1, horizon="game")
     assert e.chance and all(0.0 <= o.value <= 1.0 for o in e.options)
@@ -165,7 +165,15 @@ def test_the_game_horizon_values_the_chance_of_winning_a_pool_or_deals_game() ->
     assert deals.of(game.DROP).value < deals.best.value and "%" in str(deals)
     with pytest.raises(ValueError, match="a points rummy game is one deal"):
         evaluate(game.new_game(2, seed=5, pool=None), horizon="game")
-    with pytest.raises(ValueError, match="this one has 3 players"):
-        evaluate(game.new_game(3, seed=5, pool=101), horizon="game")
+    three = game.new_game(3, seed=5, pool=101)
+    three = replace(three, scores=tuple(90 if p == three.to_play else 0 for p in range(3)))
+    behind = evaluate(three, samples=32, seed=1, horizon="game")  # three players: the game played on
+    assert behind.chance and all(0.0 <= o.value <= 1.0 for o in behind.options)
+    ahead = evaluate(replace(three, scores=tuple(90 - s for s in three.scores)), samples=32, seed=1, horizon="game")
+    assert behind.best.value < 1 / 3 < ahead.best.value
+    chips = evaluate(game.new_game(4, seed=5, pool=None, deals=2), samples=32, seed=1, horizon="game")
+    assert chips.chance and chips.of(game.DROP).value < chips.best.value
+    with pytest.raises(ValueError, match="no deal results are shipped for Rules"):
+        evaluate(replace(three, rules=replace(three.rules, cap=60)), horizon="game")
     with pytest.raises(ValueError, match="no deal results are shipped"):
         evaluate(replace(s, rules=replace(s.rules, cap=60)), horizon="game")

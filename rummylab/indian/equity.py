@@ -1,5 +1,7 @@
 """Game-equity tables of two-player Indian rummy: the chance of winning a pool game from any pair
-of scores (the other is eliminated first) and a deals game from any chip lead with the deals left.
+of scores (the other is eliminated first) and a deals game from any chip lead with the deals left;
+and with three players or more each player's chance, the game played on from the standings
+(``players_win_chance``).
 
 Both are computed from the distribution of one deal's result (the points the loser pays; the
 winner pays none), measured by the compiled loop over greedy-against-greedy deals and shipped
@@ -117,6 +119,110 @@ def deals_win_chance(rules: Rules, deals: int, left: int, lead: int | np.ndarray
     return float(out) if np.ndim(out) == 0 else out
 
 
+LOSSES = Path(__file__).resolve().parent.parent / "data" / "indian_losses.json"
+"""The shipped distributions of the points a deal's loser pays in deals of three players or more,
+one per set of rules and number of players."""
+PLAYERS_MEASURED = range(3, 7)
+"""The numbers of players whose losses are shipped (three to six: ``game.MAX_PLAYERS``)."""
+PLAYER_DEALS = 40_000
+"""Deals the shipped losses are measured over, for each number of players (every loser counted)."""
+FUTURES = 64
+"""Games played on from each world's standings by ``players_win_chance``."""
+MOST_DEALS = 40
+"""A pool game played on for this many deals with two players or more still in is shared by them
+(``players_win_chance``: a loser pays 20 points or more in nine deals of ten, so it is all but
+never reached)."""
+
+
+@functools.cache
+def _shipped_losses() -> dict[tuple[str, int], Results]:
+    data = json.loads(LOSSES.read_text(encoding="utf-8"))
+    return {(entry["rules"], int(k)): distribution(paid) for entry in data["results"]
+            for k, paid in entry["players"].items()}
+
+
+def losses(rules: Rules, players: int) -> Results:
+    """The shipped distribution of the points a deal's loser pays in deals of ``players`` (two: the
+    two-player ``deal_results``); ValueError names rules or a number of players with none."""
+    if players == 2:
+        return deal_results(rules)
+    if (rules_key(rules), players) not in _shipped_losses():
+        raise ValueError(f"no losses are shipped for {rules_key(rules)} with {players} players: measure them "
+                         f"(python -m rummylab.indian.equity) or play a preset ({', '.join(PRESETS_MEASURED)}) "
+                         f"with {PLAYERS_MEASURED[0]} to {PLAYERS_MEASURED[-1]} players")
+    return _shipped_losses()[(rules_key(rules), players)]
+
+
+def players_win_chance(rules: Rules, standings: np.ndarray, seat: int, seeds: np.ndarray, *,
+                       pool: int | None = None, deals_left: int | None = None,
+                       out: np.ndarray | None = None) -> np.ndarray:
+    """Per row of ``standings`` (worlds x players, three players or more: pool scores, or chips in
+    a deals game), the chance that ``seat`` wins the game: the game played on FUTURES times from
+    each world's seed (the same futures for every option of a decision), each deal won by one of
+    the players still in, alike, each of the others paying what a loser pays in deals of that many
+    players (``losses``, on their own). A pool game is won by the last player in (``out``: players
+    already eliminated; a re-join is not pictured), a deals game by the most chips after
+    ``deals_left`` deals (a tie shared). An estimate: its error falls as the worlds add up."""
+    standings = np.asarray(standings, dtype=np.int64)
+    n, k = standings.shape if standings.ndim == 2 else (0, 0)
+    if not 3 <= k <= 6 or not 0 <= seat < k or len(seeds) != n:
+        raise ValueError(f"standings of shape {standings.shape}, seat {seat}, {len(seeds)} seeds: worlds x three "
+                         "to six players, a seat of them, a seed a world")
+    if (pool is None) == (deals_left is None):
+        raise ValueError("a pool game (pool=) or a deals game (deals_left=)")
+    draws = {m: np.cumsum([q for _x, q in sorted(losses(rules, m).items())]) for m in range(2, k + 1)}
+    points = {m: np.array(sorted(losses(rules, m)), dtype=np.int64) for m in range(2, k + 1)}
+    deals = MOST_DEALS if pool is not None else int(deals_left)  # type: ignore[arg-type]
+    uniforms = np.stack([np.random.default_rng(int(x)).random((FUTURES, max(deals, 1), k + 1)) for x in seeds]
+                        ) if n else np.zeros((0, FUTURES, 1, k + 1))
+    now = np.repeat(standings[:, None, :], FUTURES, axis=1)  # worlds x futures x players
+    gone = np.zeros_like(now, dtype=bool)
+    if pool is not None:
+        gone |= rules.eliminated(now, pool)  # type: ignore[arg-type]  # elementwise on an array
+        if out is not None:
+            gone |= np.asarray(out, dtype=bool)[:, None, :]
+    for d in range(deals):
+        u = uniforms[:, :, d, :]
+        left = (~gone).sum(axis=2)
+        if pool is not None and (left <= 1).all():
+            break
+        # the deal's winner: the j-th player still in, j uniform
+        rank = np.cumsum(~gone, axis=2) - 1
+        j = np.minimum((u[..., k] * left).astype(np.int64), np.maximum(left - 1, 0))
+        winner = (~gone) & (rank == j[..., None])
+        paid = np.zeros_like(now)
+        for m in range(2, k + 1):
+            at = (left == m)[..., None] & ~gone & ~winner
+            paid = np.where(at, points[m][np.minimum(np.searchsorted(draws[m], u[..., :k], side="right"),
+                                                     len(points[m]) - 1)], paid)
+        if pool is not None:
+            now = now + paid
+            gone |= rules.eliminated(now, pool)  # type: ignore[arg-type]
+        else:
+            now = now - paid + winner * paid.sum(axis=2, keepdims=True)
+    if pool is not None:
+        alive = ~gone
+        share = np.where(alive[..., seat], 1.0 / np.maximum(alive.sum(axis=2), 1), 0.0)
+    else:
+        best = now.max(axis=2, keepdims=True)
+        top = now == best
+        share = np.where(top[..., seat], 1.0 / top.sum(axis=2), 0.0)
+    return share.mean(axis=1)
+
+
+def measure_losses(rules: Rules, players: int, deals: int = PLAYER_DEALS, seed: int = 0) -> Results:
+    """The distribution of the points a deal's loser pays, over ``deals`` deals of ``players``
+    greedy players (points rummy) in the compiled loop, every loser counted."""
+    import polars as pl
+
+    from .simulation import simulate
+
+    df = simulate(deals, ("greedy",) * players, rules=rules, seed=seed, pool=None)
+    paid = pl.concat([df.filter(pl.col("winner") != p).select(pl.col(f"score_{p}").alias("paid"))
+                      for p in range(players)])
+    return {int(x): n / paid.height for x, n in paid.group_by("paid").len().sort("paid").iter_rows()}
+
+
 def measure(rules: Rules, deals: int = MEASURED_DEALS, seed: int = 0) -> Results:
     """The distribution of the points a deal's loser pays, over ``deals`` two-player deals of
     greedy against greedy (points rummy: one deal a game) in the compiled loop."""
@@ -130,8 +236,15 @@ def measure(rules: Rules, deals: int = MEASURED_DEALS, seed: int = 0) -> Results
 
 
 def main() -> None:
-    """Rebuild the shipped deal results (a minute or two on one core)."""
+    """Rebuild the shipped deal results and losses (a few minutes on one core)."""
     from . import rules as presets
+
+    per = [{"preset": name, "rules": rules_key(getattr(presets, name)),
+            "players": {str(k): {str(x): round(q, 8) for x, q in measure_losses(getattr(presets, name), k).items()}
+                        for k in PLAYERS_MEASURED}} for name in PRESETS_MEASURED]
+    LOSSES.write_text(json.dumps({"made_by": "python -m rummylab.indian.equity", "deals": PLAYER_DEALS, "seed": 0,
+                                  "results": per}, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {LOSSES}")
 
     results = [{"preset": name, "rules": rules_key(getattr(presets, name)),
                 "paid": {str(x): round(q, 8) for x, q in measure(getattr(presets, name)).items()}}

@@ -18,7 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..cards import Card, SeedLike
-from ..decisions import Evaluation, Measure, Sizes, check_samples, two_players, valued
+from ..decisions import Evaluation, Measure, Sizes, check_samples, valued
 from ..hidden import Seen, near, redealt
 from ..i18n import N_, _, pgettext
 from . import equity
@@ -123,11 +123,27 @@ def _game(state: State) -> Measure:
     """An option valued by the chance of winning the two-player pool or deals game from the scores
     or chips its deal leaves (``equity``); a drop and a show rolled out too (a show is worth what
     the other pays)."""
-    two_players(state, "game")
     if state.format == "points":
         raise ValueError("horizon 'game': a points rummy game is one deal (value its points: horizon 'deal')")
     equity.deal_results(state.rules)  # names rules with no table
     me, them = state.to_play, 1 - state.to_play
+    if state.players > 2:
+        equity.losses(state.rules, state.players)  # names rules with none
+
+        def shares(after: Sequence[State], seeds: Sequence[int]) -> np.ndarray:
+            paid = deal_points(after, seeds)
+            if state.pool is not None:
+                return equity.players_win_chance(state.rules, np.asarray(state.scores)[None, :] + paid, me,
+                                                 np.asarray(seeds), pool=state.pool,
+                                                 out=np.repeat(np.asarray(state.eliminated)[None, :], len(paid), 0))
+            assert state.deals is not None
+            winner = np.argmin(paid, axis=1)  # the first who pays nothing
+            chips = np.asarray(state.chips)[None, :] - paid
+            chips[np.arange(len(paid)), winner] += paid.sum(axis=1)
+            return equity.players_win_chance(state.rules, chips, me, np.asarray(seeds),
+                                             deals_left=max(0, state.deals - state.deal_no))
+
+        return Measure(unit=N_("the chance of winning the game"), played_out=shares, effort=GAME_SIZES, chance=True)
 
     def chances(after: Sequence[State], seeds: Sequence[int]) -> np.ndarray:
         paid = deal_points(after, seeds)
