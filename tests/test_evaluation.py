@@ -670,8 +670,11 @@ def test_the_loops_rollout_bot_decides_as_the_engines_and_refuses_bad_rows() -> 
     with pytest.raises(ValueError, match="game_won=0"):
         loops.set_rollout(2, *c[1:8], 0)
     with pytest.raises(ValueError, match="gin_prior=-1"):  # and its styles not kept either
-        loops.set_expert(*expert.constants(DEFAULT)[:4], (0.0, 1, 0.0, 0.0), (0.0, 1, 0.0, 0.0),
+        loops.set_expert(*expert.constants(DEFAULT)[:4], (0.0, 1, 0.0, 0.0, ()), (0.0, 1, 0.0, 0.0, ()),
                          expert.EARLY_TURNS, -1)
+    with pytest.raises(ValueError, match=r"learned=\(1.0, 2.0\): none, or a weight for each of 8"):
+        loops.set_expert(*expert.constants(DEFAULT)[:4], (0.0, 1, 0.0, 0.0, (1.0, 2.0)), (0.0, 1, 0.0, 0.0, ()),
+                         expert.EARLY_TURNS, expert.GIN_PRIOR)
     with pytest.raises(ValueError, match="early_turns=-1"):
         loops.set_expert(*expert.constants(DEFAULT)[:-2], -1, expert.GIN_PRIOR)
     for seed, moves in ((6, 1), (8, 14)):  # the constants set before: the engine's decision
