@@ -173,14 +173,27 @@ def players_win_chance(rules: Rules, standings: np.ndarray, seat: int, seeds: np
     draws = {m: np.cumsum([q for _x, q in sorted(losses(rules, m).items())]) for m in range(2, k + 1)}
     points = {m: np.array(sorted(losses(rules, m)), dtype=np.int64) for m in range(2, k + 1)}
     deals = MOST_DEALS if pool is not None else int(deals_left)  # type: ignore[arg-type]
-    uniforms = np.stack([np.random.default_rng(int(x)).random((FUTURES, max(deals, 1), k + 1)) for x in seeds]
-                        ) if n else np.zeros((0, FUTURES, 1, k + 1))
+    gone = np.zeros((n, k), dtype=bool) if out is None else np.asarray(out, dtype=bool)
+    chances = [_played_on(rules, standings[i:i + BLOCK], gone[i:i + BLOCK], seat, seeds[i:i + BLOCK], pool, deals,
+                          draws, points) for i in range(0, n, BLOCK)]
+    return np.concatenate(chances) if chances else np.zeros(0)
+
+
+BLOCK = 32
+"""Worlds ``players_win_chance`` plays on at a time (their futures' uniforms: 4.6 MB for six
+players in a pool)."""
+
+
+def _played_on(rules: Rules, standings: np.ndarray, out: np.ndarray, seat: int, seeds: np.ndarray, pool: int | None,
+               deals: int, draws: dict[int, np.ndarray], points: dict[int, np.ndarray]) -> np.ndarray:
+    """``players_win_chance`` for a block of worlds (``draws``, ``points``: each number of players'
+    losses as a cumulative chance over their sorted points)."""
+    k = standings.shape[1]
+    uniforms = np.stack([np.random.default_rng(int(x)).random((FUTURES, max(deals, 1), k + 1)) for x in seeds])
     now = np.repeat(standings[:, None, :], FUTURES, axis=1)  # worlds x futures x players
-    gone = np.zeros_like(now, dtype=bool)
+    gone = np.repeat(out[:, None, :], FUTURES, axis=1)
     if pool is not None:
         gone |= rules.eliminated(now, pool)  # type: ignore[arg-type]  # elementwise on an array
-        if out is not None:
-            gone |= np.asarray(out, dtype=bool)[:, None, :]
     for d in range(deals):
         u = uniforms[:, :, d, :]
         left = (~gone).sum(axis=2)
