@@ -212,16 +212,15 @@ cdef bint _expert_takes(MeldKernel k, GinTable *t, ExpertView *v) noexcept nogil
     return <double>with_top + v.style.take_margin < _expert_stock_deadwood(k, hand, v)
 
 
-cdef double _learned_key(MeldKernel k, uint64_t b, uint64_t left, int dw, ExpertView *v, int knock_limit,
-                         double *ahead) noexcept nogil:
-    """The learned key of discarding ``b`` (leaving ``left``, deadwood ``dw``): the style's
-    weights times expert.discard_features, summed in their order (``ahead``: the style's look-ahead)."""
+cdef void _discard_features(MeldKernel k, uint64_t b, uint64_t left, int dw, ExpertView *v, int knock_limit,
+                            double *f) noexcept nogil:
+    """expert.discard_features of discarding ``b`` (leaving ``left``, deadwood ``dw``) into f: one
+    pass over the next draws, the style's ahead_best least kept in order as they come (every draw
+    when there are no more)."""
     cdef int i, m = 0, p, x, gins = 0, knocks = 0, lower = 0
     cdef int ahead_best = v.style.ahead_best
     cdef int lowest[52]
     cdef int64_t every = 0, best = 0
-    cdef double f[N_FEATURES]
-    cdef double key = 0.0
     for i in range(v.n):
         x = k._deadwood(left | v.cards[i], True)
         every += x
@@ -247,33 +246,28 @@ cdef double _learned_key(MeldKernel k, uint64_t b, uint64_t left, int dw, Expert
     f[3] = _expert_feeds(b, v)
     f[4] = <double>(_rank(b) + 1 if _rank(b) < 10 else 10)
     f[5], f[6], f[7] = <double>gins, <double>knocks, <double>lower
-    for i in range(N_FEATURES):
-        key = key + v.style.weights[i] * f[i]
-    ahead[0] = f[2] if ahead_best < 52 else f[1]
-    return key
 
 
 cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit, uint64_t *low,
                          int *low_dw, int knock_limit) noexcept nogil:
     """expert.discards(...)[0]: the least (key, deadwood, -value), the lowest bit among equals;
     key = (deadwood + look_ahead x ahead) + danger x danger, ahead the mean deadwood after the
-    style's ahead_best best next draws (``expert.candidates``). Returns its deadwood. ``low`` and
-    ``low_dw``: the first of that order among the discards leaving the least deadwood (the card
-    a knock would lay down, ``expert.knock_card``)."""
-    cdef uint64_t hand = t.hands[t.to_play], taken = t.taken, rest, b, left, u
+    style's ahead_best best next draws (``expert.candidates``), or the style's learned weights
+    over the features (``_discard_features``). Returns its deadwood. ``low`` and ``low_dw``: the
+    first of that order among the discards leaving the least deadwood (the card a knock would lay
+    down, ``expert.knock_card``)."""
+    cdef uint64_t hand = t.hands[t.to_play], taken = t.taken, rest, b
     cdef int dws[64]
     cdef int cap = BIG, dw, i, value, best_dw = 0, best_value = 0
-    cdef int64_t ahead_sum
-    cdef double ahead, key, best_key = 0.0, low_key
+    cdef double key, best_key = 0.0, low_key
     cdef double keys[64]
+    cdef double f[N_FEATURES]
     cdef int low_value = 0
     cdef bint lower = False, chosen = False, better
     cdef double look_ahead = v.style.look_ahead, danger = v.style.danger
-    cdef int ahead_best = v.style.ahead_best
     cdef bint prune = look_ahead >= 0.0 and danger >= 0.0 and not v.style.learned
     cdef uint64_t cands[16]
-    cdef int nc, j, m, x, p
-    cdef int lowest[52]     # the AHEAD_BEST least deadwoods after a next draw, in order
+    cdef int nc, j
     rest = hand & ~taken
     while rest:
         b = _low(rest)
@@ -315,37 +309,14 @@ cdef int _expert_discard(MeldKernel k, GinTable *t, ExpertView *v, uint64_t *bit
         dw = dws[__builtin_ctzll(b)]
         if chosen and prune and <double>dw > best_key:
             break
-        left = hand & ~b
-        ahead_sum = 0
-        if v.style.learned:
-            key = _learned_key(k, b, left, dw, v, knock_limit, &ahead)
-        elif ahead_best >= v.n:  # every draw
-            m = v.n
-            for i in range(v.n):
-                ahead_sum += k._deadwood(left | v.cards[i], True)
-        else:  # the ahead_best least, kept in order as they come
-            m = 0
-            for i in range(v.n):
-                x = k._deadwood(left | v.cards[i], True)
-                if m < ahead_best:
-                    p = m
-                    m += 1
-                elif x < lowest[m - 1]:
-                    p = m - 1
-                else:
-                    continue
-                while p > 0 and lowest[p - 1] > x:
-                    lowest[p] = lowest[p - 1]
-                    p -= 1
-                lowest[p] = x
-            for i in range(m):
-                ahead_sum += lowest[i]
-        if not v.style.learned:
-            ahead = <double>ahead_sum / <double>(m if m > 0 else 1)
-            key = (<double>dw + look_ahead * ahead) + danger * _expert_feeds(b, v)
-        value = _rank(b) + 1
-        if value > 10:
-            value = 10
+        _discard_features(k, b, hand & ~b, dw, v, knock_limit, f)
+        if v.style.learned:  # the weights over the features, summed in their order
+            key = 0.0
+            for i in range(N_FEATURES):
+                key = key + v.style.weights[i] * f[i]
+        else:  # ahead: the mean over the style's ahead_best best draws (all of them: every draw)
+            key = (<double>dw + look_ahead * f[2]) + danger * f[3]
+        value = <int>f[4]
         better = (not chosen or key < best_key
                   or (key == best_key and (dw < best_dw or (dw == best_dw and (
                       value > best_value or (value == best_value and b < bit[0]))))))
