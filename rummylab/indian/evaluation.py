@@ -107,7 +107,7 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
     played out by greedy bots in the same worlds (at most ``samples``, effort where it matters:
     ``decisions.valued``): by the points this deal (a drop and a show exactly) or, with
     ``horizon="game"``, by the chance of winning the pool or deals game from the scores or chips
-    the deal leaves (``equity``: two players)."""
+    the deal leaves (``equity``)."""
     if horizon not in HORIZONS:
         raise ValueError(f"horizon {horizon!r}: one of {', '.join(HORIZONS)}")
     me, seen = state.to_play, opponents(state)
@@ -120,9 +120,9 @@ def valued_options(state: State, actions: list[Action], *, samples: int, seed: S
 
 
 def _game(state: State) -> Measure:
-    """An option valued by the chance of winning the two-player pool or deals game from the scores
-    or chips its deal leaves (``equity``); a drop and a show rolled out too (a show is worth what
-    the other pays)."""
+    """An option valued by the chance of winning the pool or deals game from the scores or chips its
+    deal leaves (``equity``: two players by the tables, three or more by the game played on); a drop
+    and a show rolled out too (a show is worth what the others pay)."""
     if state.format == "points":
         raise ValueError("horizon 'game': a points rummy game is one deal (value its points: horizon 'deal')")
     equity.deal_results(state.rules)  # names rules with no table
@@ -166,7 +166,7 @@ def evaluate(state: State, *, samples: int | None = None, seed: SeedLike = 0, bu
     their differences are sure, then (``every_diff``) the others' too, within ``samples`` worlds
     and ``budget_ms``; ``keep``: options played as long as the best (a review keeps the move
     played); ``samples`` None: ``SAMPLES``; ``horizon``: "deal" (or "hand", as gin names it: the
-    points this deal, negated) or "game" (the chance of winning a two-player pool or deals game).
+    points this deal, negated) or "game" (the chance of winning the pool or deals game).
     ValueError for a bad ``samples`` or horizon, or a state with no decision."""
     samples = SAMPLES if samples is None else check_samples(samples)
     return valued_options(state, options(state), samples=samples, seed=seed, budget_ms=budget_ms, keep=keep,
