@@ -28,7 +28,7 @@ from .analysis import gin_kernel
 from .game import Action, Kind, Phase, State, legal_actions
 from .loop import ENDS
 from .rollout import policy_spec, rollout, screened_in_loop, state_row, with_hidden
-from .worlds import MODELS, Model, Worlds, count, enumerate_worlds, sample
+from .worlds import Model, Worlds, check_model, count, enumerate_worlds, sample
 
 POLICY = "greedy"
 """The bot both seats are played on with by default: the fastest (20 times the strong bot's
@@ -141,8 +141,7 @@ def _check(state: State, horizon: str, policy: tuple[str, str], model: str, samp
         raise ValueError(f"horizon {horizon!r}: one of {', '.join(HORIZONS)}")
     for p in policy:
         policy_spec(p)  # names a bad one
-    if model not in MODELS:
-        raise ValueError(f"model {model!r}: one of {', '.join(MODELS)}")
+    check_model(model)
     if samples is not None and samples < 2:
         raise ValueError(f"samples={samples}: 2 or more")
     if budget_ms is not None and budget_ms <= 0:

@@ -60,10 +60,15 @@ class Unknown:
     stock: int
 
 
-def unknown(state: State, model: Model = "view") -> Unknown:
-    """The unknown cards of ``state`` for the player to act, weighted by ``model``."""
+def check_model(model: str) -> None:
+    """ValueError unless ``model`` is one of MODELS."""
     if model not in MODELS:
         raise ValueError(f"model {model!r}: one of {', '.join(MODELS)}")
+
+
+def unknown(state: State, model: Model = "view") -> Unknown:
+    """The unknown cards of ``state`` for the player to act, weighted by ``model``."""
+    check_model(model)
     v = expert.view(state)
     them = 1 - state.to_play
     hidden = state.hands[them].bit_count() - v.picked.bit_count()
@@ -86,8 +91,7 @@ def sample(state: State, n: int, rng: np.random.Generator, model: Model = "view"
     time here), else here."""
     loops = play_loops() if compiled else None
     if loops is not None:
-        if model not in MODELS:
-            raise ValueError(f"model {model!r}: one of {', '.join(MODELS)}")
+        check_model(model)
         loops.set_expert(*expert.constants(state.rules))  # the weights' base
         hands, stocks = loops.gin_worlds(gin_kernel(), state_row(state), n, rng,
                                          kept_draws(state) if model == "kept" else 1, model == "uniform")
