@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..decisions import distribution
+from .game import MAX_PLAYERS
 from .rules import Rules
 
 RESULTS = Path(__file__).resolve().parent.parent / "data" / "indian_deal_results.json"
@@ -122,7 +123,7 @@ def deals_win_chance(rules: Rules, deals: int, left: int, lead: int | np.ndarray
 LOSSES = Path(__file__).resolve().parent.parent / "data" / "indian_losses.json"
 """The shipped distributions of the points a deal's loser pays in deals of three players or more,
 one per set of rules and number of players."""
-PLAYERS_MEASURED = range(3, 7)
+PLAYERS_MEASURED = range(3, MAX_PLAYERS + 1)
 """The numbers of players whose losses are shipped (three to six: ``game.MAX_PLAYERS``)."""
 PLAYER_DEALS = 40_000
 """Deals the shipped losses are measured over, for each number of players (every loser counted)."""
@@ -165,7 +166,7 @@ def players_win_chance(rules: Rules, standings: np.ndarray, seat: int, seeds: np
     ``deals_left`` deals (a tie shared). An estimate: its error falls as the worlds add up."""
     standings = np.asarray(standings, dtype=np.int64)
     n, k = standings.shape if standings.ndim == 2 else (0, 0)
-    if not 3 <= k <= 6 or not 0 <= seat < k or len(seeds) != n:
+    if not 3 <= k <= MAX_PLAYERS or not 0 <= seat < k or len(seeds) != n:
         raise ValueError(f"standings of shape {standings.shape}, seat {seat}, {len(seeds)} seeds: worlds x three "
                          "to six players, a seat of them, a seed a world")
     if (pool is None) == (deals_left is None):

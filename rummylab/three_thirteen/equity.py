@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..decisions import distribution
+from .game import MAX_PLAYERS
 from .rules import Rules
 
 RESULTS = Path(__file__).resolve().parent.parent / "data" / "thirteen_round_results.json"
@@ -95,8 +96,8 @@ def win_chance(rules: Rules, round_no: int, lead: int | np.ndarray) -> float | n
 PENALTIES = Path(__file__).resolve().parent.parent / "data" / "thirteen_penalties.json"
 """The shipped distributions of one player's penalty in each round of games of three players or
 more, one per set of rules and number of players."""
-PLAYERS_MEASURED = range(3, 9)
-"""The numbers of players whose penalties are shipped (three to eight: ``simulation.MAX_PLAYERS``)."""
+PLAYERS_MEASURED = range(3, MAX_PLAYERS + 1)
+"""The numbers of players whose penalties are shipped (three to eight: ``game.MAX_PLAYERS``)."""
 PLAYER_GAMES = 20_000
 """Games the shipped penalties are measured over, for each number of players (every player counted)."""
 
@@ -150,7 +151,7 @@ def players_win_chance(rules: Rules, round_no: int, totals: np.ndarray, seat: in
     shipped penalties (``rest_of_game``): the model of three players or more, where the two-player
     table follows the lead round by round."""
     totals = np.asarray(totals, dtype=np.int64)
-    if totals.ndim != 2 or not 3 <= totals.shape[1] <= 8 or not 0 <= seat < totals.shape[1]:
+    if totals.ndim != 2 or not 3 <= totals.shape[1] <= MAX_PLAYERS or not 0 <= seat < totals.shape[1]:
         raise ValueError(f"totals of shape {totals.shape}, seat {seat}: worlds x three to eight players, "
                          "a seat of them")
     if not 1 <= round_no <= ROUNDS + 1:
@@ -166,8 +167,8 @@ def players_win_chance(rules: Rules, round_no: int, totals: np.ndarray, seat: in
     above = 1.0 - cdf[np.clip(need + 1, 0, len(p))]  # she pays more: ends above
     # a tie shared by m others and seat is 1 / (m + 1) = the integral of t^m over [0, 1]: the
     # chance is the integral of the product of (above + level t) over the others, a polynomial of
-    # degree at most 7 in t, exact by Gauss-Legendre with four nodes
-    nodes, weights = np.polynomial.legendre.leggauss(4)
+    # degree at most MAX_PLAYERS - 1 in t, exact by Gauss-Legendre with half as many nodes (four)
+    nodes, weights = np.polynomial.legendre.leggauss((MAX_PLAYERS + 1) // 2)
     t, w = (nodes + 1) / 2, weights / 2
     product = np.prod(above[..., None] + level[..., None] * t, axis=1)  # worlds x payments x nodes
     return (product @ w) @ p[x]
