@@ -9,10 +9,12 @@ gin's, Indian rummy's and Three Thirteen's reviews fill."""
 from __future__ import annotations
 
 import html
+import json
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -97,6 +99,14 @@ def distribution(written: Mapping[str, float]) -> dict[int, float]:
     numbers, made to add up to 1 again."""
     total = sum(written.values())
     return {int(x): q / total for x, q in written.items()}
+
+
+def write_shipped(path: Path, made_by: str, results: list[dict[str, Any]], **measured: int) -> None:
+    """A shipped results file: what made it, how much it measured, its seed (0) and the results,
+    as compact JSON (``distribution`` reads each distribution back)."""
+    path.write_text(json.dumps({"made_by": made_by, **measured, "seed": 0, "results": results},
+                               separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {path}")
 
 
 def check_samples(samples: object) -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..decisions import distribution
+from ..decisions import distribution, write_shipped
 from .game import MAX_PLAYERS
 from .rules import Rules
 
@@ -256,16 +256,12 @@ def main() -> None:
     per = [{"preset": name, "rules": rules_key(getattr(presets, name)),
             "players": {str(k): {str(x): round(q, 8) for x, q in measure_losses(getattr(presets, name), k).items()}
                         for k in PLAYERS_MEASURED}} for name in PRESETS_MEASURED]
-    LOSSES.write_text(json.dumps({"made_by": "python -m rummylab.indian.equity", "deals": PLAYER_DEALS, "seed": 0,
-                                  "results": per}, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"wrote {LOSSES}")
+    write_shipped(LOSSES, "python -m rummylab.indian.equity", per, deals=PLAYER_DEALS)
 
     results = [{"preset": name, "rules": rules_key(getattr(presets, name)),
                 "paid": {str(x): round(q, 8) for x, q in measure(getattr(presets, name)).items()}}
                for name in PRESETS_MEASURED]
-    RESULTS.write_text(json.dumps({"made_by": "python -m rummylab.indian.equity", "deals": MEASURED_DEALS, "seed": 0,
-                                   "results": results}, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"wrote {RESULTS}")
+    write_shipped(RESULTS, "python -m rummylab.indian.equity", results, deals=MEASURED_DEALS)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..decisions import distribution
+from ..decisions import distribution, write_shipped
 from .game import MAX_PLAYERS
 from .rules import Rules
 
@@ -213,18 +213,13 @@ def main() -> None:
         per = {str(k): {str(r): {str(x): round(q, 8) for x, q in dist.items()}
                         for r, dist in measure_penalties(rules, k).items()} for k in PLAYERS_MEASURED}
         penalties.append({"preset": name, "rules": rules_key(rules), "players": per})
-    PENALTIES.write_text(json.dumps({"made_by": "python -m rummylab.three_thirteen.equity", "games": PLAYER_GAMES,
-                                     "seed": 0, "results": penalties}, separators=(",", ":")) + "\n",
-                         encoding="utf-8")
-    print(f"wrote {PENALTIES}")
+    write_shipped(PENALTIES, "python -m rummylab.three_thirteen.equity", penalties, games=PLAYER_GAMES)
     results = []
     for name in PRESETS_MEASURED:
         rules = getattr(presets, name)
         rounds = {str(r): {str(g): round(q, 8) for g, q in dist.items()} for r, dist in measure(rules).items()}
         results.append({"preset": name, "rules": rules_key(rules), "rounds": rounds})
-    RESULTS.write_text(json.dumps({"made_by": "python -m rummylab.three_thirteen.equity", "games": MEASURED_GAMES,
-                                   "seed": 0, "results": results}, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"wrote {RESULTS}")
+    write_shipped(RESULTS, "python -m rummylab.three_thirteen.equity", results, games=MEASURED_GAMES)
 
 
 if __name__ == "__main__":
